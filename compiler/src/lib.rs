@@ -1,0 +1,1 @@
+//! pktc: a schema compiler for network packets.
