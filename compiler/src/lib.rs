@@ -1,1 +1,65 @@
 //! pktc: a schema compiler for network packets.
+//!
+//! `.pkt` files are parsed ([`syntax`]), loaded with their imports ([`load`]),
+//! resolved and checked ([`sema`]) into one language-neutral [`ir::Ir`] whose
+//! types all carry their wire layout.
+
+pub mod diag;
+pub mod ir;
+pub mod load;
+pub mod names;
+pub mod report;
+pub mod sema;
+pub mod syntax;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use diag::{Diagnostic, SourceMap};
+use load::{FileReader, FsReader};
+
+/// A schema set that passed every check.
+#[derive(Debug)]
+pub struct Checked {
+    pub sources: SourceMap,
+    pub ir: ir::Ir,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Schemas that did not pass; [`fmt::Display`] renders the diagnostics.
+#[derive(Debug)]
+pub struct Failed {
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for Failed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(diag::render_all(&self.diagnostics, &self.sources).trim_end())
+    }
+}
+
+impl std::error::Error for Failed {}
+
+/// Parses and checks `inputs` and everything they import, from the file system.
+pub fn check(inputs: &[PathBuf]) -> Result<Checked, Failed> {
+    check_with(inputs, &FsReader)
+}
+
+/// As [`check`], reading files through `reader`.
+pub fn check_with(inputs: &[PathBuf], reader: &dyn FileReader) -> Result<Checked, Failed> {
+    let (loaded, mut diagnostics) = load::load(inputs, reader);
+    let (ir, more) = sema::analyze(&loaded);
+    diagnostics.extend(more);
+    match ir {
+        Some(ir) if !diagnostics.iter().any(Diagnostic::is_error) => Ok(Checked {
+            sources: loaded.sources,
+            ir,
+            warnings: diagnostics,
+        }),
+        _ => Err(Failed {
+            sources: loaded.sources,
+            diagnostics,
+        }),
+    }
+}

@@ -1,1 +1,99 @@
-fn main() {}
+//! The `pktc` command.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Checks .pkt schemas and generates Rust and C# encoders and decoders.
+#[derive(Parser)]
+#[command(name = "pktc", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and check schemas; print diagnostics.
+    Check {
+        /// Schema files (their imports are read too).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Show the wire layout of every type: sizes, offsets, tags.
+    Layout {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print internal representations, for debugging and snapshots.
+    Dump {
+        #[arg(value_enum)]
+        what: DumpWhat,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DumpWhat {
+    /// The resolved schema as JSON.
+    Ir,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Check { files } => with_checked(&files, |_| Ok(())),
+        Command::Layout { files } => with_checked(&files, |c| {
+            print!("{}", pktc::report::layout(&c.ir));
+            Ok(())
+        }),
+        Command::Dump {
+            what: DumpWhat::Ir,
+            files,
+        } => with_checked(&files, |c| {
+            let json = serde_json::to_string_pretty(&c.ir).map_err(|e| e.to_string())?;
+            println!("{json}");
+            Ok(())
+        }),
+    }
+}
+
+/// Checks the schemas, prints warnings or errors, and runs `then` on success.
+fn with_checked(
+    files: &[PathBuf],
+    then: impl FnOnce(&pktc::Checked) -> Result<(), String>,
+) -> ExitCode {
+    match pktc::check(files) {
+        Ok(checked) => {
+            if !checked.warnings.is_empty() {
+                eprint!(
+                    "{}",
+                    pktc::diag::render_all(&checked.warnings, &checked.sources)
+                );
+            }
+            match then(&checked) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(failed) => {
+            eprintln!("{failed}");
+            ExitCode::FAILURE
+        }
+    }
+}

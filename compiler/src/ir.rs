@@ -1,0 +1,380 @@
+//! The resolved schema: every name bound, every type classified fixed-size or
+//! variable-size, sizes and offsets computed. Independent of the parser and of
+//! any target language; the backends read only this.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::diag::{FileId, Span};
+
+/// All files of one compilation and every type they declare.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ir {
+    pub files: Vec<FileIr>,
+    pub types: Vec<TypeDef>,
+}
+
+impl Ir {
+    pub fn ty(&self, id: TypeId) -> &TypeDef {
+        &self.types[id.0]
+    }
+
+    /// Files named as inputs (not only reached through an import), in the order given.
+    pub fn input_files(&self) -> impl Iterator<Item = &FileIr> {
+        self.files.iter().filter(|f| f.is_input)
+    }
+
+    /// The layout of any type expression. The layouts of declared types are
+    /// computed once by `sema::layout`; this derives every other from them, so
+    /// there is one rule for sizes.
+    pub fn layout(&self, ty: &Type) -> Layout {
+        match ty {
+            Type::Prim(p) => Layout::Fixed { size: p.size() },
+            Type::String | Type::Bytes | Type::List(_) | Type::Map(..) => {
+                Layout::Variable { min_size: 4 }
+            }
+            Type::Optional(_) => Layout::Variable { min_size: 1 },
+            Type::Array(elem, n) => match self.layout(elem) {
+                Layout::Fixed { size } => Layout::Fixed {
+                    size: size.saturating_mul(*n),
+                },
+                Layout::Variable { min_size } => Layout::Variable {
+                    min_size: min_size.saturating_mul(*n),
+                },
+            },
+            Type::Named(r) => self.ty(r.id).layout,
+        }
+    }
+
+    /// Whether values of the type always take the same number of bytes.
+    pub fn is_fixed(&self, ty: &Type) -> bool {
+        self.layout(ty).is_fixed()
+    }
+}
+
+/// One schema file.
+#[derive(Clone, Debug, Serialize)]
+pub struct FileIr {
+    /// The path as given (relative paths stay relative), with `/` separators.
+    pub name: String,
+    #[serde(skip)]
+    pub id: FileId,
+    #[serde(skip)]
+    pub path: std::path::PathBuf,
+    /// The dotted namespace split into segments; empty when none is declared.
+    pub namespace: Vec<String>,
+    pub doc: Vec<String>,
+    /// Indices into [`Ir::files`].
+    pub imports: Vec<usize>,
+    pub consts: Vec<Const>,
+    /// Types declared in this file, in declaration order.
+    pub types: Vec<TypeId>,
+    /// Named on the command line or in `Config::compile`, as opposed to only imported.
+    #[serde(skip)]
+    pub is_input: bool,
+}
+
+impl FileIr {
+    /// The file name without directory and `.pkt` extension.
+    pub fn stem(&self) -> &str {
+        let base = self.name.rsplit('/').next().unwrap_or(&self.name);
+        base.strip_suffix(".pkt").unwrap_or(base)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Const {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub ty: Prim,
+    pub value: i128,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct TypeId(pub usize);
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TypeDef {
+    pub name: String,
+    /// Index into [`Ir::files`].
+    pub file: usize,
+    pub doc: Vec<String>,
+    pub deprecated: bool,
+    pub layout: Layout,
+    #[serde(flatten)]
+    pub kind: TypeKind,
+    /// The span of the declared name.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeKind {
+    Struct {
+        fields: Vec<Field>,
+    },
+    Message {
+        fields: Vec<Field>,
+        /// `@preserve_unknown`: bytes after the known fields are kept and re-encoded.
+        preserve_unknown: bool,
+    },
+    Enum {
+        base: Prim,
+        values: Vec<EnumValue>,
+    },
+    Union {
+        tag: Prim,
+        variants: Vec<Variant>,
+        reserved: Vec<u16>,
+    },
+}
+
+impl TypeKind {
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            TypeKind::Struct { .. } => "struct",
+            TypeKind::Message { .. } => "message",
+            TypeKind::Enum { .. } => "enum",
+            TypeKind::Union { .. } => "union",
+        }
+    }
+
+    pub fn fields(&self) -> &[Field] {
+        match self {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => fields,
+            _ => &[],
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub ty: Type,
+    /// The declared default; `None` means the zero value of the type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    /// `@max(N)`: the most bytes (string, bytes) or elements (list, map).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+    pub deprecated: bool,
+    pub layout: Layout,
+    /// Byte offset inside a struct; `None` in messages, where it depends on the data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u32>,
+    /// The field's type contains the enclosing type again without a list or map
+    /// in between, so languages that store values inline must box it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cyclic: bool,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EnumValue {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub value: u64,
+    pub deprecated: bool,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Variant {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub tag: u16,
+    pub ty: Type,
+    pub deprecated: bool,
+    /// As for [`Field::cyclic`].
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cyclic: bool,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A type expression, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Prim(Prim),
+    String,
+    Bytes,
+    List(Box<Type>),
+    Map(Box<Type>, Box<Type>),
+    Array(Box<Type>, u32),
+    Optional(Box<Type>),
+    Named(TypeRef),
+}
+
+/// A reference to a declared type; the name is kept for display.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeRef {
+    pub id: TypeId,
+    pub name: String,
+}
+
+impl Type {
+    /// The declared type this expression names directly, if any.
+    pub fn named(&self) -> Option<TypeId> {
+        match self {
+            Type::Named(r) => Some(r.id),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Prim(p) => f.write_str(p.name()),
+            Type::String => f.write_str("string"),
+            Type::Bytes => f.write_str("bytes"),
+            Type::List(t) => write!(f, "list<{t}>"),
+            Type::Map(k, v) => write!(f, "map<{k}, {v}>"),
+            Type::Array(t, n) => write!(f, "[{t}; {n}]"),
+            Type::Optional(t) => write!(f, "{t}?"),
+            Type::Named(r) => f.write_str(&r.name),
+        }
+    }
+}
+
+impl Serialize for Type {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Scalars: the types with a fixed size and no structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Prim {
+    Bool,
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+impl Prim {
+    pub const ALL: [Prim; 11] = [
+        Prim::Bool,
+        Prim::U8,
+        Prim::U16,
+        Prim::U32,
+        Prim::U64,
+        Prim::I8,
+        Prim::I16,
+        Prim::I32,
+        Prim::I64,
+        Prim::F32,
+        Prim::F64,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Prim::Bool => "bool",
+            Prim::U8 => "u8",
+            Prim::U16 => "u16",
+            Prim::U32 => "u32",
+            Prim::U64 => "u64",
+            Prim::I8 => "i8",
+            Prim::I16 => "i16",
+            Prim::I32 => "i32",
+            Prim::I64 => "i64",
+            Prim::F32 => "f32",
+            Prim::F64 => "f64",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Prim> {
+        Prim::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn size(self) -> u32 {
+        match self {
+            Prim::Bool | Prim::U8 | Prim::I8 => 1,
+            Prim::U16 | Prim::I16 => 2,
+            Prim::U32 | Prim::I32 | Prim::F32 => 4,
+            Prim::U64 | Prim::I64 | Prim::F64 => 8,
+        }
+    }
+
+    pub fn is_integer(self) -> bool {
+        !matches!(self, Prim::Bool | Prim::F32 | Prim::F64)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Prim::F32 | Prim::F64)
+    }
+
+    /// The inclusive range of an integer type.
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            Prim::U8 => (0, u8::MAX as i128),
+            Prim::U16 => (0, u16::MAX as i128),
+            Prim::U32 => (0, u32::MAX as i128),
+            Prim::U64 => (0, u64::MAX as i128),
+            Prim::I8 => (i8::MIN as i128, i8::MAX as i128),
+            Prim::I16 => (i16::MIN as i128, i16::MAX as i128),
+            Prim::I32 => (i32::MIN as i128, i32::MAX as i128),
+            Prim::I64 => (i64::MIN as i128, i64::MAX as i128),
+            _ => return None,
+        })
+    }
+}
+
+/// How a type occupies the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "layout", rename_all = "snake_case")]
+pub enum Layout {
+    /// Always exactly `size` bytes.
+    Fixed { size: u32 },
+    /// At least `min_size` bytes; used to bound counts before allocating.
+    Variable { min_size: u32 },
+}
+
+impl Layout {
+    pub fn is_fixed(self) -> bool {
+        matches!(self, Layout::Fixed { .. })
+    }
+
+    /// The fewest bytes one value can take.
+    pub fn min_size(self) -> u32 {
+        match self {
+            Layout::Fixed { size } => size,
+            Layout::Variable { min_size } => min_size,
+        }
+    }
+
+    pub fn fixed_size(self) -> Option<u32> {
+        match self {
+            Layout::Fixed { size } => Some(size),
+            Layout::Variable { .. } => None,
+        }
+    }
+}
+
+/// A literal after checking against the type it initialises.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    String(String),
+    /// A value of an enum, by index into its values.
+    Enum { name: String, index: usize, value: u64 },
+}

@@ -1,0 +1,203 @@
+//! Reads the input files and everything they import, parsing each once.
+
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use crate::diag::{Diagnostic, FileId, SourceMap};
+use crate::syntax::{self, ast};
+
+/// Where schema text comes from: the file system, or e.g. a git revision.
+pub trait FileReader {
+    fn read(&self, path: &Path) -> io::Result<String>;
+}
+
+/// Reads from the file system.
+pub struct FsReader;
+
+impl FileReader for FsReader {
+    fn read(&self, path: &Path) -> io::Result<String> {
+        std::fs::read_to_string(path)
+    }
+}
+
+/// A parsed file and the files its imports resolved to.
+pub struct LoadedFile {
+    pub id: FileId,
+    pub ast: ast::File,
+    /// For each import of `ast.imports`, the index of the imported file in
+    /// [`Loaded::files`]; `None` where the import failed.
+    pub imports: Vec<Option<usize>>,
+    pub is_input: bool,
+}
+
+pub struct Loaded {
+    pub sources: SourceMap,
+    pub files: Vec<LoadedFile>,
+}
+
+/// Loads `inputs` and their imports. Files are returned in the order they are
+/// first reached, inputs before what only they import. Problems in one file do
+/// not stop the others from loading, so one run reports them all.
+pub fn load(inputs: &[PathBuf], reader: &dyn FileReader) -> (Loaded, Vec<Diagnostic>) {
+    let mut cx = Loader {
+        reader,
+        loaded: Loaded {
+            sources: SourceMap::default(),
+            files: Vec::new(),
+        },
+        paths: Vec::new(),
+        diags: Vec::new(),
+        stack: Vec::new(),
+    };
+    for input in inputs {
+        let path = normalize(input);
+        match cx.paths.iter().position(|p| *p == path) {
+            Some(i) => cx.loaded.files[i].is_input = true,
+            None => {
+                if let Some(i) = cx.visit(&path, None) {
+                    cx.loaded.files[i].is_input = true;
+                }
+            }
+        }
+    }
+    (cx.loaded, cx.diags)
+}
+
+struct Loader<'r> {
+    reader: &'r dyn FileReader,
+    loaded: Loaded,
+    /// Normalized path of each entry of `loaded.files`.
+    paths: Vec<PathBuf>,
+    diags: Vec<Diagnostic>,
+    /// Files being loaded, for cycle detection.
+    stack: Vec<usize>,
+}
+
+impl Loader<'_> {
+    /// Loads one file and, depth first, its imports. `from` is the import that
+    /// asked for it, for error locations.
+    fn visit(&mut self, path: &Path, from: Option<&ast::Import>) -> Option<usize> {
+        let text = match self.reader.read(path) {
+            Ok(t) => t,
+            Err(e) => {
+                let shown = display(path);
+                let d = match from {
+                    Some(imp) => Diagnostic::error(
+                        format!("cannot import `{}`: {}", imp.path, describe_io(&e)),
+                        imp.span,
+                        format!("looked for {shown}"),
+                    )
+                    .with_help("import paths are relative to the importing file"),
+                    None => Diagnostic::bare(format!("cannot read {shown}: {}", describe_io(&e))),
+                };
+                self.diags.push(d);
+                return None;
+            }
+        };
+        let id = self
+            .loaded
+            .sources
+            .add(path.to_path_buf(), display(path), text);
+        let index = self.loaded.files.len();
+        let source = &self.loaded.sources.get(id).text;
+        let ast = match syntax::parse(source, id) {
+            Ok(ast) => ast,
+            Err(d) => {
+                self.diags.push(d);
+                ast::File {
+                    namespace: None,
+                    imports: Vec::new(),
+                    items: Vec::new(),
+                }
+            }
+        };
+        let imports = ast.imports.clone();
+        self.loaded.files.push(LoadedFile {
+            id,
+            ast,
+            imports: Vec::new(),
+            is_input: false,
+        });
+        self.paths.push(path.to_path_buf());
+        self.stack.push(index);
+
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let mut resolved = Vec::with_capacity(imports.len());
+        for imp in &imports {
+            let target = normalize(&dir.join(&imp.path));
+            let r = match self.paths.iter().position(|p| *p == target) {
+                Some(i) if self.stack.contains(&i) => {
+                    self.diags.push(self.cycle_error(i, imp));
+                    None
+                }
+                Some(i) => Some(i),
+                None => self.visit(&target, Some(imp)),
+            };
+            resolved.push(r);
+        }
+        self.stack.pop();
+        self.loaded.files[index].imports = resolved;
+        Some(index)
+    }
+
+    fn cycle_error(&self, target: usize, imp: &ast::Import) -> Diagnostic {
+        let start = self.stack.iter().position(|&i| i == target).unwrap_or(0);
+        let mut chain: Vec<String> = self.stack[start..]
+            .iter()
+            .map(|&i| self.loaded.sources.get(self.loaded.files[i].id).name.clone())
+            .collect();
+        chain.push(chain[0].clone());
+        Diagnostic::error(
+            format!("import cycle: {}", chain.join(" → ")),
+            imp.span,
+            "this import leads back to a file that is still being loaded",
+        )
+        .with_help("move the shared declarations into a file that both can import")
+    }
+}
+
+fn describe_io(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// Removes `.` and resolves `..` without touching the file system, so the
+/// same file reached two ways is loaded once.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// A path as shown to people: `/` separators on every platform.
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_lexically() {
+        assert_eq!(
+            normalize(Path::new("a/./b/../c.pkt")),
+            PathBuf::from("a/c.pkt")
+        );
+        assert_eq!(normalize(Path::new("../x.pkt")), PathBuf::from("../x.pkt"));
+    }
+}

@@ -1,0 +1,386 @@
+//! Sizes, offsets and containment cycles: the one place where layouts are
+//! decided.
+
+use crate::diag::{Diagnostic, Span};
+use crate::ir::*;
+
+/// Wire size limit of one fixed-size type; larger is surely a mistake, and
+/// would overflow the `u32` lengths that frame it.
+const MAX_FIXED_SIZE: u64 = 1 << 30;
+
+pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let n = ir.types.len();
+
+    // Enums, messages and unions have a layout that depends on nothing else.
+    for def in &mut ir.types {
+        def.layout = match &def.kind {
+            TypeKind::Enum { base, .. } => Layout::Fixed { size: base.size() },
+            TypeKind::Message { .. } => Layout::Variable { min_size: 4 },
+            TypeKind::Union { tag, .. } => Layout::Variable {
+                min_size: 4 + tag.size(),
+            },
+            TypeKind::Struct { .. } => Layout::Variable { min_size: 0 },
+        };
+    }
+
+    // Structs depend on the structs they contain: settle them depth first.
+    let mut state = vec![Visit::New; n];
+    for i in 0..n {
+        if matches!(ir.types[i].kind, TypeKind::Struct { .. }) {
+            struct_layout(ir, TypeId(i), &mut state, &mut Vec::new(), &mut diags);
+        }
+    }
+
+    // Field layouts and offsets, now that every named type has its layout.
+    for i in 0..n {
+        let mut offset: u64 = 0;
+        let is_struct = matches!(ir.types[i].kind, TypeKind::Struct { .. });
+        let fields: Vec<Layout> = ir.types[i]
+            .kind
+            .fields()
+            .iter()
+            .map(|f| ir.layout(&f.ty))
+            .collect();
+        if let TypeKind::Struct { fields: fs } | TypeKind::Message { fields: fs, .. } =
+            &mut ir.types[i].kind
+        {
+            for (f, layout) in fs.iter_mut().zip(fields) {
+                f.layout = layout;
+                if is_struct {
+                    f.offset = Some(offset.min(u32::MAX as u64) as u32);
+                    offset += layout.min_size() as u64;
+                }
+            }
+        }
+    }
+
+    zero_size_elements(ir, &mut diags);
+    infinite_values(ir, &mut diags);
+    mark_cyclic(ir);
+    diags
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Visit {
+    New,
+    Active,
+    Done,
+    /// Reported already; enclosing types stay quiet about it.
+    Failed,
+}
+
+fn struct_layout(
+    ir: &mut Ir,
+    id: TypeId,
+    state: &mut [Visit],
+    path: &mut Vec<(TypeId, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    match state[id.0] {
+        Visit::Done | Visit::Failed => return,
+        Visit::Active => {
+            let start = path.iter().position(|(t, _)| *t == id).unwrap_or(0);
+            let cycle: Vec<&str> = path[start..]
+                .iter()
+                .map(|(t, _)| ir.ty(*t).name.as_str())
+                .chain([ir.ty(id).name.as_str()])
+                .collect();
+            let (_, at) = path[path.len() - 1];
+            let mut d = Diagnostic::error(
+                format!("struct `{}` contains itself", ir.ty(id).name),
+                at,
+                "this field closes the cycle",
+            )
+            .with_note(format!("cycle: {}", cycle.join(" → ")))
+            .with_help("a struct's size must be finite; use a `message` with an optional or list field for recursive data");
+            for (_, span) in &path[start..path.len() - 1] {
+                d = d.with_label(*span, "");
+            }
+            diags.push(d);
+            return;
+        }
+        Visit::New => {}
+    }
+    state[id.0] = Visit::Active;
+    let fields = ir.ty(id).kind.fields().to_vec();
+    let mut size: u64 = 0;
+    let mut ok = true;
+    for f in &fields {
+        // Settle the structs this field's type names first.
+        for inner in fixed_parts(&f.ty) {
+            if matches!(ir.ty(inner).kind, TypeKind::Struct { .. }) {
+                path.push((id, f.span));
+                struct_layout(ir, inner, state, path, diags);
+                path.pop();
+                if state[inner.0] != Visit::Done {
+                    ok = false;
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        match ir.layout(&f.ty) {
+            Layout::Fixed { size: s } => size += s as u64,
+            Layout::Variable { .. } => {
+                ok = false;
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "struct `{}` cannot hold `{}`, which has no fixed size",
+                            ir.ty(id).name,
+                            f.ty
+                        ),
+                        f.span,
+                        "variable-size field",
+                    )
+                    .with_help("a struct is a frozen, fixed-size layout; declare a `message` for data with strings, lists, maps, optionals or nested messages"),
+                );
+            }
+        }
+    }
+    if size > MAX_FIXED_SIZE {
+        ok = false;
+        diags.push(Diagnostic::error(
+            format!("struct `{}` is {size} bytes, more than the {MAX_FIXED_SIZE} allowed", ir.ty(id).name),
+            ir.ty(id).span,
+            "too large",
+        ));
+    }
+    if ok {
+        ir.types[id.0].layout = Layout::Fixed { size: size as u32 };
+        state[id.0] = Visit::Done;
+    } else {
+        state[id.0] = Visit::Failed;
+    }
+}
+
+/// The named types a type stores inline (not behind a length prefix).
+fn fixed_parts(ty: &Type) -> Vec<TypeId> {
+    match ty {
+        Type::Named(r) => vec![r.id],
+        Type::Array(elem, _) => fixed_parts(elem),
+        _ => Vec::new(),
+    }
+}
+
+/// A list of zero-size elements would let a count claim billions of elements
+/// in zero bytes of input.
+fn zero_size_elements(ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    fn walk(ir: &Ir, ty: &Type, span: Span, diags: &mut Vec<Diagnostic>) {
+        match ty {
+            Type::List(elem) => {
+                if ir.layout(elem) == (Layout::Fixed { size: 0 }) {
+                    diags.push(
+                        Diagnostic::error(
+                            format!("`{elem}` has size 0 and cannot be a list element"),
+                            span,
+                            "zero-size list element",
+                        )
+                        .with_help("a list of empty values carries only its count; store the count as an integer instead"),
+                    );
+                }
+                walk(ir, elem, span, diags);
+            }
+            Type::Map(k, v) => {
+                walk(ir, k, span, diags);
+                walk(ir, v, span, diags);
+            }
+            Type::Array(elem, _) | Type::Optional(elem) => walk(ir, elem, span, diags),
+            _ => {}
+        }
+    }
+    for def in &ir.types {
+        for f in def.kind.fields() {
+            walk(ir, &f.ty, f.span, diags);
+        }
+        if let TypeKind::Union { variants, .. } = &def.kind {
+            for v in variants {
+                walk(ir, &v.ty, v.span, diags);
+            }
+        }
+    }
+}
+
+/// A message or union whose default value contains itself would be infinite:
+/// messages hold every field, a union's default holds its first variant.
+fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    let n = ir.types.len();
+    let edges: Vec<Vec<(TypeId, Span)>> = ir
+        .types
+        .iter()
+        .map(|def| match &def.kind {
+            TypeKind::Message { fields, .. } => fields
+                .iter()
+                .flat_map(|f| fixed_parts(&f.ty).into_iter().map(move |t| (t, f.span)))
+                .collect(),
+            TypeKind::Union { variants, .. } => variants
+                .first()
+                .map(|v| fixed_parts(&v.ty).into_iter().map(|t| (t, v.span)).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let mut state = vec![Visit::New; n];
+    let mut reported = vec![false; n];
+    for start in 0..n {
+        if !matches!(ir.types[start].kind, TypeKind::Message { .. } | TypeKind::Union { .. }) {
+            continue;
+        }
+        let mut path = Vec::new();
+        find_cycle(TypeId(start), &edges, &mut state, &mut path, &mut |cycle| {
+            if cycle.iter().any(|(t, _)| reported[t.0]) {
+                return;
+            }
+            for (t, _) in cycle {
+                reported[t.0] = true;
+            }
+            let (first, span) = cycle[0];
+            let names: Vec<&str> = cycle
+                .iter()
+                .map(|(t, _)| ir.ty(*t).name.as_str())
+                .chain([ir.ty(first).name.as_str()])
+                .collect();
+            diags.push(
+                Diagnostic::error(
+                    format!("`{}` contains itself, so every value would be infinite", ir.ty(first).name),
+                    span,
+                    "always present, and contains the enclosing type again",
+                )
+                .with_note(format!("cycle: {}", names.join(" → ")))
+                .with_help("make the field optional (`T?`) or a `list<T>`, so that the recursion can end"),
+            );
+        });
+    }
+}
+
+/// Depth-first search reporting each back edge as the cycle it closes:
+/// `(type, span of the edge leaving it)` for every type on the cycle.
+fn find_cycle(
+    id: TypeId,
+    edges: &[Vec<(TypeId, Span)>],
+    state: &mut [Visit],
+    path: &mut Vec<(TypeId, Span)>,
+    report: &mut dyn FnMut(&[(TypeId, Span)]),
+) {
+    if state[id.0] != Visit::New {
+        return;
+    }
+    state[id.0] = Visit::Active;
+    for &(next, span) in &edges[id.0] {
+        path.push((id, span));
+        match state[next.0] {
+            Visit::Active => {
+                let start = path.iter().position(|(t, _)| *t == next).unwrap_or(0);
+                report(&path[start..]);
+            }
+            Visit::New => find_cycle(next, edges, state, path, report),
+            Visit::Done | Visit::Failed => {}
+        }
+        path.pop();
+    }
+    state[id.0] = Visit::Done;
+}
+
+/// Marks fields and variants whose type leads back to the enclosing type
+/// without a list or map in between (Tarjan's strongly connected components
+/// over "stores inline" edges). Languages that store values inline box them.
+fn mark_cyclic(ir: &mut Ir) {
+    fn inline_parts(ty: &Type) -> Vec<TypeId> {
+        match ty {
+            Type::Named(r) => vec![r.id],
+            Type::Array(elem, _) | Type::Optional(elem) => inline_parts(elem),
+            _ => Vec::new(),
+        }
+    }
+    let n = ir.types.len();
+    let edges: Vec<Vec<TypeId>> = ir
+        .types
+        .iter()
+        .map(|def| match &def.kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+                fields.iter().flat_map(|f| inline_parts(&f.ty)).collect()
+            }
+            TypeKind::Union { variants, .. } => {
+                variants.iter().flat_map(|v| inline_parts(&v.ty)).collect()
+            }
+            TypeKind::Enum { .. } => Vec::new(),
+        })
+        .collect();
+    let component = tarjan(n, &edges);
+    for i in 0..n {
+        let same = |ty: &Type| inline_parts(ty).iter().any(|t| component[t.0] == component[i]);
+        match &mut ir.types[i].kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+                for f in fields {
+                    f.cyclic = same(&f.ty);
+                }
+            }
+            TypeKind::Union { variants, .. } => {
+                for v in variants {
+                    v.cyclic = same(&v.ty);
+                }
+            }
+            TypeKind::Enum { .. } => {}
+        }
+    }
+}
+
+/// Component number of each node; nodes on a common cycle share one.
+fn tarjan(n: usize, edges: &[Vec<TypeId>]) -> Vec<usize> {
+    struct T<'a> {
+        edges: &'a [Vec<TypeId>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        comp: Vec<usize>,
+        comps: usize,
+    }
+    fn visit(t: &mut T, v: usize) {
+        t.index[v] = Some(t.next);
+        t.low[v] = t.next;
+        t.next += 1;
+        t.stack.push(v);
+        t.on_stack[v] = true;
+        for w in t.edges[v].clone() {
+            let w = w.0;
+            match t.index[w] {
+                None => {
+                    visit(t, w);
+                    t.low[v] = t.low[v].min(t.low[w]);
+                }
+                Some(iw) if t.on_stack[w] => t.low[v] = t.low[v].min(iw),
+                _ => {}
+            }
+        }
+        if Some(t.low[v]) == t.index[v] {
+            while let Some(w) = t.stack.pop() {
+                t.on_stack[w] = false;
+                t.comp[w] = t.comps;
+                if w == v {
+                    break;
+                }
+            }
+            t.comps += 1;
+        }
+    }
+    let mut t = T {
+        edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+        comp: vec![0; n],
+        comps: 0,
+    };
+    for v in 0..n {
+        if t.index[v].is_none() {
+            visit(&mut t, v);
+        }
+    }
+    t.comp
+}

@@ -1,0 +1,7 @@
+//! Source text to syntax tree. The pest grammar and its types stay inside
+//! this module; the rest of the compiler sees only [`ast`].
+
+pub mod ast;
+mod parse;
+
+pub use parse::parse;

@@ -1,0 +1,548 @@
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+use super::ast::*;
+use crate::diag::{Diagnostic, FileId, Span};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "syntax/pkt.pest"]
+struct PktParser;
+
+/// Parses one file. A syntax error stops the file at the first error: what
+/// follows it cannot be trusted.
+pub fn parse(text: &str, file: FileId) -> Result<File, Diagnostic> {
+    let mut pairs = PktParser::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
+    let root = pairs.next().expect("the file rule always yields one pair");
+    let mut cx = Cx { file, errors: None };
+    let ast = cx.file(root);
+    match cx.errors {
+        Some(d) => Err(d),
+        None => Ok(ast),
+    }
+}
+
+struct Cx {
+    file: FileId,
+    /// The first literal that could not be read (e.g. an integer too large).
+    errors: Option<Diagnostic>,
+}
+
+impl Cx {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn file(&mut self, root: Pair<Rule>) -> File {
+        let mut namespace = None;
+        let mut imports = Vec::new();
+        let mut items = Vec::new();
+        for p in root.into_inner() {
+            match p.as_rule() {
+                Rule::namespace_decl => {
+                    let span = self.span(&p);
+                    let mut doc = Vec::new();
+                    let mut path = Vec::new();
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::doc => doc.push(doc_text(q)),
+                            Rule::path => path = self.path(q),
+                            _ => {}
+                        }
+                    }
+                    namespace = Some(Namespace { doc, path, span });
+                }
+                Rule::import_decl => {
+                    let span = self.span(&p);
+                    let lit = p
+                        .into_inner()
+                        .find(|q| q.as_rule() == Rule::string_lit)
+                        .expect("grammar: import has a string");
+                    imports.push(Import {
+                        path: unescape(inner_str(lit)),
+                        span,
+                    });
+                }
+                Rule::item => items.push(self.item(p)),
+                _ => {}
+            }
+        }
+        File {
+            namespace,
+            imports,
+            items,
+        }
+    }
+
+    fn path(&self, p: Pair<Rule>) -> Vec<Ident> {
+        p.into_inner().map(|q| self.ident(q)).collect()
+    }
+
+    fn ident(&self, p: Pair<Rule>) -> Ident {
+        Ident {
+            span: self.span(&p),
+            name: p.as_str().to_string(),
+        }
+    }
+
+    fn item(&mut self, p: Pair<Rule>) -> Item {
+        let span = self.span(&p);
+        let mut doc = Vec::new();
+        let mut attrs = Vec::new();
+        let mut kind = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::doc => doc.push(doc_text(q)),
+                Rule::attr => attrs.push(self.attr(q)),
+                Rule::const_decl => kind = Some(ItemKind::Const(self.const_decl(q))),
+                Rule::enum_decl => kind = Some(ItemKind::Enum(self.enum_decl(q))),
+                Rule::struct_decl => kind = Some(ItemKind::Struct(self.record(q))),
+                Rule::message_decl => kind = Some(ItemKind::Message(self.record(q))),
+                Rule::union_decl => kind = Some(ItemKind::Union(self.union_decl(q))),
+                _ => {}
+            }
+        }
+        Item {
+            doc,
+            attrs,
+            kind: kind.expect("grammar: item has a declaration"),
+            span,
+        }
+    }
+
+    fn attr(&mut self, p: Pair<Rule>) -> Attr {
+        let span = self.span(&p);
+        let mut inner = p.into_inner();
+        let name = self.ident(inner.next().expect("grammar: attribute name"));
+        let args = inner.map(|q| self.literal(q)).collect();
+        Attr { name, args, span }
+    }
+
+    fn const_decl(&mut self, p: Pair<Rule>) -> ConstDecl {
+        let mut inner = p.into_inner().filter(|q| q.as_rule() != Rule::kw_const);
+        let name = self.ident(inner.next().expect("grammar: const name"));
+        let ty = self.ty(inner.next().expect("grammar: const type"));
+        let value = self.literal(inner.next().expect("grammar: const value"));
+        ConstDecl { name, ty, value }
+    }
+
+    fn enum_decl(&mut self, p: Pair<Rule>) -> EnumDecl {
+        let mut name = None;
+        let mut base = None;
+        let mut values = Vec::new();
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::ident if name.is_none() => name = Some(self.ident(q)),
+                Rule::ident => base = Some(self.ident(q)),
+                Rule::enum_value => {
+                    let span = self.span(&q);
+                    let mut doc = Vec::new();
+                    let mut attrs = Vec::new();
+                    let mut vname = None;
+                    let mut value = None;
+                    for r in q.into_inner() {
+                        match r.as_rule() {
+                            Rule::doc => doc.push(doc_text(r)),
+                            Rule::attr => attrs.push(self.attr(r)),
+                            Rule::ident => vname = Some(self.ident(r)),
+                            Rule::literal => value = Some(self.literal(r)),
+                            _ => {}
+                        }
+                    }
+                    values.push(EnumValue {
+                        doc,
+                        attrs,
+                        name: vname.expect("grammar: enum value name"),
+                        value: value.expect("grammar: enum value"),
+                        span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        EnumDecl {
+            name: name.expect("grammar: enum name"),
+            base,
+            values,
+        }
+    }
+
+    fn record(&mut self, p: Pair<Rule>) -> Record {
+        let mut name = None;
+        let mut fields = Vec::new();
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::field_list => {
+                    for f in q.into_inner() {
+                        fields.push(self.field(f));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Record {
+            name: name.expect("grammar: record name"),
+            fields,
+        }
+    }
+
+    fn field(&mut self, p: Pair<Rule>) -> Field {
+        let span = self.span(&p);
+        let mut doc = Vec::new();
+        let mut attrs = Vec::new();
+        let mut name = None;
+        let mut ty = None;
+        let mut default = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::doc => doc.push(doc_text(q)),
+                Rule::attr => attrs.push(self.attr(q)),
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::ty => ty = Some(self.ty(q)),
+                Rule::literal => default = Some(self.literal(q)),
+                _ => {}
+            }
+        }
+        Field {
+            doc,
+            attrs,
+            name: name.expect("grammar: field name"),
+            ty: ty.expect("grammar: field type"),
+            default,
+            span,
+        }
+    }
+
+    fn union_decl(&mut self, p: Pair<Rule>) -> UnionDecl {
+        let mut name = None;
+        let mut tag = None;
+        let mut variants = Vec::new();
+        let mut reserved = Vec::new();
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::ident if name.is_none() => name = Some(self.ident(q)),
+                Rule::ident => tag = Some(self.ident(q)),
+                Rule::reserved => {
+                    for r in q.into_inner() {
+                        if r.as_rule() == Rule::literal {
+                            reserved.push(self.literal(r));
+                        }
+                    }
+                }
+                Rule::variant => {
+                    let span = self.span(&q);
+                    let mut doc = Vec::new();
+                    let mut attrs = Vec::new();
+                    let mut vname = None;
+                    let mut ty = None;
+                    let mut vtag = None;
+                    for r in q.into_inner() {
+                        match r.as_rule() {
+                            Rule::doc => doc.push(doc_text(r)),
+                            Rule::attr => attrs.push(self.attr(r)),
+                            Rule::ident => vname = Some(self.ident(r)),
+                            Rule::ty => ty = Some(self.ty(r)),
+                            Rule::literal => vtag = Some(self.literal(r)),
+                            _ => {}
+                        }
+                    }
+                    variants.push(Variant {
+                        doc,
+                        attrs,
+                        name: vname.expect("grammar: variant name"),
+                        ty: ty.expect("grammar: variant type"),
+                        tag: vtag.expect("grammar: variant tag"),
+                        span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        UnionDecl {
+            name: name.expect("grammar: union name"),
+            tag,
+            variants,
+            reserved,
+        }
+    }
+
+    fn ty(&mut self, p: Pair<Rule>) -> TypeExpr {
+        let span = self.span(&p);
+        let mut inner = p.into_inner();
+        let base = inner.next().expect("grammar: type has a base");
+        let mut ty = self.ty_base(base);
+        for mark in inner {
+            // Each `?` wraps what precedes it; `T??` is rejected by the checker.
+            let end = mark.as_span().end();
+            ty = TypeExpr {
+                kind: TypeExprKind::Optional(Box::new(ty)),
+                span: Span::new(self.file, span.start as usize, end),
+            };
+        }
+        ty
+    }
+
+    fn ty_base(&mut self, p: Pair<Rule>) -> TypeExpr {
+        let span = self.span(&p);
+        let kind = match p.as_rule() {
+            Rule::named_ty => {
+                let path = p.into_inner().next().expect("grammar: named type path");
+                TypeExprKind::Named(self.path(path))
+            }
+            Rule::list_ty => {
+                let elem = self.ty(p.into_inner().next().expect("grammar: list element"));
+                TypeExprKind::List(Box::new(elem))
+            }
+            Rule::map_ty => {
+                let mut inner = p.into_inner();
+                let k = self.ty(inner.next().expect("grammar: map key"));
+                let v = self.ty(inner.next().expect("grammar: map value"));
+                TypeExprKind::Map(Box::new(k), Box::new(v))
+            }
+            Rule::array_ty => {
+                let mut inner = p.into_inner();
+                let elem = self.ty(inner.next().expect("grammar: array element"));
+                let len = self.literal(inner.next().expect("grammar: array length"));
+                TypeExprKind::Array(Box::new(elem), len)
+            }
+            r => unreachable!("grammar: unexpected type rule {r:?}"),
+        };
+        TypeExpr { kind, span }
+    }
+
+    fn literal(&mut self, p: Pair<Rule>) -> Literal {
+        let span = self.span(&p);
+        let inner = p.into_inner().next().expect("grammar: literal has a kind");
+        let text = inner.as_str();
+        let kind = match inner.as_rule() {
+            Rule::int_lit => match parse_int(text) {
+                Some(v) => LitKind::Int(v),
+                None => {
+                    self.errors.get_or_insert_with(|| {
+                        Diagnostic::error(
+                            format!("integer literal `{text}` is too large"),
+                            span,
+                            "does not fit in 64 bits",
+                        )
+                    });
+                    LitKind::Int(0)
+                }
+            },
+            Rule::float_lit => LitKind::Float(text.parse().unwrap_or(f64::NAN)),
+            Rule::string_lit => LitKind::Str(unescape(inner_str(inner))),
+            Rule::bool_lit => LitKind::Bool(text == "true"),
+            Rule::ident => LitKind::Ident(text.to_string()),
+            r => unreachable!("grammar: unexpected literal rule {r:?}"),
+        };
+        Literal { kind, span }
+    }
+}
+
+fn doc_text(p: Pair<Rule>) -> String {
+    let text = p
+        .into_inner()
+        .next()
+        .map(|t| t.as_str())
+        .unwrap_or_default();
+    // `/// text` → `text`; keep deeper indentation for code in docs.
+    text.strip_prefix(' ').unwrap_or(text).trim_end().to_string()
+}
+
+fn inner_str(p: Pair<'_, Rule>) -> &str {
+    p.into_inner().next().map(|q| q.as_str()).unwrap_or("")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// Integers up to the range of u64 and i64, in decimal or hex, with `_` separators.
+fn parse_int(text: &str) -> Option<i128> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let digits: String = body.chars().filter(|&c| c != '_').collect();
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<u64>().ok()?,
+    };
+    let v = magnitude as i128;
+    Some(if neg { -v } else { v })
+}
+
+fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnostic {
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    // Point at the token that was found, not at the whitespace before it.
+    let token_end = text[start..]
+        .char_indices()
+        .find(|&(_, c)| c.is_whitespace() || "{}()<>[];:,=?@".contains(c))
+        .map_or(text.len(), |(i, c)| start + if i == 0 { c.len_utf8() } else { i });
+    let end = end.max(token_end.min(text.len()));
+    let found = if start >= text.len() {
+        "end of file".to_string()
+    } else {
+        format!("`{}`", &text[start..end])
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => describe(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let span = Span::new(file, start, end);
+    let message = format!("expected {expected}, found {found}");
+    let mut d = Diagnostic::error(message, span, format!("expected {expected}"));
+    if let Some(help) = syntax_help(text, start) {
+        d = d.with_help(help);
+    }
+    d
+}
+
+/// Rule names in an "expected" list, as a reader of the schema would say them.
+fn describe(rules: &[Rule]) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for r in rules {
+        let w = match r {
+            Rule::ident | Rule::path | Rule::named_ty => "a name",
+            Rule::ty | Rule::list_ty | Rule::map_ty | Rule::array_ty => "a type",
+            Rule::literal
+            | Rule::int_lit
+            | Rule::float_lit
+            | Rule::string_lit
+            | Rule::bool_lit => "a value",
+            Rule::item
+            | Rule::kw_const
+            | Rule::kw_enum
+            | Rule::kw_struct
+            | Rule::kw_message
+            | Rule::kw_union => "an item (`struct`, `message`, `enum`, `union` or `const`)",
+            Rule::kw_import | Rule::import_decl => "`import`",
+            Rule::kw_namespace | Rule::namespace_decl => "`namespace`",
+            Rule::field | Rule::field_list => "a field",
+            Rule::variant | Rule::reserved | Rule::kw_reserved => "a variant",
+            Rule::enum_value => "an enum value",
+            Rule::attr => "an attribute",
+            Rule::doc => "a doc comment",
+            Rule::optional_mark => "`?`",
+            Rule::EOI => "end of file",
+            _ => continue,
+        };
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    match words.len() {
+        0 => "something else".to_string(),
+        1 => words[0].to_string(),
+        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+    }
+}
+
+/// A hint for the mistakes people make most often.
+fn syntax_help(text: &str, at: usize) -> Option<String> {
+    let before = text[..at].trim_end();
+    let after = text[at..].trim_start();
+    if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && after.starts_with(|c: char| c.is_alphabetic()) {
+        let last_line = before.lines().last().unwrap_or("");
+        if last_line.contains(':') && !last_line.trim_end().ends_with(',') {
+            return Some("fields are separated by `,`".to_string());
+        }
+        return Some("a field is written `name: type`".to_string());
+    }
+    if after.starts_with('}') && before.ends_with(':') {
+        return Some("a field needs a type after `:`".to_string());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(src: &str) -> File {
+        parse(src, FileId(0)).unwrap_or_else(|d| panic!("{}", d.message))
+    }
+
+    #[test]
+    fn parses_every_construct_of_the_language() {
+        let f = parse_ok(
+            r#"
+/// The game's wire protocol.
+namespace game.net;
+import "common.pkt";
+const MAX_NAME: u16 = 32;
+enum ItemKind : u8 { Sword = 1, Shield = 2, }
+/// Fixed.
+struct Vec3 { x: f32, y: f32, z: f32 }
+message Chat {
+    nickname: string @max(MAX_NAME),
+    color: u32 = 0xFF_FF_FF, // trailing comment
+    reply_to: u64?,
+    tags: list<string>,
+    attrs: map<string, i32>,
+    matrix: [f32; 16],
+    /* block */ blob: bytes,
+    /// doc
+    @deprecated old_flag: bool,
+}
+union ServerPacket : u16 {
+    Transform(TransformPacket) = 1,
+    Chat(Chat) = 2,
+    reserved 3, 4,
+    Ping(u64) = 5,
+}
+"#,
+        );
+        assert_eq!(f.namespace.as_ref().unwrap().path.len(), 2);
+        assert_eq!(f.imports[0].path, "common.pkt");
+        assert_eq!(f.items.len(), 5);
+        let ItemKind::Message(chat) = &f.items[3].kind else {
+            panic!("expected a message")
+        };
+        assert_eq!(chat.fields.len(), 8);
+        assert_eq!(chat.fields[1].default.as_ref().unwrap().kind, LitKind::Int(0xFFFFFF));
+        assert_eq!(chat.fields[7].doc, vec!["doc".to_string()]);
+        assert_eq!(chat.fields[7].attrs[0].name.name, "deprecated");
+        let ItemKind::Union(u) = &f.items[4].kind else {
+            panic!("expected a union")
+        };
+        assert_eq!(u.variants.len(), 3);
+        assert_eq!(u.reserved.len(), 2);
+    }
+
+    #[test]
+    fn reports_position_of_syntax_error() {
+        let d = parse("struct A {\n    x u8\n}\n", FileId(0)).unwrap_err();
+        assert!(d.message.starts_with("expected"), "{}", d.message);
+        assert_eq!(d.primary_span().unwrap().start, 17);
+    }
+
+    #[test]
+    fn rejects_integer_too_large() {
+        let d = parse("const A: u64 = 99999999999999999999999;", FileId(0)).unwrap_err();
+        assert!(d.message.contains("too large"));
+    }
+}
