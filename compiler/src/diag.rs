@@ -315,7 +315,7 @@ mod tests {
         let text = render(&d, &sm);
         assert_eq!(
             text,
-            "error: unknown type `Vec4`\n  --> a.pkt:2:10\n  |\n2 |     pos: Vec4,\n  |          ^^^^ here\n  |\n  = help: did you mean `Vec3`?\n"
+            "error: unknown type `Vec4`\n --> a.pkt:2:10\n  |\n2 |     pos: Vec4,\n  |          ^^^^ here\n  |\n  = help: did you mean `Vec3`?\n"
         );
     }
 

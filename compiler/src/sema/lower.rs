@@ -730,7 +730,7 @@ impl Lowerer<'_> {
         for v in &e.values {
             let deprecated = self.value_attrs(&v.attrs);
             if v.name.name == UNKNOWN {
-                self.err(reserved_unknown(v.name.span, "enum value", "an enum value the reader does not know"));
+                self.err(reserved_unknown(v.name.span, "an enum value", "an enum value the reader does not know"));
                 continue;
             }
             if let Some(&first) = names.get(v.name.name.as_str()) {
@@ -824,7 +824,7 @@ impl Lowerer<'_> {
             let deprecated = self.value_attrs(&v.attrs);
             let ty = self.resolve(file, &v.ty);
             if v.name.name == UNKNOWN {
-                self.err(reserved_unknown(v.name.span, "variant", "a tag the reader does not know"));
+                self.err(reserved_unknown(v.name.span, "a variant", "a tag the reader does not know"));
                 continue;
             }
             if let Some(&first) = names.get(v.name.name.as_str()) {
@@ -865,13 +865,6 @@ impl Lowerer<'_> {
             }
             tags.insert(n, (v.tag.span, &v.name.name));
             let Some(ty) = ty else { continue };
-            if let Type::Optional(_) = ty {
-                self.err(
-                    Diagnostic::error("a union variant cannot be optional", v.ty.span, "optional payload")
-                        .with_help("declare a separate variant for the absent case"),
-                );
-                continue;
-            }
             variants.push(Variant {
                 name: v.name.name.clone(),
                 doc: v.doc.clone(),
@@ -898,7 +891,7 @@ struct ItemAttrs {
 
 fn reserved_unknown(span: Span, what: &str, meaning: &str) -> Diagnostic {
     Diagnostic::error(
-        format!("`{UNKNOWN}` cannot be the name of a {what}"),
+        format!("`{UNKNOWN}` cannot be the name of {what}"),
         span,
         "reserved name",
     )

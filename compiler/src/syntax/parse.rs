@@ -12,6 +12,10 @@ struct PktParser;
 /// Parses one file. A syntax error stops the file at the first error: what
 /// follows it cannot be trusted.
 pub fn parse(text: &str, file: FileId) -> Result<File, Diagnostic> {
+    // Detail mode records the literal tokens (`:`, `;`, ...) that would have
+    // let parsing go further, which is what a syntax error should name.
+    pest::set_error_detail(true);
+    check_nesting(text, file)?;
     let mut pairs = PktParser::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let root = pairs.next().expect("the file rule always yields one pair");
     let mut cx = Cx { file, errors: None };
@@ -20,6 +24,62 @@ pub fn parse(text: &str, file: FileId) -> Result<File, Diagnostic> {
         Some(d) => Err(d),
         None => Ok(ast),
     }
+}
+
+/// Deepest nesting of brackets and block comments accepted. The parser and
+/// the checker recurse on nesting, so a hostile file must not choose the depth.
+const MAX_NESTING: usize = 64;
+
+fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut comments, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        let pair = &bytes[i..(i + 2).min(bytes.len())];
+        if comments > 0 {
+            match pair {
+                b"/*" => {
+                    comments += 1;
+                    i += 1;
+                }
+                b"*/" => {
+                    comments -= 1;
+                    i += 1;
+                }
+                _ => {}
+            }
+        } else {
+            match bytes[i] {
+                _ if pair == b"//" => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                _ if pair == b"/*" => {
+                    comments = 1;
+                    i += 1;
+                }
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'<' | b'[' | b'(' | b'{' => depth += 1,
+                b'>' | b']' | b')' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if depth.max(comments) > MAX_NESTING {
+            return Err(Diagnostic::error(
+                format!("nesting deeper than {MAX_NESTING} levels"),
+                Span::new(file, i, (i + 1).min(text.len())),
+                "too deep",
+            )
+            .with_help("split the type into named declarations"));
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 struct Cx {
@@ -273,8 +333,9 @@ impl Cx {
         let mut inner = p.into_inner();
         let base = inner.next().expect("grammar: type has a base");
         let mut ty = self.ty_base(base);
-        for mark in inner {
-            // Each `?` wraps what precedes it; `T??` is rejected by the checker.
+        // Each `?` wraps what precedes it. `T??` is rejected by the checker, so
+        // two levels say all there is to say about any number of marks.
+        for mark in inner.take(2) {
             let end = mark.as_span().end();
             ty = TypeExpr {
                 kind: TypeExprKind::Optional(Box::new(ty)),
@@ -393,24 +454,38 @@ fn parse_int(text: &str) -> Option<i128> {
 }
 
 fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnostic {
-    let (start, end) = match e.location {
+    let (mut start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((s, e)) => (s, e),
     };
+    let mut expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => describe(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    // The furthest point any alternative reached is where the mistake is.
+    if let Some(attempts) = e.parse_attempts() {
+        let tokens: Vec<String> = attempts
+            .expected_tokens()
+            .iter()
+            .map(|t| t.to_string())
+            .filter(|t| !t.trim().is_empty() && !t.starts_with("/"))
+            .collect();
+        if attempts.max_position >= start && !tokens.is_empty() {
+            start = attempts.max_position;
+            expected = one_of(tokens.iter().map(|t| format!("`{t}`")).collect());
+        }
+    }
+    let start = start.min(text.len());
     // Point at the token that was found, not at the whitespace before it.
     let token_end = text[start..]
         .char_indices()
         .find(|&(_, c)| c.is_whitespace() || "{}()<>[];:,=?@".contains(c))
         .map_or(text.len(), |(i, c)| start + if i == 0 { c.len_utf8() } else { i });
-    let end = end.max(token_end.min(text.len()));
+    let end = end.max(token_end).min(text.len()).max(start);
     let found = if start >= text.len() {
         "end of file".to_string()
     } else {
         format!("`{}`", &text[start..end])
-    };
-    let expected = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => describe(positives),
-        ErrorVariant::CustomError { message } => message.clone(),
     };
     let span = Span::new(file, start, end);
     let message = format!("expected {expected}, found {found}");
@@ -419,6 +494,15 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
         d = d.with_help(help);
     }
     d
+}
+
+fn one_of(mut words: Vec<String>) -> String {
+    words.dedup();
+    match words.len() {
+        0 => "something else".to_string(),
+        1 => words.remove(0),
+        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+    }
 }
 
 /// Rule names in an "expected" list, as a reader of the schema would say them.
@@ -454,23 +538,22 @@ fn describe(rules: &[Rule]) -> String {
             words.push(w);
         }
     }
-    match words.len() {
-        0 => "something else".to_string(),
-        1 => words[0].to_string(),
-        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
-    }
+    one_of(words.into_iter().map(String::from).collect())
 }
 
 /// A hint for the mistakes people make most often.
 fn syntax_help(text: &str, at: usize) -> Option<String> {
     let before = text[..at].trim_end();
     let after = text[at..].trim_start();
-    if before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && after.starts_with(|c: char| c.is_alphabetic()) {
+    if before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        && after.starts_with(|c: char| c.is_alphabetic())
+    {
         let last_line = before.lines().last().unwrap_or("");
-        if last_line.contains(':') && !last_line.trim_end().ends_with(',') {
-            return Some("fields are separated by `,`".to_string());
-        }
-        return Some("a field is written `name: type`".to_string());
+        return Some(if last_line.contains(':') {
+            "fields are separated by `,`".to_string()
+        } else {
+            "a field is written `name: type`".to_string()
+        });
     }
     if after.starts_with('}') && before.ends_with(':') {
         return Some("a field needs a type after `:`".to_string());
@@ -538,6 +621,7 @@ union ServerPacket : u16 {
         let d = parse("struct A {\n    x u8\n}\n", FileId(0)).unwrap_err();
         assert!(d.message.starts_with("expected"), "{}", d.message);
         assert_eq!(d.primary_span().unwrap().start, 17);
+        assert!(d.message.contains("`:`"), "{}", d.message);
     }
 
     #[test]

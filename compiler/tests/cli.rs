@@ -1,0 +1,73 @@
+//! The `pktc` command as a user runs it: output and exit status.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn pktc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("pktc runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_succeeds_silently_on_valid_schemas() {
+    let o = pktc(&["check", "schemas/game.pkt", "schemas/seed_packets.pkt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn check_reports_every_error_and_exits_1() {
+    let o = pktc(&["check", "schemas/invalid/multiple_errors.pkt"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.matches("\nerror: ").count() + usize::from(err.starts_with("error: ")), 4, "{err}");
+    assert!(err.contains("--> schemas/invalid/multiple_errors.pkt:6:37"), "{err}");
+    assert!(err.contains("aborting due to 3 previous errors"), "{err}");
+}
+
+#[test]
+fn layout_shows_the_seed_packet_sizes() {
+    let o = pktc(&["layout", "schemas/seed_packets.pkt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("struct Packet: fixed, 4 bytes"), "{out}");
+    assert!(out.contains("struct Int3Packet: fixed, 16 bytes"), "{out}");
+    assert!(out.contains("struct TransformPacket: fixed, 40 bytes"), "{out}");
+}
+
+#[test]
+fn dump_ir_is_json_and_stable() {
+    let a = pktc(&["dump", "ir", "schemas/game.pkt"]);
+    let b = pktc(&["dump", "ir", "schemas/game.pkt"]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).expect("valid JSON");
+    assert_eq!(v["files"][0]["name"], "schemas/game.pkt");
+    assert_eq!(v["files"][1]["name"], "schemas/common.pkt");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(pktc(&["check"]).status.code(), Some(2));
+    assert_eq!(pktc(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(pktc(&["dump", "nothing", "schemas/game.pkt"]).status.code(), Some(2));
+}
+
+#[test]
+fn unreadable_input_is_an_error_not_a_panic() {
+    let o = pktc(&["check", "schemas/does_not_exist.pkt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read schemas/does_not_exist.pkt"), "{}", stderr(&o));
+}

@@ -1,0 +1,150 @@
+//! The front end never panics: random bytes and random mutations of the
+//! example schemas each end in `Ok` or in at least one located diagnostic.
+
+mod common;
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use pktc::load::FileReader;
+
+/// A deterministic generator (xorshift64*), so a failure names a
+/// reproducible case.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Files held in memory; every example schema is present so that mutated
+/// imports can still resolve (or cycle).
+struct MemReader(HashMap<PathBuf, String>);
+
+impl FileReader for MemReader {
+    fn read(&self, path: &Path) -> io::Result<String> {
+        self.0
+            .get(path)
+            .cloned()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "not in memory"))
+    }
+}
+
+const TOKENS: &[&str] = &[
+    "struct", "message", "enum", "union", "const", "import", "namespace", "reserved", "{", "}",
+    "(", ")", "<", ">", "[", "]", ";", ":", ",", "=", "?", "@", "@max(", "@deprecated",
+    "@preserve_unknown", "list<", "map<", "u8", "u16", "string", "bytes", "Unknown", "self",
+    "0", "-1", "256", "65536", "0xFFFFFFFFFFFFFFFF", "99999999999999999999999", "1.5", "\"",
+    "\"common.pkt\"", "///", "//", "/*", "*/", "\n", " ", "Vec3", "encoded_size", "x", "é",
+];
+
+fn mutate(rng: &mut Rng, text: &str) -> String {
+    let mut s: Vec<u8> = text.as_bytes().to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(s.len() + 1);
+        match rng.below(6) {
+            0 => {
+                let end = (at + rng.below(16)).min(s.len());
+                s.drain(at..end);
+            }
+            1 | 2 => {
+                let t = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                s.splice(at..at, t.iter().copied());
+            }
+            3 => {
+                let from = rng.below(s.len() + 1);
+                let end = (from + rng.below(40)).min(s.len());
+                let chunk: Vec<u8> = s[from..end].to_vec();
+                s.splice(at..at, chunk);
+            }
+            4 if at < s.len() => s[at] = rng.next() as u8,
+            _ => s.truncate(at),
+        }
+    }
+    String::from_utf8_lossy(&s).into_owned()
+}
+
+fn assert_handled(reader: &MemReader, path: &Path, case: usize) {
+    match pktc::check_with(&[path.to_path_buf()], reader) {
+        Ok(checked) => {
+            // Whatever passes must also lay out.
+            let _ = pktc::report::layout(&checked.ir);
+        }
+        Err(failed) => {
+            assert!(
+                !failed.diagnostics.is_empty(),
+                "case {case}: rejected without a diagnostic"
+            );
+            let text = failed.to_string();
+            assert!(text.contains("error"), "case {case}: {text}");
+        }
+    }
+}
+
+#[test]
+fn mutated_schemas_yield_ok_or_diagnostics() {
+    let files = common::schemas_in("schemas");
+    let originals: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(common::root().join(p)).expect("readable");
+            (p.clone(), text)
+        })
+        .collect();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let cases = 4000;
+    let mut accepted = 0;
+    for case in 0..cases {
+        let (path, text) = &originals[case % originals.len()];
+        let mut map: HashMap<PathBuf, String> = originals.iter().cloned().collect();
+        map.insert(path.clone(), mutate(&mut rng, text));
+        let reader = MemReader(map);
+        if pktc::check_with(&[path.clone()], &reader).is_ok() {
+            accepted += 1;
+        }
+        assert_handled(&reader, path, case);
+    }
+    // Mutations that keep a file valid (inside comments, say) happen, but most break it.
+    assert!(accepted < cases, "every mutation was accepted: the mutator is not mutating");
+}
+
+#[test]
+fn random_bytes_yield_diagnostics() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let path = PathBuf::from("random.pkt");
+    for case in 0..2000 {
+        let len = rng.below(300);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let reader = MemReader(HashMap::from([(path.clone(), text)]));
+        assert_handled(&reader, &path, case);
+    }
+}
+
+#[test]
+fn hostile_nesting_is_a_diagnostic_not_a_stack_overflow() {
+    let depth = 100_000;
+    let cases = [
+        format!("message A {{ x: {}u8{} }}", "list<".repeat(depth), ">".repeat(depth)),
+        format!("message A {{ x: {}u8{} }}", "[".repeat(depth), "; 2]".repeat(depth)),
+        "/*".repeat(depth),
+        format!("message A {{ x: u8{} }}", "?".repeat(depth)),
+        format!("message A {{ {} }}", "x: u8, ".repeat(depth)),
+    ];
+    let path = PathBuf::from("deep.pkt");
+    for (i, text) in cases.into_iter().enumerate() {
+        let reader = MemReader(HashMap::from([(path.clone(), text)]));
+        match pktc::check_with(&[path.clone()], &reader) {
+            Ok(_) => panic!("case {i} was accepted"),
+            Err(f) => assert!(!f.diagnostics.is_empty(), "case {i}"),
+        }
+    }
+}
