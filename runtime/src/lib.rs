@@ -31,11 +31,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod codec;
 mod error;
+mod impls;
 mod limits;
+pub mod list;
 mod reader;
 mod writer;
 
+pub use codec::{Decode, Encode, FixedSize};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use limits::Limits;
 pub use reader::Reader;
