@@ -33,6 +33,7 @@
 
 mod codec;
 mod error;
+pub mod frame;
 mod impls;
 mod limits;
 pub mod list;
@@ -41,6 +42,7 @@ mod writer;
 
 pub use codec::{Decode, Encode, FixedSize};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use frame::FrameDecoder;
 pub use limits::Limits;
 pub use reader::Reader;
 pub use writer::Writer;
