@@ -114,8 +114,16 @@ pub trait Decode: Sized {
     /// Decodes one value from the front of `bytes` with the default limits and
     /// returns it with the number of bytes it took.
     fn decode_prefix(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
-        let budget = Cell::new(Limits::DEFAULT.max_total_elements);
-        let mut r = Reader::with_budget(bytes, Limits::DEFAULT, &budget);
+        Self::decode_prefix_with_limits(bytes, Limits::DEFAULT)
+    }
+
+    /// [`decode_prefix`](Decode::decode_prefix) with the given limits.
+    fn decode_prefix_with_limits(
+        bytes: &[u8],
+        limits: Limits,
+    ) -> Result<(Self, usize), DecodeError> {
+        let budget = Cell::new(limits.max_total_elements);
+        let mut r = Reader::with_budget(bytes, limits, &budget);
         let value = Self::decode_raw(&mut r)?;
         Ok((value, r.position()))
     }
@@ -123,7 +131,11 @@ pub trait Decode: Sized {
     /// Decodes exactly one value into `self` with the default limits,
     /// reusing its allocations.
     fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
-        let limits = Limits::DEFAULT;
+        self.decode_into_with_limits(bytes, Limits::DEFAULT)
+    }
+
+    /// [`decode_into`](Decode::decode_into) with the given limits.
+    fn decode_into_with_limits(&mut self, bytes: &[u8], limits: Limits) -> Result<(), DecodeError> {
         let budget = Cell::new(limits.max_total_elements);
         let mut r = Reader::with_budget(bytes, limits, &budget);
         self.decode_into_raw(&mut r)?;

@@ -136,8 +136,8 @@ impl<T: Decode> FrameDecoder<T> {
         }
         let total = 4 + len;
         if avail.len() < total {
-            // The length is within limits, so reserving the rest is safe.
-            self.buf.reserve(total - avail.len());
+            // Nothing is reserved for the announced length: the buffer only
+            // grows with bytes that actually arrive.
             return Ok(None);
         }
         let frame = &avail[..total];

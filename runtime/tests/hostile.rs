@@ -143,7 +143,17 @@ fn trailing_bytes() {
     );
     let (v, used) = Chat::decode_prefix(&b).unwrap();
     assert_eq!((v, used), (chat("a", "b", &[]), n));
+    let limits = Limits {
+        max_len: 1,
+        ..Limits::DEFAULT
+    };
+    let (v, used) = String::decode_prefix_with_limits(&[1, 0, 0, 0, b'a', 9], limits).unwrap();
+    assert_eq!((v.as_str(), used), ("a", 5));
+    assert!(String::decode_prefix_with_limits(&[2, 0, 0, 0, b'a', 9], limits).is_err());
     let mut s = String::new();
+    assert!(s
+        .decode_into_with_limits(&[2, 0, 0, 0, b'a', b'b'], limits)
+        .is_err());
     assert_eq!(
         s.decode_into(&[0, 0, 0, 0, 1]).unwrap_err().kind(),
         &DecodeErrorKind::TrailingBytes { count: 1 }
