@@ -1,0 +1,221 @@
+//! Error types for decoding and encoding.
+
+use core::fmt;
+
+/// What went wrong while decoding. Always paired with a byte offset in a
+/// [`DecodeError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The input ended inside a value.
+    UnexpectedEnd {
+        /// Bytes the value needed.
+        needed: usize,
+        /// Bytes that were left.
+        remaining: usize,
+    },
+    /// A `bool` byte other than `0x00` or `0x01`.
+    InvalidBool(u8),
+    /// An optional's flag byte other than `0x00` or `0x01`.
+    InvalidOptionFlag(u8),
+    /// A `string` whose bytes are not valid UTF-8. The offset names the first
+    /// invalid byte.
+    InvalidUtf8,
+    /// A length or count prefix claims more bytes than the rest of the input
+    /// holds. For counts, `len` is the count times the element's minimum
+    /// encoded size (saturating), so both numbers are in bytes.
+    LengthExceedsInput {
+        /// Bytes the prefix claims (at least).
+        len: usize,
+        /// Bytes left after the prefix.
+        remaining: usize,
+    },
+    /// A [`Limits`](crate::Limits) value was exceeded.
+    LimitExceeded {
+        /// Which limit: `"string length"`, `"bytes length"`, `"count"`,
+        /// `"total elements"` or `"frame length"`.
+        what: &'static str,
+        /// The offending value.
+        value: usize,
+        /// The configured maximum.
+        max: usize,
+    },
+    /// A field declared with `@max(N)` is longer than `N`.
+    FieldTooLong {
+        /// The field's name.
+        field: &'static str,
+        /// Its length (bytes or elements).
+        len: usize,
+        /// The declared maximum.
+        max: usize,
+    },
+    /// Messages and unions are nested deeper than
+    /// [`Limits::max_depth`](crate::Limits::max_depth).
+    DepthExceeded {
+        /// The configured maximum depth.
+        max: u32,
+    },
+    /// Bytes are left after a complete top-level value.
+    TrailingBytes {
+        /// How many bytes are left.
+        count: usize,
+    },
+    /// A known union variant did not consume exactly the rest of its frame.
+    VariantLength {
+        /// The variant's tag.
+        tag: u16,
+        /// Bytes the frame holds after the tag.
+        expected: usize,
+        /// Bytes the variant consumed.
+        consumed: usize,
+    },
+    /// A map holds the same key twice. The offset names the repeated key.
+    DuplicateMapKey,
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnexpectedEnd { needed, remaining } => write!(
+                f,
+                "unexpected end of input: needed {needed} bytes, {remaining} remaining"
+            ),
+            Self::InvalidBool(b) => write!(f, "invalid bool byte 0x{b:02x}"),
+            Self::InvalidOptionFlag(b) => write!(f, "invalid optional flag byte 0x{b:02x}"),
+            Self::InvalidUtf8 => f.write_str("invalid UTF-8 in string"),
+            Self::LengthExceedsInput { len, remaining } => write!(
+                f,
+                "length prefix claims {len} bytes but only {remaining} remain"
+            ),
+            Self::LimitExceeded { what, value, max } => {
+                write!(f, "{what} {value} exceeds the limit of {max}")
+            }
+            Self::FieldTooLong { field, len, max } => {
+                write!(
+                    f,
+                    "field `{field}` has length {len}, more than its maximum {max}"
+                )
+            }
+            Self::DepthExceeded { max } => write!(f, "nesting deeper than {max} levels"),
+            Self::TrailingBytes { count } => write!(f, "{count} trailing bytes after the value"),
+            Self::VariantLength {
+                tag,
+                expected,
+                consumed,
+            } => write!(
+                f,
+                "union variant {tag} consumed {consumed} of its {expected} bytes"
+            ),
+            Self::DuplicateMapKey => f.write_str("duplicate map key"),
+        }
+    }
+}
+
+/// A decoding failure: what went wrong and the absolute byte offset (from the
+/// start of the input handed to the decoder) where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    kind: DecodeErrorKind,
+    offset: usize,
+}
+
+impl DecodeError {
+    /// Creates an error of `kind` at absolute byte `offset`.
+    pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
+        Self { kind, offset }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &DecodeErrorKind {
+        &self.kind
+    }
+
+    /// The absolute byte offset where decoding failed.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The same error with its offset moved forward by `base` bytes, for input
+    /// that was decoded out of a larger stream.
+    pub(crate) fn shifted(mut self, base: usize) -> Self {
+        self.offset = self.offset.saturating_add(base);
+        self
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind, self.offset)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// What went wrong while encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// The output slice is shorter than the encoding.
+    BufferTooSmall {
+        /// Bytes the encoding needs.
+        needed: usize,
+        /// Bytes the slice has.
+        available: usize,
+    },
+    /// A field declared with `@max(N)` is longer than `N`.
+    FieldTooLong {
+        /// The field's name.
+        field: &'static str,
+        /// Its length (bytes or elements).
+        len: usize,
+        /// The declared maximum.
+        max: usize,
+    },
+}
+
+/// An encoding failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    kind: EncodeErrorKind,
+}
+
+impl EncodeError {
+    /// Creates an error of `kind`.
+    pub fn new(kind: EncodeErrorKind) -> Self {
+        Self { kind }
+    }
+
+    /// A [`EncodeErrorKind::BufferTooSmall`] error.
+    pub fn buffer_too_small(needed: usize, available: usize) -> Self {
+        Self::new(EncodeErrorKind::BufferTooSmall { needed, available })
+    }
+
+    /// A [`EncodeErrorKind::FieldTooLong`] error.
+    pub fn field_too_long(field: &'static str, len: usize, max: usize) -> Self {
+        Self::new(EncodeErrorKind::FieldTooLong { field, len, max })
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &EncodeErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            EncodeErrorKind::BufferTooSmall { needed, available } => write!(
+                f,
+                "output buffer too small: needed {needed} bytes, {available} available"
+            ),
+            EncodeErrorKind::FieldTooLong { field, len, max } => {
+                write!(
+                    f,
+                    "field `{field}` has length {len}, more than its maximum {max}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}

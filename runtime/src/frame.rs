@@ -1,0 +1,157 @@
+//! Decoding a byte stream of self-delimiting frames.
+//!
+//! A top-level union value is a frame: `u32` length, then that many bytes
+//! (tag and variant). A message (`u32` body length, then the body) is framed
+//! the same way, so [`FrameDecoder`] works for both.
+
+use core::cell::Cell;
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::codec::Decode;
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::limits::Limits;
+use crate::reader::Reader;
+
+/// Splits a byte stream into frames and decodes each as a `T`.
+///
+/// Push bytes as they arrive with [`push`](FrameDecoder::push) and call
+/// [`next_frame`](FrameDecoder::next_frame) until it returns `Ok(None)`.
+///
+/// # Error policy
+///
+/// * A frame that fails to decode returns its error and is skipped: the
+///   length prefix still delimits it, so the next call continues with the next
+///   frame. Error offsets count from the start of the stream.
+/// * A length prefix above [`Limits::max_frame`] is rejected with
+///   [`DecodeErrorKind::LimitExceeded`] as soon as its four bytes arrive,
+///   before any of the body is buffered. The stream cannot be resynchronised
+///   after that: the decoder stays failed, returns the same error from every
+///   later call and discards pushed bytes. Drop the connection.
+///
+/// # Memory
+///
+/// The buffer holds at most the current partial frame plus the bytes pushed
+/// since; consumed frames are compacted away on the next push.
+pub struct FrameDecoder<T> {
+    buf: Vec<u8>,
+    /// Start of the unconsumed bytes in `buf`.
+    start: usize,
+    /// Stream offset of `buf[start]`.
+    stream_pos: usize,
+    limits: Limits,
+    failed: Option<DecodeError>,
+    _marker: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for FrameDecoder<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FrameDecoder")
+            .field("buffered", &self.buffered())
+            .field("stream_pos", &self.stream_pos)
+            .field("limits", &self.limits)
+            .field("failed", &self.failed)
+            .finish()
+    }
+}
+
+impl<T: Decode> Default for FrameDecoder<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> FrameDecoder<T> {
+    /// A decoder with the given limits; `limits.max_frame` bounds each
+    /// frame's length prefix, the other limits apply within each frame.
+    pub fn with_limits(limits: Limits) -> Self {
+        Self {
+            buf: Vec::new(),
+            start: 0,
+            stream_pos: 0,
+            limits,
+            failed: None,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Buffers incoming bytes. Ignored once the decoder has failed.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.failed.is_some() {
+            return;
+        }
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Bytes buffered but not yet returned as frames.
+    pub fn buffered(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    /// Stream offset of the next unconsumed byte.
+    pub fn stream_position(&self) -> usize {
+        self.stream_pos
+    }
+
+    /// Whether the decoder has failed for good (see the error policy).
+    pub fn is_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+}
+
+impl<T: Decode> FrameDecoder<T> {
+    /// A decoder with the default [`Limits`].
+    pub fn new() -> Self {
+        Self::with_limits(Limits::DEFAULT)
+    }
+
+    /// The next decoded frame, `Ok(None)` if more bytes are needed, or the
+    /// error of one frame (see the error policy).
+    pub fn next_frame(&mut self) -> Result<Option<T>, DecodeError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let avail = &self.buf[self.start..];
+        let Some(prefix) = avail.first_chunk::<4>() else {
+            return Ok(None);
+        };
+        let len = u32::from_le_bytes(*prefix) as usize;
+        if len > self.limits.max_frame {
+            let e = DecodeError::new(
+                DecodeErrorKind::LimitExceeded {
+                    what: "frame length",
+                    value: len,
+                    max: self.limits.max_frame,
+                },
+                self.stream_pos,
+            );
+            self.failed = Some(e.clone());
+            self.buf = Vec::new();
+            self.start = 0;
+            return Err(e);
+        }
+        let total = 4 + len;
+        if avail.len() < total {
+            // Nothing is reserved for the announced length: the buffer only
+            // grows with bytes that actually arrive.
+            return Ok(None);
+        }
+        let frame = &avail[..total];
+        let base = self.stream_pos;
+        self.start += total;
+        self.stream_pos = self.stream_pos.saturating_add(total);
+
+        let budget = Cell::new(self.limits.max_total_elements);
+        let mut r = Reader::with_budget(frame, self.limits, &budget);
+        let result = T::decode_raw(&mut r).and_then(|v| r.expect_end().map(|()| v));
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        }
+        result.map(Some).map_err(|e| e.shifted(base))
+    }
+}

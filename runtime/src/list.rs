@@ -1,0 +1,90 @@
+//! Lists: `u32` element count, then the elements.
+//!
+//! The `*_fixed` functions handle lists of [`FixedSize`] elements with one
+//! bounds check and one bulk copy per list (a plain `memcpy` for `u8`, which
+//! is also how `bytes` fields are moved). The other functions take any
+//! [`Encode`]/[`Decode`] element.
+
+use crate::codec::{Decode, Encode, FixedSize};
+use crate::error::DecodeError;
+use crate::reader::Reader;
+use crate::writer::Writer;
+
+/// Encoded size of a list of fixed-size elements: `4 + items.len() * T::SIZE`.
+#[inline]
+pub fn fixed_len<T: FixedSize>(items: &[T]) -> usize {
+    4 + items.len() * T::SIZE
+}
+
+/// Writes a list of fixed-size elements: count, then one bulk store.
+#[inline]
+pub fn encode_fixed<T: FixedSize>(items: &[T], w: &mut Writer<'_>) {
+    w.put_len(items.len());
+    T::write_fixed_slice(items, w.take_slice(items.len() * T::SIZE));
+}
+
+/// Reads a list of fixed-size elements.
+#[inline]
+pub fn decode_fixed<T: FixedSize>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
+    let mut v = Vec::new();
+    decode_fixed_into(&mut v, r)?;
+    Ok(v)
+}
+
+/// Reads a list of fixed-size elements into `v`, replacing its contents and
+/// reusing its capacity.
+#[inline]
+pub fn decode_fixed_into<T: FixedSize>(
+    v: &mut Vec<T>,
+    r: &mut Reader<'_>,
+) -> Result<(), DecodeError> {
+    let count = r.read_count(T::SIZE)?;
+    read_fixed_n(v, count, r)
+}
+
+/// Reads `count` fixed-size elements (a count already read and checked with
+/// [`Reader::read_count`]) into `v`, replacing its contents and reusing its
+/// capacity. One bounds check for the whole run.
+#[inline]
+pub fn read_fixed_n<T: FixedSize>(
+    v: &mut Vec<T>,
+    count: usize,
+    r: &mut Reader<'_>,
+) -> Result<(), DecodeError> {
+    let at = r.position();
+    let bytes = r.read_slice(count.saturating_mul(T::SIZE))?;
+    v.clear();
+    if T::SIZE != 0 {
+        v.reserve(count);
+    }
+    T::read_fixed_into(v, count, bytes, at)
+}
+
+/// Encoded size of a list: `4 +` the elements' sizes.
+#[inline]
+pub fn encoded_len<T: Encode>(items: &[T]) -> usize {
+    4 + T::slice_encoded_len(items)
+}
+
+/// Writes a list: count, then the elements.
+#[inline]
+pub fn encode<T: Encode>(items: &[T], w: &mut Writer<'_>) {
+    w.put_len(items.len());
+    T::encode_slice(items, w);
+}
+
+/// Reads a list. The count is checked against the input and the limits
+/// (using `T::MIN_ENCODED_LEN`) before the vector is allocated.
+#[inline]
+pub fn decode<T: Decode>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
+    let count = r.read_count(T::MIN_ENCODED_LEN)?;
+    T::decode_vec(count, r)
+}
+
+/// Reads a list into `v`: existing elements are decoded into in place
+/// (reusing their allocations), extra ones are dropped, missing ones pushed.
+#[inline]
+pub fn decode_into<T: Decode>(v: &mut Vec<T>, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+    let count = r.read_count(T::MIN_ENCODED_LEN)?;
+    T::decode_vec_into(v, count, r)
+}

@@ -1,0 +1,506 @@
+//! Bounds-checked cursor over the input.
+
+use core::cell::Cell;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::limits::Limits;
+
+/// Where a reader keeps its remaining total-element budget.
+#[derive(Clone, Copy, Debug)]
+enum Budget<'a> {
+    /// The reader owns its budget; sub-readers get a copy that
+    /// [`Reader::finish`] hands back.
+    Own(usize),
+    /// The budget is shared by a reader and all its sub-readers.
+    Shared(&'a Cell<usize>),
+}
+
+/// A bounds-checked cursor over a byte slice.
+///
+/// Every read checks the bytes left before touching them and never panics.
+/// Offsets in errors and from [`position`](Reader::position) are absolute:
+/// counted from the start of the original input, also inside the sub-readers
+/// returned by [`message_body`](Reader::message_body) and
+/// [`union_frame`](Reader::union_frame).
+///
+/// A reader also tracks the nesting depth and a budget of list and map
+/// elements for the whole decode call (see [`Limits`]). Readers made by
+/// [`Reader::with_budget`] (which the [`Decode`](crate::Decode) entry points
+/// use) share that budget with their sub-readers automatically; readers made
+/// by [`Reader::new`] or [`Reader::with_limits`] hand a copy to each
+/// sub-reader, which [`Reader::finish`] takes back.
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    start: usize,
+    pos: usize,
+    end: usize,
+    depth: u32,
+    limits: Limits,
+    budget: Budget<'a>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `buf` with the default [`Limits`].
+    pub fn new(buf: &'a [u8]) -> Self {
+        Self::with_limits(buf, Limits::DEFAULT)
+    }
+
+    /// A reader over `buf` with the given limits.
+    pub fn with_limits(buf: &'a [u8], limits: Limits) -> Self {
+        Self {
+            buf,
+            start: 0,
+            pos: 0,
+            end: buf.len(),
+            depth: 0,
+            limits,
+            budget: Budget::Own(limits.max_total_elements),
+        }
+    }
+
+    /// A reader over `buf` whose element budget lives in `budget`, shared with
+    /// every sub-reader. Set `budget` to `limits.max_total_elements` first
+    /// (or to any smaller number).
+    pub fn with_budget(buf: &'a [u8], limits: Limits, budget: &'a Cell<usize>) -> Self {
+        Self {
+            budget: Budget::Shared(budget),
+            ..Self::with_limits(buf, limits)
+        }
+    }
+
+    /// The absolute offset of the next byte to read.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left until the end of this reader (for a sub-reader: until the
+    /// end of its body or frame).
+    pub fn remaining(&self) -> usize {
+        self.end - self.pos
+    }
+
+    /// Whether no bytes are left.
+    pub fn is_empty(&self) -> bool {
+        self.pos == self.end
+    }
+
+    /// The limits this reader enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The current nesting depth (0 at top level).
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// List and map elements that may still be decoded in this decode call.
+    pub fn elements_left(&self) -> usize {
+        match self.budget {
+            Budget::Own(n) => n,
+            Budget::Shared(cell) => cell.get(),
+        }
+    }
+
+    fn set_elements_left(&mut self, n: usize) {
+        match &mut self.budget {
+            Budget::Own(own) => *own = n,
+            Budget::Shared(cell) => cell.set(n),
+        }
+    }
+
+    /// An error of `kind` at the current position.
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(kind, self.pos)
+    }
+
+    #[cold]
+    fn unexpected_end(&self, needed: usize) -> DecodeError {
+        self.error(DecodeErrorKind::UnexpectedEnd {
+            needed,
+            remaining: self.remaining(),
+        })
+    }
+
+    /// The next `N` bytes as an array reference, with one bounds check.
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> Result<&'a [u8; N], DecodeError> {
+        let buf: &'a [u8] = self.buf;
+        match buf[self.pos..self.end].first_chunk::<N>() {
+            Some(chunk) => {
+                self.pos += N;
+                Ok(chunk)
+            }
+            None => Err(self.unexpected_end(N)),
+        }
+    }
+
+    /// The next `n` bytes.
+    #[inline]
+    pub fn read_slice(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        if n > self.remaining() {
+            return Err(self.unexpected_end(n));
+        }
+        let buf: &'a [u8] = self.buf;
+        let s = &buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// Reads a `u8`.
+    #[inline]
+    pub fn read_u8(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.read_array::<1>()?[0])
+    }
+
+    /// Reads an `i8`.
+    #[inline]
+    pub fn read_i8(&mut self) -> Result<i8, DecodeError> {
+        Ok(i8::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `u16`.
+    #[inline]
+    pub fn read_u16(&mut self) -> Result<u16, DecodeError> {
+        Ok(u16::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `u32`.
+    #[inline]
+    pub fn read_u32(&mut self) -> Result<u32, DecodeError> {
+        Ok(u32::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `u64`.
+    #[inline]
+    pub fn read_u64(&mut self) -> Result<u64, DecodeError> {
+        Ok(u64::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `i16`.
+    #[inline]
+    pub fn read_i16(&mut self) -> Result<i16, DecodeError> {
+        Ok(i16::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `i32`.
+    #[inline]
+    pub fn read_i32(&mut self) -> Result<i32, DecodeError> {
+        Ok(i32::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `i64`.
+    #[inline]
+    pub fn read_i64(&mut self) -> Result<i64, DecodeError> {
+        Ok(i64::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `f32` (NaN payloads are kept).
+    #[inline]
+    pub fn read_f32(&mut self) -> Result<f32, DecodeError> {
+        Ok(f32::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a little-endian `f64` (NaN payloads are kept).
+    #[inline]
+    pub fn read_f64(&mut self) -> Result<f64, DecodeError> {
+        Ok(f64::from_le_bytes(*self.read_array()?))
+    }
+
+    /// Reads a `bool`: `0x00` or `0x01`, anything else is
+    /// [`DecodeErrorKind::InvalidBool`].
+    #[inline]
+    pub fn read_bool(&mut self) -> Result<bool, DecodeError> {
+        let at = self.pos;
+        match self.read_u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(DecodeError::new(DecodeErrorKind::InvalidBool(b), at)),
+        }
+    }
+
+    /// Reads an optional's flag: `0x00` is `false` (absent), `0x01` is `true`
+    /// (present), anything else is [`DecodeErrorKind::InvalidOptionFlag`].
+    #[inline]
+    pub fn read_option_flag(&mut self) -> Result<bool, DecodeError> {
+        let at = self.pos;
+        match self.read_u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            b => Err(DecodeError::new(DecodeErrorKind::InvalidOptionFlag(b), at)),
+        }
+    }
+
+    /// Reads a `u32` length prefix, checks that `len` bytes remain and that
+    /// `len <= limits.max_len`. Errors name the prefix's offset.
+    fn read_len(&mut self, what: &'static str) -> Result<usize, DecodeError> {
+        let at = self.pos;
+        let len = self.read_u32()? as usize;
+        let remaining = self.remaining();
+        if len > remaining {
+            return Err(DecodeError::new(
+                DecodeErrorKind::LengthExceedsInput { len, remaining },
+                at,
+            ));
+        }
+        if len > self.limits.max_len {
+            return Err(DecodeError::new(
+                DecodeErrorKind::LimitExceeded {
+                    what,
+                    value: len,
+                    max: self.limits.max_len,
+                },
+                at,
+            ));
+        }
+        Ok(len)
+    }
+
+    /// Reads a `u32` element count of a list or map.
+    ///
+    /// Before anything is allocated it checks, in this order, that
+    /// `count * min_elem_size` bytes remain ([`DecodeErrorKind::LengthExceedsInput`]),
+    /// that `count <= limits.max_len` and that the decode call's element
+    /// budget covers `count` ([`DecodeErrorKind::LimitExceeded`]); every
+    /// error names the prefix's offset. The count is then charged to the
+    /// budget. A `min_elem_size` of 0 (zero-sized elements) skips the first
+    /// check.
+    pub fn read_count(&mut self, min_elem_size: usize) -> Result<usize, DecodeError> {
+        let at = self.pos;
+        let count = self.read_u32()? as usize;
+        let remaining = self.remaining();
+        let needed = count.saturating_mul(min_elem_size);
+        if needed > remaining {
+            return Err(DecodeError::new(
+                DecodeErrorKind::LengthExceedsInput {
+                    len: needed,
+                    remaining,
+                },
+                at,
+            ));
+        }
+        if count > self.limits.max_len {
+            return Err(DecodeError::new(
+                DecodeErrorKind::LimitExceeded {
+                    what: "count",
+                    value: count,
+                    max: self.limits.max_len,
+                },
+                at,
+            ));
+        }
+        let left = self.elements_left();
+        if count > left {
+            let max = self.limits.max_total_elements;
+            return Err(DecodeError::new(
+                DecodeErrorKind::LimitExceeded {
+                    what: "total elements",
+                    value: max.saturating_sub(left).saturating_add(count),
+                    max,
+                },
+                at,
+            ));
+        }
+        self.set_elements_left(left - count);
+        Ok(count)
+    }
+
+    fn read_str(&mut self) -> Result<&'a str, DecodeError> {
+        let len = self.read_len("string length")?;
+        let at = self.pos;
+        let bytes = self.read_slice(len)?;
+        core::str::from_utf8(bytes)
+            .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, at + e.valid_up_to()))
+    }
+
+    /// Reads a `string`: `u32` byte length, then UTF-8. The length is
+    /// checked before anything is allocated.
+    pub fn read_string(&mut self) -> Result<String, DecodeError> {
+        self.read_str().map(String::from)
+    }
+
+    /// Reads a `string` into `s`, reusing its capacity.
+    pub fn read_string_into(&mut self, s: &mut String) -> Result<(), DecodeError> {
+        let v = self.read_str()?;
+        s.clear();
+        s.push_str(v);
+        Ok(())
+    }
+
+    /// Reads `bytes` as a borrowed slice: `u32` length, then the bytes.
+    pub fn read_bytes_ref(&mut self) -> Result<&'a [u8], DecodeError> {
+        let len = self.read_len("bytes length")?;
+        self.read_slice(len)
+    }
+
+    /// Reads `bytes`: `u32` length, then the bytes. The length is checked
+    /// before anything is allocated.
+    pub fn read_bytes(&mut self) -> Result<Vec<u8>, DecodeError> {
+        self.read_bytes_ref().map(<[u8]>::to_vec)
+    }
+
+    /// Reads `bytes` into `v`, reusing its capacity.
+    pub fn read_bytes_into(&mut self, v: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let b = self.read_bytes_ref()?;
+        v.clear();
+        v.extend_from_slice(b);
+        Ok(())
+    }
+
+    /// [`DecodeErrorKind::FieldTooLong`] at offset `at` if `len > max`.
+    #[inline]
+    pub fn check_max(
+        &self,
+        field: &'static str,
+        len: usize,
+        max: usize,
+        at: usize,
+    ) -> Result<(), DecodeError> {
+        if len > max {
+            Err(DecodeError::new(
+                DecodeErrorKind::FieldTooLong { field, len, max },
+                at,
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Enters one level of nesting; [`DecodeErrorKind::DepthExceeded`] past
+    /// `limits.max_depth`. Pair with [`leave`](Reader::leave).
+    /// [`message_body`](Reader::message_body) and
+    /// [`union_frame`](Reader::union_frame) count depth by themselves.
+    pub fn enter(&mut self) -> Result<(), DecodeError> {
+        self.depth = self.child_depth(self.pos)?;
+        Ok(())
+    }
+
+    /// Leaves one level of nesting entered with [`enter`](Reader::enter).
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn child_depth(&self, at: usize) -> Result<u32, DecodeError> {
+        if self.depth >= self.limits.max_depth {
+            return Err(DecodeError::new(
+                DecodeErrorKind::DepthExceeded {
+                    max: self.limits.max_depth,
+                },
+                at,
+            ));
+        }
+        Ok(self.depth + 1)
+    }
+
+    /// A sub-reader over `start..end` at `depth`, sharing or copying the budget.
+    fn sub(&self, start: usize, end: usize, depth: u32) -> Reader<'a> {
+        Reader {
+            buf: self.buf,
+            start,
+            pos: start,
+            end,
+            depth,
+            limits: self.limits,
+            budget: self.budget,
+        }
+    }
+
+    /// Reads a `u32` length, checks that many bytes remain, and returns
+    /// `(prefix offset, frame start, frame end)`.
+    fn read_frame(&mut self) -> Result<(usize, usize, usize), DecodeError> {
+        let at = self.pos;
+        let len = self.read_u32()? as usize;
+        let remaining = self.remaining();
+        if len > remaining {
+            return Err(DecodeError::new(
+                DecodeErrorKind::LengthExceedsInput { len, remaining },
+                at,
+            ));
+        }
+        Ok((at, self.pos, self.pos + len))
+    }
+
+    /// Reads a message's `u32` body length and returns a sub-reader over
+    /// exactly the body, one level deeper. `self` moves past the body.
+    ///
+    /// Errors: [`DecodeErrorKind::UnexpectedEnd`] for a short prefix,
+    /// [`DecodeErrorKind::LengthExceedsInput`] or
+    /// [`DecodeErrorKind::DepthExceeded`] at the prefix's offset.
+    pub fn message_body(&mut self) -> Result<Reader<'a>, DecodeError> {
+        let at = self.pos;
+        let depth = self.child_depth(at)?;
+        let (_, start, end) = self.read_frame()?;
+        self.pos = end;
+        Ok(self.sub(start, end, depth))
+    }
+
+    /// Reads a union's `u32` frame length and tag (`tag_width` bytes: 1 for a
+    /// `u8` tag; any other value means a `u16` tag) and returns the tag with a
+    /// sub-reader over the variant bytes, one level deeper. `self` moves past
+    /// the frame.
+    ///
+    /// A frame too short to hold the tag is
+    /// [`DecodeErrorKind::UnexpectedEnd`] at the tag's offset.
+    pub fn union_frame(&mut self, tag_width: usize) -> Result<(u16, Reader<'a>), DecodeError> {
+        let at = self.pos;
+        let depth = self.child_depth(at)?;
+        let (_, start, end) = self.read_frame()?;
+        let mut frame = self.sub(start, end, depth);
+        let tag = if tag_width == 1 {
+            u16::from(frame.read_u8()?)
+        } else {
+            frame.read_u16()?
+        };
+        frame.start = frame.pos;
+        self.pos = end;
+        Ok((tag, frame))
+    }
+
+    /// [`DecodeErrorKind::VariantLength`] (at the first unconsumed byte)
+    /// unless the variant reader `body` from
+    /// [`union_frame`](Reader::union_frame) is fully consumed.
+    pub fn finish_variant(&self, body: &Reader<'a>, tag: u16) -> Result<(), DecodeError> {
+        if body.is_empty() {
+            Ok(())
+        } else {
+            Err(body.error(DecodeErrorKind::VariantLength {
+                tag,
+                expected: body.end - body.start,
+                consumed: body.pos - body.start,
+            }))
+        }
+    }
+
+    /// Takes back a finished sub-reader's element budget, so elements decoded
+    /// inside a body count against the rest of this decode call. Needed only
+    /// for readers made by [`Reader::new`] or [`Reader::with_limits`]; with a
+    /// shared budget ([`Reader::with_budget`], used by every
+    /// [`Decode`](crate::Decode) entry point) it does nothing.
+    pub fn finish(&mut self, body: Reader<'a>) {
+        if let Budget::Own(own) = &mut self.budget {
+            *own = (*own).min(body.elements_left());
+        }
+    }
+
+    /// [`DecodeErrorKind::TrailingBytes`] at the current position unless
+    /// every byte has been read.
+    pub fn expect_end(&self) -> Result<(), DecodeError> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(self.error(DecodeErrorKind::TrailingBytes {
+                count: self.remaining(),
+            }))
+        }
+    }
+
+    /// Takes all bytes left in this reader (for unknown union bodies and
+    /// `@preserve_unknown` fields).
+    pub fn rest(&mut self) -> &'a [u8] {
+        let buf: &'a [u8] = self.buf;
+        let s = &buf[self.pos..self.end];
+        self.pos = self.end;
+        s
+    }
+}

@@ -1,0 +1,193 @@
+//! Allocation counts, measured with a counting global allocator.
+//!
+//! The counter is thread-local, so tests running in parallel do not disturb
+//! each other.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+use common::{chat, Chat, Packet};
+use pkt_runtime::{list, Decode, DecodeErrorKind, Encode, Reader};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn bump() {
+    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        bump();
+        System.alloc(layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        bump();
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        bump();
+        System.realloc(ptr, layout, new_size)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `f` and returns its result with the number of allocations it made
+/// on this thread.
+fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = ALLOCS.with(Cell::get);
+    let r = f();
+    (r, ALLOCS.with(Cell::get) - before)
+}
+
+#[test]
+fn the_counter_counts() {
+    let (v, n) = count(|| vec![1u8; 10]);
+    assert_eq!((v.len(), n), (10, 1));
+}
+
+#[test]
+fn huge_prefixes_fail_without_allocating() {
+    let ff = [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0];
+    let is_len = |k: &DecodeErrorKind| matches!(k, DecodeErrorKind::LengthExceedsInput { .. });
+
+    let (r, n) = count(|| String::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "String");
+    let (r, n) = count(|| Vec::<u8>::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "Vec<u8>");
+    let (r, n) = count(|| Vec::<u64>::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "Vec<u64>");
+    let (r, n) = count(|| Vec::<String>::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "Vec<String>");
+    let (r, n) = count(|| BTreeMap::<String, u64>::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "BTreeMap");
+    let (r, n) = count(|| Vec::<Chat>::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "Vec<Chat>");
+    let (r, n) = count(|| Packet::decode(&ff));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "Packet");
+    let (r, n) = count(|| list::decode_fixed::<u32>(&mut Reader::new(&ff)));
+    assert!(is_len(r.unwrap_err().kind()));
+    assert_eq!(n, 0, "decode_fixed");
+
+    // Reusing decoders do not touch the target either.
+    let mut s = String::with_capacity(4);
+    let (r, n) = count(|| s.decode_into(&ff));
+    assert!(r.is_err());
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn decode_into_same_shape_allocates_nothing() {
+    let old = vec![
+        "first".to_string(),
+        "second".to_string(),
+        "third!".to_string(),
+    ];
+    let new = vec!["one".to_string(), "two".to_string(), "three".to_string()];
+    let bytes = new.encode_to_vec();
+    let mut target = old.clone();
+    let (r, n) = count(|| target.decode_into(&bytes));
+    r.unwrap();
+    assert_eq!(target, new);
+    assert_eq!(n, 0);
+
+    // Shorter input truncates, still without allocating.
+    let shorter = vec!["x".to_string()].encode_to_vec();
+    let (r, n) = count(|| target.decode_into(&shorter));
+    r.unwrap();
+    assert_eq!(target, ["x"]);
+    assert_eq!(n, 0);
+
+    // Longer input pushes new elements (which must allocate).
+    let longer = vec!["a".to_string(), "b".to_string()].encode_to_vec();
+    let (r, n) = count(|| target.decode_into(&longer));
+    r.unwrap();
+    assert_eq!(target, ["a", "b"]);
+    assert!(n >= 1);
+
+    // A message with strings and a list, decoded into a same-shaped value.
+    let mut c = chat("alice", "hello there", &["aa", "bb"]);
+    let bytes = chat("bob", "hi", &["c", "d"]).encode_to_vec();
+    let (r, n) = count(|| c.decode_into(&bytes));
+    r.unwrap();
+    assert_eq!(c, chat("bob", "hi", &["c", "d"]));
+    assert_eq!(n, 0);
+
+    // Fixed lists reuse capacity.
+    let mut v: Vec<u32> = Vec::with_capacity(8);
+    let bytes = vec![1u32, 2, 3].encode_to_vec();
+    let (r, n) = count(|| v.decode_into(&bytes));
+    r.unwrap();
+    assert_eq!((v.as_slice(), n), ([1, 2, 3].as_slice(), 0));
+}
+
+#[test]
+fn encode_to_vec_allocates_once_and_exactly() {
+    let v = Packet::Chat(chat("alice", "hello", &["x", "y"]));
+    let len = v.encoded_len();
+    let (bytes, n) = count(|| v.encode_to_vec());
+    assert_eq!(n, 1);
+    assert_eq!(bytes.len(), len);
+    assert_eq!(bytes.capacity(), len);
+
+    let m = BTreeMap::from([(1u8, "a".to_string()), (2, "b".to_string())]);
+    let (bytes, n) = count(|| m.encode_to_vec());
+    assert_eq!(
+        (n, bytes.capacity(), bytes.len()),
+        (1, m.encoded_len(), m.encoded_len())
+    );
+}
+
+#[test]
+fn encode_into_with_capacity_allocates_nothing() {
+    let v = Packet::Chat(chat("alice", "hello", &["x", "y"]));
+    let mut out = Vec::with_capacity(256);
+    out.push(0xaa);
+    let (_, n) = count(|| {
+        v.encode_into(&mut out);
+        v.encode_into(&mut out);
+    });
+    assert_eq!(n, 0);
+    let one = v.encode_to_vec();
+    assert_eq!(out.len(), 1 + 2 * one.len());
+    assert_eq!(&out[1..1 + one.len()], one.as_slice());
+
+    let mut slice = [0u8; 128];
+    let (r, n) = count(|| v.encode_to_slice(&mut slice));
+    assert_eq!(r.unwrap(), one.len());
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn bytes_decode_allocates_once() {
+    let data = vec![7u8; 1000].encode_to_vec();
+    let (v, n) = count(|| Vec::<u8>::decode(&data));
+    assert_eq!(v.unwrap().len(), 1000);
+    assert_eq!(n, 1);
+    let data = vec![3u16; 100].encode_to_vec();
+    let (v, n) = count(|| Vec::<u16>::decode(&data));
+    assert_eq!(v.unwrap(), [3; 100]);
+    assert_eq!(n, 1);
+    let data = vec![[1u32, 2]; 10].encode_to_vec();
+    let (v, n) = count(|| Vec::<[u32; 2]>::decode(&data));
+    assert_eq!(v.unwrap(), [[1, 2]; 10]);
+    assert_eq!(n, 1);
+}
