@@ -2,15 +2,21 @@
 //!
 //! `.pkt` files are parsed ([`syntax`]), loaded with their imports ([`load`]),
 //! resolved and checked ([`sema`]) into one language-neutral [`ir::Ir`] whose
-//! types all carry their wire layout.
+//! types all carry their wire layout. [`emit`] turns the IR into Rust or C#;
+//! [`Config`] is the `build.rs` entry point.
 
+mod config;
 pub mod diag;
+pub mod emit;
 pub mod ir;
 pub mod load;
 pub mod names;
 pub mod report;
 pub mod sema;
 pub mod syntax;
+
+pub use config::{compile, Config, Error};
+pub use names::Lang;
 
 use std::fmt;
 use std::path::PathBuf;

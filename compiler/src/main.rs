@@ -26,6 +26,23 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Generate encoders and decoders.
+    Gen {
+        /// Target language.
+        #[arg(long, value_enum)]
+        lang: LangArg,
+        /// Output directory.
+        #[arg(short = 'o', long = "out-dir")]
+        out_dir: PathBuf,
+        /// Write nothing; exit 1 and list the files that would change.
+        #[arg(long)]
+        check: bool,
+        /// C#: do not write the runtime support file PktRuntime.cs.
+        #[arg(long)]
+        no_runtime: bool,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Print internal representations, for debugging and snapshots.
     Dump {
         #[arg(value_enum)]
@@ -33,6 +50,13 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LangArg {
+    Rust,
+    #[value(name = "csharp", alias = "cs")]
+    CSharp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -59,6 +83,20 @@ fn main() -> ExitCode {
             print!("{}", pktc::report::layout(&c.ir));
             Ok(())
         }),
+        Command::Gen {
+            lang,
+            out_dir,
+            check,
+            no_runtime,
+            files,
+        } => {
+            let mut options = pktc::emit::GenOptions::new(match lang {
+                LangArg::Rust => pktc::Lang::Rust,
+                LangArg::CSharp => pktc::Lang::CSharp,
+            });
+            options.runtime = !no_runtime;
+            gen(&files, &out_dir, &options, check)
+        }
         Command::Dump {
             what: DumpWhat::Ir,
             files,
@@ -68,6 +106,39 @@ fn main() -> ExitCode {
             Ok(())
         }),
     }
+}
+
+fn gen(
+    files: &[PathBuf],
+    out_dir: &std::path::Path,
+    options: &pktc::emit::GenOptions,
+    check: bool,
+) -> ExitCode {
+    let mut stale = false;
+    let code = with_checked(files, |c| {
+        let generated = pktc::emit::generate(&c.ir, options);
+        let mode = if check {
+            pktc::emit::WriteMode::Check
+        } else {
+            pktc::emit::WriteMode::Write
+        };
+        let report = pktc::emit::write_files(out_dir, &generated, mode)
+            .map_err(|e| format!("cannot write to {}: {e}", out_dir.display()))?;
+        for path in &report.changed {
+            if check {
+                println!("would change: {}", path.display());
+            } else {
+                println!("wrote {}", path.display());
+            }
+        }
+        stale = check && !report.changed.is_empty();
+        Ok(())
+    });
+    if stale {
+        eprintln!("error: generated code is out of date; run pktc gen without --check");
+        return ExitCode::FAILURE;
+    }
+    code
 }
 
 /// Checks the schemas, prints warnings or errors, and runs `then` on success.

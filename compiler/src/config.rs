@@ -1,0 +1,160 @@
+//! The `build.rs` API.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), pktc::Error> {
+//!     pktc::compile(&["schemas/game.pkt"])
+//! }
+//! ```
+//!
+//! and in the crate, where `$OUT_DIR/pktc/mod.rs` declares one module per
+//! schema namespace:
+//!
+//! ```ignore
+//! include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
+//! ```
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::emit::{self, GenOptions, WriteMode};
+use crate::names::Lang;
+use crate::Failed;
+
+/// Settings for one code generation run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    out_dir: Option<PathBuf>,
+    options: GenOptions,
+    rerun_if_changed: Option<bool>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::new()
+    }
+}
+
+impl Config {
+    /// Rust output into `$OUT_DIR/pktc`.
+    pub fn new() -> Self {
+        Config {
+            out_dir: None,
+            options: GenOptions::new(Lang::Rust),
+            rerun_if_changed: None,
+        }
+    }
+
+    /// Where to write; defaults to `$OUT_DIR/pktc`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The target language; Rust unless set.
+    pub fn lang(&mut self, lang: Lang) -> &mut Self {
+        self.options.lang = lang;
+        self
+    }
+
+    /// C# only: whether to write `PktRuntime.cs` beside the generated files
+    /// (on by default).
+    pub fn csharp_runtime(&mut self, yes: bool) -> &mut Self {
+        self.options.runtime = yes;
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` for every schema read.
+    /// Defaults to on when running inside a build script (`OUT_DIR` is set).
+    pub fn rerun_if_changed(&mut self, yes: bool) -> &mut Self {
+        self.rerun_if_changed = Some(yes);
+        self
+    }
+
+    /// Checks `inputs` (and their imports), generates code, and writes the
+    /// files whose content changed. Returns the paths of every generated file.
+    pub fn compile(&self, inputs: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
+        let inputs: Vec<PathBuf> = inputs.iter().map(|p| p.as_ref().to_path_buf()).collect();
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(|d| PathBuf::from(d).join("pktc"))
+                .ok_or(Error::NoOutDir)?,
+        };
+        let rerun = self
+            .rerun_if_changed
+            .unwrap_or_else(|| std::env::var_os("OUT_DIR").is_some());
+        let result = crate::check(&inputs);
+        if rerun {
+            // Inputs and imports, never outputs: listing an output would make
+            // every build dirty. On a failure, every file that was read.
+            let sources = match &result {
+                Ok(c) => &c.sources,
+                Err(f) => &f.sources,
+            };
+            for (_, file) in sources.files() {
+                println!("cargo:rerun-if-changed={}", file.path.display());
+            }
+            for input in &inputs {
+                if sources.find(&crate::load::normalize(input)).is_none() {
+                    println!("cargo:rerun-if-changed={}", input.display());
+                }
+            }
+        }
+        let checked = result.map_err(Error::Schema)?;
+        for w in &checked.warnings {
+            for line in crate::diag::render(w, &checked.sources).lines() {
+                println!("cargo:warning={line}");
+            }
+        }
+        let files = emit::generate(&checked.ir, &self.options);
+        emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Io)?;
+        Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
+    }
+}
+
+/// Generates Rust for `inputs` into `$OUT_DIR/pktc` with default settings.
+pub fn compile(inputs: &[impl AsRef<Path>]) -> Result<(), Error> {
+    Config::new().compile(inputs).map(|_| ())
+}
+
+/// Why code generation failed.
+pub enum Error {
+    /// The schemas have errors; displays as rendered diagnostics.
+    Schema(Failed),
+    /// Writing the output failed.
+    Io(io::Error),
+    /// No output directory was set and `OUT_DIR` is not set (not in a build script).
+    NoOutDir,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Schema(failed) => write!(f, "{failed}"),
+            Error::Io(e) => write!(f, "cannot write generated code: {e}"),
+            Error::NoOutDir => f.write_str(
+                "no output directory: call Config::out_dir, or run inside a build script",
+            ),
+        }
+    }
+}
+
+// `fn main() -> Result<(), pktc::Error>` in build.rs prints the error with
+// `Debug`; show the diagnostics as they are meant to be read.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{self}")
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Schema(f) => Some(f),
+            Error::Io(e) => Some(e),
+            Error::NoOutDir => None,
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Code generation: IR → per-language view model → handlebars template → file.
+//!
+//! Each language module turns the IR into plain serializable view models in
+//! which every name, type, size and decision is already computed; templates
+//! only lay out text. Where the text differs by kind of type, the language
+//! module picks a different template rather than the template branching.
+
+mod csharp;
+mod rust;
+mod templates;
+mod write;
+
+use std::path::PathBuf;
+
+pub use write::{write_files, WriteMode, WriteReport};
+
+use crate::ir::Ir;
+use crate::names::Lang;
+
+/// One output file, with a path relative to the output directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+/// What to generate; shared by the command line and [`crate::Config`].
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    pub lang: Lang,
+    /// C#: also write the runtime support file `PktRuntime.cs`.
+    pub runtime: bool,
+}
+
+impl GenOptions {
+    pub fn new(lang: Lang) -> Self {
+        GenOptions {
+            lang,
+            runtime: true,
+        }
+    }
+}
+
+/// Generates every file for the types declared in the IR's files (inputs and
+/// their imports, since generated code refers to imported types).
+pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
+    match options.lang {
+        Lang::Rust => rust::generate(ir, options),
+        Lang::CSharp => csharp::generate(ir, options),
+    }
+}

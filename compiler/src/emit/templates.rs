@@ -1,0 +1,34 @@
+//! The template registry. Templates are compiled into the binary, so a
+//! `build.rs` user needs no files besides the schemas.
+
+use handlebars::Handlebars;
+use serde::Serialize;
+
+pub(crate) struct Templates {
+    hb: Handlebars<'static>,
+}
+
+impl Templates {
+    /// Registers `(name, source)` pairs. Strict mode makes a missing view-model
+    /// field an error instead of silently empty text.
+    pub(crate) fn new(sources: &[(&str, &str)]) -> Self {
+        let mut hb = Handlebars::new();
+        hb.set_strict_mode(true);
+        // Generated code is not HTML.
+        hb.register_escape_fn(handlebars::no_escape);
+        hb.set_prevent_indent(true);
+        for (name, source) in sources {
+            hb.register_template_string(name, *source)
+                .unwrap_or_else(|e| panic!("template {name} does not parse: {e}"));
+        }
+        Templates { hb }
+    }
+
+    /// Renders a template. The templates are part of the compiler and their
+    /// view models are typed, so a failure here is a bug in pktc itself.
+    pub(crate) fn render(&self, name: &str, data: &impl Serialize) -> String {
+        self.hb
+            .render(name, data)
+            .unwrap_or_else(|e| panic!("template {name} failed to render: {e}"))
+    }
+}
