@@ -227,7 +227,13 @@ pub fn render(d: &Diagnostic, sources: &SourceMap) -> String {
     let width = d
         .labels
         .iter()
-        .map(|l| sources.line_col(l.span.file, l.span.start).0.to_string().len())
+        .map(|l| {
+            sources
+                .line_col(l.span.file, l.span.start)
+                .0
+                .to_string()
+                .len()
+        })
         .max()
         .unwrap_or(1);
     let pad = " ".repeat(width);
@@ -241,11 +247,7 @@ pub fn render(d: &Diagnostic, sources: &SourceMap) -> String {
         } else {
             ":::"
         };
-        let _ = writeln!(
-            out,
-            "{pad}{arrow} {}:{line}:{col}",
-            sources.get(file).name
-        );
+        let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", sources.get(file).name);
         let _ = writeln!(out, "{pad} |");
         let mut last_line = None;
         for l in &group {
@@ -310,8 +312,12 @@ mod tests {
             "struct A {\n    pos: Vec4,\n}\n".into(),
         );
         let start = 20;
-        let d = Diagnostic::error("unknown type `Vec4`", Span::new(f, start, start + 4), "here")
-            .with_help("did you mean `Vec3`?");
+        let d = Diagnostic::error(
+            "unknown type `Vec4`",
+            Span::new(f, start, start + 4),
+            "here",
+        )
+        .with_help("did you mean `Vec3`?");
         let text = render(&d, &sm);
         assert_eq!(
             text,

@@ -376,5 +376,9 @@ pub enum Value {
     Float(f64),
     String(String),
     /// A value of an enum, by index into its values.
-    Enum { name: String, index: usize, value: u64 },
+    Enum {
+        name: String,
+        index: usize,
+        value: u64,
+    },
 }

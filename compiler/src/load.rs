@@ -144,7 +144,13 @@ impl Loader<'_> {
         let start = self.stack.iter().position(|&i| i == target).unwrap_or(0);
         let mut chain: Vec<String> = self.stack[start..]
             .iter()
-            .map(|&i| self.loaded.sources.get(self.loaded.files[i].id).name.clone())
+            .map(|&i| {
+                self.loaded
+                    .sources
+                    .get(self.loaded.files[i].id)
+                    .name
+                    .clone()
+            })
             .collect();
         chain.push(chain[0].clone());
         Diagnostic::error(

@@ -102,6 +102,10 @@ pub const CSHARP_GENERATED_MEMBERS: &[&str] = &[
     "ReferenceEquals",
 ];
 
+/// Prelude types generated Rust names without a path; a schema type of the
+/// same name would hide them.
+pub const RUST_PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "Box", "Default"];
+
 /// Members of C# union classes, which variant classes (nested in the union)
 /// must not be named after.
 pub const CSHARP_UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
@@ -119,14 +123,83 @@ const RUST_KEYWORDS: &[&str] = &[
 ];
 
 const CSHARP_KEYWORDS: &[&str] = &[
-    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked",
-    "class", "const", "continue", "decimal", "default", "delegate", "do", "double", "else", "enum",
-    "event", "explicit", "extern", "false", "finally", "fixed", "float", "for", "foreach", "goto",
-    "if", "implicit", "in", "int", "interface", "internal", "is", "lock", "long", "namespace",
-    "new", "null", "object", "operator", "out", "override", "params", "private", "protected",
-    "public", "readonly", "ref", "return", "sbyte", "sealed", "short", "sizeof", "stackalloc",
-    "static", "string", "struct", "switch", "this", "throw", "true", "try", "typeof", "uint",
-    "ulong", "unchecked", "unsafe", "ushort", "using", "virtual", "void", "volatile", "while",
+    "abstract",
+    "as",
+    "base",
+    "bool",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "checked",
+    "class",
+    "const",
+    "continue",
+    "decimal",
+    "default",
+    "delegate",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "event",
+    "explicit",
+    "extern",
+    "false",
+    "finally",
+    "fixed",
+    "float",
+    "for",
+    "foreach",
+    "goto",
+    "if",
+    "implicit",
+    "in",
+    "int",
+    "interface",
+    "internal",
+    "is",
+    "lock",
+    "long",
+    "namespace",
+    "new",
+    "null",
+    "object",
+    "operator",
+    "out",
+    "override",
+    "params",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "ref",
+    "return",
+    "sbyte",
+    "sealed",
+    "short",
+    "sizeof",
+    "stackalloc",
+    "static",
+    "string",
+    "struct",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "uint",
+    "ulong",
+    "unchecked",
+    "unsafe",
+    "ushort",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
 ];
 
 #[cfg(test)]
@@ -135,10 +208,16 @@ mod tests {
 
     #[test]
     fn converts_per_language_convention() {
-        assert_eq!(convert(Lang::CSharp, NameKind::Field, "reply_to"), "ReplyTo");
+        assert_eq!(
+            convert(Lang::CSharp, NameKind::Field, "reply_to"),
+            "ReplyTo"
+        );
         assert_eq!(convert(Lang::Rust, NameKind::Field, "replyTo"), "reply_to");
         assert_eq!(convert(Lang::Rust, NameKind::Const, "MaxName"), "MAX_NAME");
-        assert_eq!(convert(Lang::CSharp, NameKind::Const, "MAX_NAME"), "MaxName");
+        assert_eq!(
+            convert(Lang::CSharp, NameKind::Const, "MAX_NAME"),
+            "MaxName"
+        );
         assert_eq!(convert(Lang::Rust, NameKind::Type, "vec3"), "Vec3");
     }
 

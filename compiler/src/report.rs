@@ -85,19 +85,19 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
                 if f.deprecated {
                     ty.push_str(" @deprecated");
                 }
-                rows.push([
-                    (i + 1).to_string(),
-                    wire(f.layout),
-                    f.name.clone(),
-                    ty,
-                ]);
+                rows.push([(i + 1).to_string(), wire(f.layout), f.name.clone(), ty]);
             }
         }
         TypeKind::Enum { base, values } => {
             let _ = writeln!(out, "  stored as {}", base.name());
             header = ["value", "", "name", ""];
             for v in values {
-                rows.push([v.value.to_string(), String::new(), v.name.clone(), String::new()]);
+                rows.push([
+                    v.value.to_string(),
+                    String::new(),
+                    v.name.clone(),
+                    String::new(),
+                ]);
             }
         }
         TypeKind::Union {
@@ -105,7 +105,11 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
             variants,
             reserved,
         } => {
-            let _ = writeln!(out, "  u32 frame length, {} tag, then the variant", tag.name());
+            let _ = writeln!(
+                out,
+                "  u32 frame length, {} tag, then the variant",
+                tag.name()
+            );
             header = ["tag", "wire", "variant", "type"];
             for v in variants {
                 rows.push([

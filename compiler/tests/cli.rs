@@ -32,8 +32,15 @@ fn check_reports_every_error_and_exits_1() {
     let o = pktc(&["check", "schemas/invalid/multiple_errors.pkt"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
-    assert_eq!(err.matches("\nerror: ").count() + usize::from(err.starts_with("error: ")), 4, "{err}");
-    assert!(err.contains("--> schemas/invalid/multiple_errors.pkt:6:37"), "{err}");
+    assert_eq!(
+        err.matches("\nerror: ").count() + usize::from(err.starts_with("error: ")),
+        4,
+        "{err}"
+    );
+    assert!(
+        err.contains("--> schemas/invalid/multiple_errors.pkt:6:37"),
+        "{err}"
+    );
     assert!(err.contains("aborting due to 3 previous errors"), "{err}");
 }
 
@@ -44,7 +51,10 @@ fn layout_shows_the_seed_packet_sizes() {
     let out = stdout(&o);
     assert!(out.contains("struct Packet: fixed, 4 bytes"), "{out}");
     assert!(out.contains("struct Int3Packet: fixed, 16 bytes"), "{out}");
-    assert!(out.contains("struct TransformPacket: fixed, 40 bytes"), "{out}");
+    assert!(
+        out.contains("struct TransformPacket: fixed, 40 bytes"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -62,12 +72,19 @@ fn dump_ir_is_json_and_stable() {
 fn usage_errors_exit_2() {
     assert_eq!(pktc(&["check"]).status.code(), Some(2));
     assert_eq!(pktc(&["frobnicate"]).status.code(), Some(2));
-    assert_eq!(pktc(&["dump", "nothing", "schemas/game.pkt"]).status.code(), Some(2));
+    assert_eq!(
+        pktc(&["dump", "nothing", "schemas/game.pkt"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn unreadable_input_is_an_error_not_a_panic() {
     let o = pktc(&["check", "schemas/does_not_exist.pkt"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("cannot read schemas/does_not_exist.pkt"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot read schemas/does_not_exist.pkt"),
+        "{}",
+        stderr(&o)
+    );
 }

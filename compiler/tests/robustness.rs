@@ -39,11 +39,58 @@ impl FileReader for MemReader {
 }
 
 const TOKENS: &[&str] = &[
-    "struct", "message", "enum", "union", "const", "import", "namespace", "reserved", "{", "}",
-    "(", ")", "<", ">", "[", "]", ";", ":", ",", "=", "?", "@", "@max(", "@deprecated",
-    "@preserve_unknown", "list<", "map<", "u8", "u16", "string", "bytes", "Unknown", "self",
-    "0", "-1", "256", "65536", "0xFFFFFFFFFFFFFFFF", "99999999999999999999999", "1.5", "\"",
-    "\"common.pkt\"", "///", "//", "/*", "*/", "\n", " ", "Vec3", "encoded_size", "x", "é",
+    "struct",
+    "message",
+    "enum",
+    "union",
+    "const",
+    "import",
+    "namespace",
+    "reserved",
+    "{",
+    "}",
+    "(",
+    ")",
+    "<",
+    ">",
+    "[",
+    "]",
+    ";",
+    ":",
+    ",",
+    "=",
+    "?",
+    "@",
+    "@max(",
+    "@deprecated",
+    "@preserve_unknown",
+    "list<",
+    "map<",
+    "u8",
+    "u16",
+    "string",
+    "bytes",
+    "Unknown",
+    "self",
+    "0",
+    "-1",
+    "256",
+    "65536",
+    "0xFFFFFFFFFFFFFFFF",
+    "99999999999999999999999",
+    "1.5",
+    "\"",
+    "\"common.pkt\"",
+    "///",
+    "//",
+    "/*",
+    "*/",
+    "\n",
+    " ",
+    "Vec3",
+    "encoded_size",
+    "x",
+    "é",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
@@ -107,13 +154,16 @@ fn mutated_schemas_yield_ok_or_diagnostics() {
         let mut map: HashMap<PathBuf, String> = originals.iter().cloned().collect();
         map.insert(path.clone(), mutate(&mut rng, text));
         let reader = MemReader(map);
-        if pktc::check_with(&[path.clone()], &reader).is_ok() {
+        if pktc::check_with(std::slice::from_ref(path), &reader).is_ok() {
             accepted += 1;
         }
         assert_handled(&reader, path, case);
     }
     // Mutations that keep a file valid (inside comments, say) happen, but most break it.
-    assert!(accepted < cases, "every mutation was accepted: the mutator is not mutating");
+    assert!(
+        accepted < cases,
+        "every mutation was accepted: the mutator is not mutating"
+    );
 }
 
 #[test]
@@ -133,8 +183,16 @@ fn random_bytes_yield_diagnostics() {
 fn hostile_nesting_is_a_diagnostic_not_a_stack_overflow() {
     let depth = 100_000;
     let cases = [
-        format!("message A {{ x: {}u8{} }}", "list<".repeat(depth), ">".repeat(depth)),
-        format!("message A {{ x: {}u8{} }}", "[".repeat(depth), "; 2]".repeat(depth)),
+        format!(
+            "message A {{ x: {}u8{} }}",
+            "list<".repeat(depth),
+            ">".repeat(depth)
+        ),
+        format!(
+            "message A {{ x: {}u8{} }}",
+            "[".repeat(depth),
+            "; 2]".repeat(depth)
+        ),
         "/*".repeat(depth),
         format!("message A {{ x: u8{} }}", "?".repeat(depth)),
         format!("message A {{ {} }}", "x: u8, ".repeat(depth)),
@@ -142,7 +200,7 @@ fn hostile_nesting_is_a_diagnostic_not_a_stack_overflow() {
     let path = PathBuf::from("deep.pkt");
     for (i, text) in cases.into_iter().enumerate() {
         let reader = MemReader(HashMap::from([(path.clone(), text)]));
-        match pktc::check_with(&[path.clone()], &reader) {
+        match pktc::check_with(std::slice::from_ref(&path), &reader) {
             Ok(_) => panic!("case {i} was accepted"),
             Err(f) => assert!(!f.diagnostics.is_empty(), "case {i}"),
         }

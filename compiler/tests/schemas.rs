@@ -17,10 +17,17 @@ fn settings(dir: &str) -> insta::Settings {
 #[test]
 fn every_valid_schema_checks_and_matches_its_layout_and_ir() {
     let files = schemas_in("schemas");
-    assert!(files.len() >= 9, "expected the example schemas, found {files:?}");
+    assert!(
+        files.len() >= 9,
+        "expected the example schemas, found {files:?}"
+    );
     for path in files {
         let checked = check(&path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
-        assert!(checked.warnings.is_empty(), "{}: unexpected warnings", path.display());
+        assert!(
+            checked.warnings.is_empty(),
+            "{}: unexpected warnings",
+            path.display()
+        );
         let name = stem(&path);
         settings("layout").bind(|| {
             insta::assert_snapshot!(name.clone(), pktc::report::layout(&checked.ir));
@@ -34,7 +41,11 @@ fn every_valid_schema_checks_and_matches_its_layout_and_ir() {
 #[test]
 fn every_invalid_schema_yields_its_diagnostic() {
     let files = schemas_in("schemas/invalid");
-    assert!(files.len() >= 30, "expected the invalid schemas, found {}", files.len());
+    assert!(
+        files.len() >= 30,
+        "expected the invalid schemas, found {}",
+        files.len()
+    );
     for path in files {
         let failed = match check(&path) {
             Ok(_) => panic!("{} was accepted", path.display()),
@@ -43,7 +54,11 @@ fn every_invalid_schema_yields_its_diagnostic() {
         let text = std::fs::read_to_string(common::root().join(&path)).expect("readable");
         // Each file states the diagnostics it expects as `// error[name]: ...`
         // lines; a file without them (the second half of a cycle) expects one.
-        let expected = text.lines().filter(|l| l.starts_with("// error[")).count().max(1);
+        let expected = text
+            .lines()
+            .filter(|l| l.starts_with("// error["))
+            .count()
+            .max(1);
         let errors = failed.diagnostics.iter().filter(|d| d.is_error()).count();
         assert_eq!(errors, expected, "{}:\n{failed}", path.display());
         for d in &failed.diagnostics {
@@ -70,22 +85,37 @@ fn type_named<'a>(ir: &'a Ir, name: &str) -> &'a pktc::ir::TypeDef {
 
 #[test]
 fn seed_packets_have_the_sizes_of_their_fields() {
-    let ir = check("schemas/seed_packets.pkt".as_ref()).expect("valid").ir;
+    let ir = check("schemas/seed_packets.pkt".as_ref())
+        .expect("valid")
+        .ir;
     for (name, size) in [("Packet", 4), ("Int3Packet", 16), ("TransformPacket", 40)] {
-        assert_eq!(type_named(&ir, name).layout, Layout::Fixed { size }, "{name}");
+        assert_eq!(
+            type_named(&ir, name).layout,
+            Layout::Fixed { size },
+            "{name}"
+        );
     }
     let TypeKind::Struct { fields } = &type_named(&ir, "TransformPacket").kind else {
         panic!("TransformPacket is a struct");
     };
-    let offsets: Vec<u32> = fields.iter().map(|f| f.offset.expect("struct offset")).collect();
+    let offsets: Vec<u32> = fields
+        .iter()
+        .map(|f| f.offset.expect("struct offset"))
+        .collect();
     assert_eq!(offsets, [0, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36]);
 }
 
 #[test]
 fn variable_types_report_their_minimum_size() {
     let ir = check("schemas/game.pkt".as_ref()).expect("valid").ir;
-    assert_eq!(type_named(&ir, "ServerPacket").layout, Layout::Variable { min_size: 6 });
-    assert_eq!(type_named(&ir, "ClientPacket").layout, Layout::Variable { min_size: 5 });
+    assert_eq!(
+        type_named(&ir, "ServerPacket").layout,
+        Layout::Variable { min_size: 6 }
+    );
+    assert_eq!(
+        type_named(&ir, "ClientPacket").layout,
+        Layout::Variable { min_size: 5 }
+    );
     assert_eq!(type_named(&ir, "Vec3").layout, Layout::Fixed { size: 12 });
 }
 
@@ -93,7 +123,12 @@ fn variable_types_report_their_minimum_size() {
 fn recursion_through_optionals_is_marked_for_boxing() {
     let ir = check("schemas/everything.pkt".as_ref()).expect("valid").ir;
     let linked = type_named(&ir, "LinkedNode");
-    let next = linked.kind.fields().iter().find(|f| f.name == "next").expect("next");
+    let next = linked
+        .kind
+        .fields()
+        .iter()
+        .find(|f| f.name == "next")
+        .expect("next");
     assert!(next.cyclic, "LinkedNode.next leads back to LinkedNode");
     let tree = type_named(&ir, "TreeNode");
     assert!(

@@ -33,6 +33,7 @@
 
 mod codec;
 mod error;
+pub mod fixed;
 pub mod frame;
 mod impls;
 mod limits;

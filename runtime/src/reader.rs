@@ -367,6 +367,34 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Checks a field's `@max(max)` against the length or count prefix of the
+    /// value about to be read, before anything is decoded or allocated.
+    /// `optional`: the value is preceded by an option flag, and nothing is
+    /// checked when the flag says absent. When the prefix is not all there,
+    /// this passes and the decode that follows reports the short input.
+    #[inline]
+    pub fn peek_max(
+        &self,
+        field: &'static str,
+        max: usize,
+        optional: bool,
+    ) -> Result<(), DecodeError> {
+        let mut at = self.pos;
+        if optional {
+            if self.buf.get(at) != Some(&1) {
+                return Ok(());
+            }
+            at += 1;
+        }
+        match self.buf.get(at..at + 4) {
+            Some(b) if at + 4 <= self.end => {
+                let len = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+                self.check_max(field, len, max, at)
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Enters one level of nesting; [`DecodeErrorKind::DepthExceeded`] past
     /// `limits.max_depth`. Pair with [`leave`](Reader::leave).
     /// [`message_body`](Reader::message_body) and

@@ -1,1 +1,657 @@
-pub fn generate(_ir: &crate::ir::Ir, _o: &super::GenOptions) -> Vec<super::GeneratedFile> { Vec::new() }
+//! The Rust backend: one `<stem>.rs` per schema file and a `mod.rs` that
+//! declares one module per namespace and includes the files into it.
+//!
+//! Generated code implements `::pkt_runtime::{Encode, Decode, FixedSize}`;
+//! fields are encoded through those traits, so one template line serves every
+//! field type and the runtime's bulk paths apply to lists of fixed-size data.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::templates::Templates;
+use super::{GenOptions, GeneratedFile};
+use crate::ir::*;
+use crate::names::{self, Lang, NameKind};
+
+fn templates() -> Templates {
+    Templates::new(&[
+        ("file", include_str!("../../../templates/rust/file.rs.hbs")),
+        ("mod", include_str!("../../../templates/rust/mod.rs.hbs")),
+        (
+            "struct",
+            include_str!("../../../templates/rust/struct.rs.hbs"),
+        ),
+        (
+            "message",
+            include_str!("../../../templates/rust/message.rs.hbs"),
+        ),
+        ("enum", include_str!("../../../templates/rust/enum.rs.hbs")),
+        (
+            "union",
+            include_str!("../../../templates/rust/union.rs.hbs"),
+        ),
+    ])
+}
+
+pub fn generate(ir: &Ir, _options: &GenOptions) -> Vec<GeneratedFile> {
+    let t = templates();
+    let names = output_names(ir);
+    let mut out = Vec::new();
+    for (fi, file) in ir.files.iter().enumerate() {
+        let cx = Cx {
+            ir,
+            namespace: &file.namespace,
+        };
+        let items: Vec<String> = file
+            .types
+            .iter()
+            .map(|id| cx.render_type(&t, ir.ty(*id)))
+            .collect();
+        let consts = file
+            .consts
+            .iter()
+            .map(|c| ConstView {
+                doc: doc_lines(&c.doc),
+                name: names::ident(Lang::Rust, NameKind::Const, &c.name),
+                ty: c.ty.name().to_string(),
+                value: int_literal(c.ty, c.value),
+            })
+            .collect();
+        let view = FileView {
+            source: file.name.clone(),
+            consts,
+            items,
+        };
+        out.push(GeneratedFile {
+            path: names[fi].clone().into(),
+            contents: tidy(&t.render("file", &view)),
+        });
+    }
+    out.push(GeneratedFile {
+        path: "mod.rs".into(),
+        contents: tidy(&t.render("mod", &module_tree(ir, &names))),
+    });
+    out
+}
+
+/// `<stem>.rs` for each file; a stem used twice gets a numeric suffix so no
+/// output overwrites another.
+fn output_names(ir: &Ir) -> Vec<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    ir.files
+        .iter()
+        .map(|f| {
+            let stem = f.stem().to_string();
+            let n = seen.entry(stem.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                format!("{stem}.rs")
+            } else {
+                format!("{stem}_{n}.rs")
+            }
+        })
+        .collect()
+}
+
+/// Normalises template output the way rustfmt leaves it: blank-line runs
+/// collapse to one, no blank line follows `{` or precedes `}`, an empty block
+/// closes on its opening line (`Empty {}`), and the file ends with one newline.
+fn tidy(text: &str) -> String {
+    let mut lines: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim_end) {
+        let prev_blank = lines.last().is_none_or(|l| l.is_empty());
+        if line.is_empty() && (prev_blank || lines.last().is_some_and(|l| l.ends_with('{'))) {
+            continue;
+        }
+        if line.trim_start().starts_with('}') && lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines.push(line);
+    }
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if line.ends_with('{')
+            && lines
+                .get(i + 1)
+                .is_some_and(|n| n.trim_start().starts_with('}'))
+        {
+            out.push_str(line);
+            out.push_str(lines[i + 1].trim_start());
+            i += 2;
+        } else {
+            out.push_str(line);
+            i += 1;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The separator between `name:` and a field's type: a space, or a line
+/// break when the declaration would pass rustfmt's 100 columns.
+fn type_separator(indent: usize, name: &str, ty: &str) -> String {
+    let width = indent + "pub ".len() + name.len() + ": ".len() + ty.len() + ",".len();
+    if width > 100 {
+        format!("\n{}", " ".repeat(indent + 4))
+    } else {
+        " ".to_string()
+    }
+}
+
+#[derive(Serialize)]
+struct FileView {
+    source: String,
+    consts: Vec<ConstView>,
+    items: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ConstView {
+    doc: Vec<String>,
+    name: String,
+    ty: String,
+    value: String,
+}
+
+/// A node of the module tree in `mod.rs`.
+#[derive(Serialize, Default)]
+struct ModView {
+    doc: Vec<String>,
+    name: String,
+    includes: Vec<String>,
+    children: Vec<ModView>,
+    /// The node's text, rendered depth first (handlebars has no recursion
+    /// over arbitrary depth without partials; building it here keeps the
+    /// template flat).
+    body: String,
+}
+
+fn module_tree(ir: &Ir, names: &[String]) -> ModView {
+    let mut root = ModView::default();
+    for (fi, file) in ir.files.iter().enumerate() {
+        let mut node = &mut root;
+        for seg in &file.namespace {
+            let name = module_ident(seg);
+            let i = match node.children.iter().position(|c| c.name == name) {
+                Some(i) => i,
+                None => {
+                    node.children.push(ModView {
+                        name,
+                        ..ModView::default()
+                    });
+                    node.children.len() - 1
+                }
+            };
+            node = &mut node.children[i];
+        }
+        if node.doc.is_empty() {
+            node.doc = doc_lines(&file.doc);
+        }
+        node.includes.push(names[fi].clone());
+    }
+    fn render(node: &mut ModView, depth: usize) {
+        let pad = "    ".repeat(depth);
+        let mut body = String::new();
+        for inc in &node.includes {
+            body.push_str(&format!("{pad}include!(\"{inc}\");\n"));
+        }
+        for child in &mut node.children {
+            render(child, depth + 1);
+            if !body.is_empty() {
+                body.push('\n');
+            }
+            for d in &child.doc {
+                body.push_str(&format!("{pad}{d}\n"));
+            }
+            body.push_str(&format!(
+                "{pad}pub mod {} {{\n{}{pad}}}\n",
+                child.name, child.body
+            ));
+        }
+        node.body = body;
+    }
+    render(&mut root, 0);
+    root
+}
+
+fn module_ident(segment: &str) -> String {
+    names::ident(Lang::Rust, NameKind::Field, segment)
+}
+
+/// `///` lines for a doc comment; empty lines stay `///` so rustfmt finds
+/// nothing to trim.
+fn doc_lines(doc: &[String]) -> Vec<String> {
+    doc.iter()
+        .map(|l| {
+            if l.is_empty() {
+                "///".to_string()
+            } else {
+                format!("/// {l}")
+            }
+        })
+        .collect()
+}
+
+fn int_literal(p: Prim, v: i128) -> String {
+    match p.int_range() {
+        // `-9223372036854775808` is not a literal Rust accepts for i64.
+        Some((lo, _)) if v == lo && lo < 0 => format!("{}::MIN", p.name()),
+        _ => v.to_string(),
+    }
+}
+
+struct Cx<'a> {
+    ir: &'a Ir,
+    /// Namespace of the file being generated, for relative paths.
+    namespace: &'a [String],
+}
+
+impl Cx<'_> {
+    fn render_type(&self, t: &Templates, def: &TypeDef) -> String {
+        match &def.kind {
+            TypeKind::Struct { fields } => t.render("struct", &self.struct_view(def, fields)),
+            TypeKind::Message {
+                fields,
+                preserve_unknown,
+            } => t.render(
+                "message",
+                &self.message_view(def, fields, *preserve_unknown),
+            ),
+            TypeKind::Enum { base, values } => {
+                t.render("enum", &self.enum_view(def, *base, values))
+            }
+            TypeKind::Union { tag, variants, .. } => {
+                t.render("union", &self.union_view(def, *tag, variants))
+            }
+        }
+    }
+
+    /// The path to a declared type from the current module: bare within the
+    /// namespace, else relative through `super::`.
+    fn type_path(&self, id: TypeId) -> String {
+        let def = self.ir.ty(id);
+        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let target = &self.ir.files[def.file].namespace;
+        let common = self
+            .namespace
+            .iter()
+            .zip(target.iter())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let mut path = "super::".repeat(self.namespace.len() - common);
+        for seg in &target[common..] {
+            path.push_str(&module_ident(seg));
+            path.push_str("::");
+        }
+        path.push_str(&name);
+        path
+    }
+
+    fn rust_type(&self, ty: &Type) -> String {
+        match ty {
+            Type::Prim(p) => p.name().to_string(),
+            Type::String => "String".to_string(),
+            Type::Bytes => "Vec<u8>".to_string(),
+            Type::List(t) => format!("Vec<{}>", self.rust_type(t)),
+            Type::Map(k, v) => format!(
+                "::std::collections::BTreeMap<{}, {}>",
+                self.rust_type(k),
+                self.rust_type(v)
+            ),
+            Type::Array(t, n) => format!("[{}; {n}]", self.rust_type(t)),
+            Type::Optional(t) => format!("Option<{}>", self.rust_type(t)),
+            Type::Named(r) => self.type_path(r.id),
+        }
+    }
+
+    /// The field's declared type, boxed where it closes a containment cycle
+    /// (`Option<Box<T>>` for optionals, `Box<T>` otherwise).
+    fn field_type(&self, ty: &Type, cyclic: bool) -> String {
+        match (cyclic, ty) {
+            (false, _) => self.rust_type(ty),
+            (true, Type::Optional(t)) => format!("Option<Box<{}>>", self.rust_type(t)),
+            (true, t) => format!("Box<{}>", self.rust_type(t)),
+        }
+    }
+
+    /// The default value expression; `None` when it is `Default::default()`.
+    fn default_expr(&self, ty: &Type, value: Option<&Value>) -> Option<String> {
+        match (value, ty) {
+            (Some(Value::Bool(b)), _) => Some(b.to_string()),
+            (Some(Value::Int(v)), Type::Prim(p)) => Some(int_literal(*p, *v)),
+            (Some(Value::Float(f)), Type::Prim(Prim::F32)) => {
+                Some(float_literal(*f as f32 as f64, true))
+            }
+            (Some(Value::Float(f)), _) => Some(float_literal(*f, false)),
+            (Some(Value::String(s)), _) => Some(format!("String::from({s:?})")),
+            (Some(Value::Enum { name, .. }), Type::Named(r)) => Some(format!(
+                "{}::{}",
+                self.type_path(r.id),
+                names::ident(Lang::Rust, NameKind::Variant, name)
+            )),
+            (_, Type::Array(elem, n)) if *n > 32 || self.default_expr(elem, None).is_some() => {
+                let inner = self
+                    .default_expr(elem, None)
+                    .unwrap_or_else(|| "Default::default()".to_string());
+                Some(if self.ir.is_fixed(elem) {
+                    format!("[{inner}; {n}]")
+                } else {
+                    format!("::core::array::from_fn(|_| {inner})")
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn uses_deprecated(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Named(r) => self.ir.ty(r.id).deprecated,
+            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.uses_deprecated(t),
+            Type::Map(k, v) => self.uses_deprecated(k) || self.uses_deprecated(v),
+            _ => false,
+        }
+    }
+
+    fn struct_view(&self, def: &TypeDef, fields: &[Field]) -> StructView {
+        let size = def.layout.fixed_size().expect("structs are fixed");
+        let mut derive_default = true;
+        let fields: Vec<StructFieldView> = fields
+            .iter()
+            .map(|f| {
+                let start = f.offset.expect("struct fields have offsets");
+                let end = start + f.layout.min_size();
+                let default = self.default_expr(&f.ty, None);
+                derive_default &= default.is_none();
+                let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+                let ty = self.rust_type(&f.ty);
+                StructFieldView {
+                    doc: doc_lines(&f.doc),
+                    deprecated: f.deprecated,
+                    ty_sep: type_separator(4, &name, &ty),
+                    name,
+                    ty,
+                    range: format!("{start}..{end}"),
+                    offset: if start == 0 {
+                        "offset".to_string()
+                    } else {
+                        format!("offset + {start}")
+                    },
+                    default: default.unwrap_or_else(|| "Default::default()".to_string()),
+                }
+            })
+            .collect();
+        StructView {
+            common: self.common(
+                def,
+                fields.iter().any(|f| f.deprecated)
+                    || def
+                        .kind
+                        .fields()
+                        .iter()
+                        .any(|f| self.uses_deprecated(&f.ty)),
+            ),
+            size,
+            derive_default,
+            bytes_used: !fields.is_empty(),
+            fields,
+        }
+    }
+
+    fn common(&self, def: &TypeDef, members_deprecated: bool) -> Common {
+        Common {
+            doc: doc_lines(&def.doc),
+            deprecated: def.deprecated,
+            allow_deprecated: def.deprecated || members_deprecated,
+            name: names::ident(Lang::Rust, NameKind::Type, &def.name),
+            schema_name: def.name.clone(),
+        }
+    }
+
+    fn message_view(&self, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
+        let mut fixed_len: u64 = 4;
+        let mut variable = Vec::new();
+        let mut derive_default = true;
+        let views: Vec<MessageFieldView> = fields
+            .iter()
+            .map(|f| {
+                let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+                match f.layout {
+                    Layout::Fixed { size } => fixed_len += size as u64,
+                    Layout::Variable { .. } => variable.push(name.clone()),
+                }
+                let default = self.default_expr(&f.ty, f.default.as_ref());
+                derive_default &= default.is_none();
+                let max = f.max.map(|max| MaxView {
+                    max,
+                    optional: matches!(f.ty, Type::Optional(_)),
+                });
+                let ty = self.field_type(&f.ty, f.cyclic);
+                MessageFieldView {
+                    doc: doc_lines(&f.doc),
+                    deprecated: f.deprecated,
+                    ty_sep: type_separator(4, &name, &ty),
+                    name,
+                    schema_name: format!("{}.{}", def.name, f.name),
+                    ty,
+                    default: default.unwrap_or_else(|| "Default::default()".to_string()),
+                    max,
+                }
+            })
+            .collect();
+        let members_deprecated = fields
+            .iter()
+            .any(|f| f.deprecated || self.uses_deprecated(&f.ty));
+        MessageView {
+            common: self.common(def, members_deprecated),
+            has_variable: !variable.is_empty() || preserve_unknown,
+            fixed_len: fixed_len.to_string(),
+            variable,
+            body_used: !fields.is_empty() || preserve_unknown,
+            derive_default,
+            preserve_unknown,
+            fields: views,
+        }
+    }
+
+    fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
+        EnumView {
+            common: self.common(def, values.iter().any(|v| v.deprecated)),
+            base: base.name().to_string(),
+            size: base.size(),
+            values: values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| EnumValueView {
+                    first: i == 0,
+                    doc: doc_lines(&v.doc),
+                    deprecated: v.deprecated,
+                    name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
+                    value: v.value.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    fn union_view(&self, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
+        let views: Vec<VariantView> = variants
+            .iter()
+            .map(|v| VariantView {
+                doc: doc_lines(&v.doc),
+                deprecated: v.deprecated,
+                name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
+                ty: self.field_type(&v.ty, v.cyclic),
+                tag: v.tag.to_string(),
+            })
+            .collect();
+        UnionView {
+            common: self.common(
+                def,
+                variants
+                    .iter()
+                    .any(|v| v.deprecated || self.uses_deprecated(&v.ty)),
+            ),
+            tag_ty: tag.name().to_string(),
+            tag_width: tag.size(),
+            header_len: 4 + tag.size(),
+            put_tag: format!("put_{}", tag.name()),
+            // The frame reader returns the tag as u16.
+            tag_from_wire: if tag == Prim::U16 {
+                "tag".to_string()
+            } else {
+                format!("tag as {}", tag.name())
+            },
+            tag_field: if tag == Prim::U16 {
+                "tag".to_string()
+            } else {
+                format!("tag: tag as {}", tag.name())
+            },
+            first: views[0].name.clone(),
+            first_default: self
+                .default_expr(&variants[0].ty, None)
+                .unwrap_or_else(|| "Default::default()".to_string()),
+            variants: views,
+        }
+    }
+}
+
+fn float_literal(f: f64, is_f32: bool) -> String {
+    // `{:?}` always keeps a decimal point or exponent, so the literal stays a float.
+    if is_f32 {
+        format!("{:?}", f as f32)
+    } else {
+        format!("{f:?}")
+    }
+}
+
+#[derive(Serialize)]
+struct Common {
+    doc: Vec<String>,
+    deprecated: bool,
+    allow_deprecated: bool,
+    name: String,
+    schema_name: String,
+}
+
+#[derive(Serialize)]
+struct StructView {
+    #[serde(flatten)]
+    common: Common,
+    size: u32,
+    derive_default: bool,
+    /// Whether `read_fixed` reads any bytes (an empty struct reads none).
+    bytes_used: bool,
+    fields: Vec<StructFieldView>,
+}
+
+#[derive(Serialize)]
+struct StructFieldView {
+    doc: Vec<String>,
+    deprecated: bool,
+    name: String,
+    ty_sep: String,
+    ty: String,
+    /// Byte range inside the struct, e.g. `4..8`.
+    range: String,
+    /// Absolute offset expression for errors, e.g. `offset + 4`.
+    offset: String,
+    default: String,
+}
+
+#[derive(Serialize)]
+struct MessageView {
+    #[serde(flatten)]
+    common: Common,
+    /// Encoded size of the length prefix and the fixed-size fields.
+    fixed_len: String,
+    has_variable: bool,
+    /// Fields whose size depends on the value.
+    variable: Vec<String>,
+    body_used: bool,
+    derive_default: bool,
+    preserve_unknown: bool,
+    fields: Vec<MessageFieldView>,
+}
+
+#[derive(Serialize)]
+struct MessageFieldView {
+    doc: Vec<String>,
+    deprecated: bool,
+    name: String,
+    /// `Type.field`, as errors name it.
+    schema_name: String,
+    ty_sep: String,
+    ty: String,
+    default: String,
+    max: Option<MaxView>,
+}
+
+#[derive(Serialize)]
+struct MaxView {
+    max: u32,
+    optional: bool,
+}
+
+#[derive(Serialize)]
+struct EnumView {
+    #[serde(flatten)]
+    common: Common,
+    base: String,
+    size: u32,
+    values: Vec<EnumValueView>,
+}
+
+#[derive(Serialize)]
+struct EnumValueView {
+    /// The default value.
+    first: bool,
+    doc: Vec<String>,
+    deprecated: bool,
+    name: String,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct UnionView {
+    #[serde(flatten)]
+    common: Common,
+    tag_ty: String,
+    tag_width: u32,
+    header_len: u32,
+    /// The `Writer` method that stores a tag.
+    put_tag: String,
+    tag_from_wire: String,
+    /// The `tag` field initialiser of `Unknown`.
+    tag_field: String,
+    first: String,
+    first_default: String,
+    variants: Vec<VariantView>,
+}
+
+#[derive(Serialize)]
+struct VariantView {
+    doc: Vec<String>,
+    deprecated: bool,
+    name: String,
+    ty: String,
+    tag: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tidy_collapses_blank_runs_and_trims_before_closing_braces() {
+        assert_eq!(tidy("a {\n\n    b\n\n\n}\n\n"), "a {\n    b\n}\n");
+        assert_eq!(
+            tidy("struct E {\n}\nx(Self {\n    })\n"),
+            "struct E {}\nx(Self {})\n"
+        );
+    }
+}

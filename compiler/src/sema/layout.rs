@@ -143,7 +143,10 @@ fn struct_layout(
     if size > MAX_FIXED_SIZE {
         ok = false;
         diags.push(Diagnostic::error(
-            format!("struct `{}` is {size} bytes, more than the {MAX_FIXED_SIZE} allowed", ir.ty(id).name),
+            format!(
+                "struct `{}` is {size} bytes, more than the {MAX_FIXED_SIZE} allowed",
+                ir.ty(id).name
+            ),
             ir.ty(id).span,
             "too large",
         ));
@@ -217,7 +220,12 @@ fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
                 .collect(),
             TypeKind::Union { variants, .. } => variants
                 .first()
-                .map(|v| fixed_parts(&v.ty).into_iter().map(|t| (t, v.span)).collect())
+                .map(|v| {
+                    fixed_parts(&v.ty)
+                        .into_iter()
+                        .map(|t| (t, v.span))
+                        .collect()
+                })
                 .unwrap_or_default(),
             _ => Vec::new(),
         })
@@ -225,7 +233,10 @@ fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
     let mut state = vec![Visit::New; n];
     let mut reported = vec![false; n];
     for start in 0..n {
-        if !matches!(ir.types[start].kind, TypeKind::Message { .. } | TypeKind::Union { .. }) {
+        if !matches!(
+            ir.types[start].kind,
+            TypeKind::Message { .. } | TypeKind::Union { .. }
+        ) {
             continue;
         }
         let mut path = Vec::new();
@@ -244,16 +255,24 @@ fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
                 .collect();
             diags.push(
                 Diagnostic::error(
-                    format!("`{}` contains itself, so every value would be infinite", ir.ty(first).name),
+                    format!(
+                        "`{}` contains itself, so every value would be infinite",
+                        ir.ty(first).name
+                    ),
                     span,
                     "always present, and contains the enclosing type again",
                 )
                 .with_note(format!("cycle: {}", names.join(" → ")))
-                .with_help("make the field optional (`T?`) or a `list<T>`, so that the recursion can end"),
+                .with_help(
+                    "make the field optional (`T?`) or a `list<T>`, so that the recursion can end",
+                ),
             );
         });
     }
 }
+
+/// A path through the type graph: each type with the span of the edge leaving it.
+type Path = [(TypeId, Span)];
 
 /// Depth-first search reporting each back edge as the cycle it closes:
 /// `(type, span of the edge leaving it)` for every type on the cycle.
@@ -262,7 +281,7 @@ fn find_cycle(
     edges: &[Vec<(TypeId, Span)>],
     state: &mut [Visit],
     path: &mut Vec<(TypeId, Span)>,
-    report: &mut dyn FnMut(&[(TypeId, Span)]),
+    report: &mut dyn FnMut(&Path),
 ) {
     if state[id.0] != Visit::New {
         return;
@@ -310,7 +329,11 @@ fn mark_cyclic(ir: &mut Ir) {
         .collect();
     let component = tarjan(n, &edges);
     for i in 0..n {
-        let same = |ty: &Type| inline_parts(ty).iter().any(|t| component[t.0] == component[i]);
+        let same = |ty: &Type| {
+            inline_parts(ty)
+                .iter()
+                .any(|t| component[t.0] == component[i])
+        };
         match &mut ir.types[i].kind {
             TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
                 for f in fields {

@@ -139,7 +139,11 @@ impl Lowerer<'_> {
                 id: file.id,
                 path: self.loaded.sources.get(file.id).path.clone(),
                 namespace,
-                doc: ast.namespace.as_ref().map(|n| n.doc.clone()).unwrap_or_default(),
+                doc: ast
+                    .namespace
+                    .as_ref()
+                    .map(|n| n.doc.clone())
+                    .unwrap_or_default(),
                 imports: file.imports.iter().flatten().copied().collect(),
                 consts: Vec::new(),
                 types: Vec::new(),
@@ -181,7 +185,11 @@ impl Lowerer<'_> {
         match found.len() {
             1 => Some(found[0].1),
             0 => {
-                let shown: String = path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".");
+                let shown: String = path
+                    .iter()
+                    .map(|i| i.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
                 let candidates: Vec<String> = scope
                     .iter()
                     .flat_map(|&f| self.decls[f].keys().cloned())
@@ -209,7 +217,10 @@ impl Lowerer<'_> {
                 );
                 for (f, _) in &found {
                     if let Some(decl) = self.decls[*f].get(&name.name) {
-                        d = d.with_label(decl.span, format!("declared in `{}`", self.namespaces[*f]));
+                        d = d.with_label(
+                            decl.span,
+                            format!("declared in `{}`", self.namespaces[*f]),
+                        );
                     }
                 }
                 self.err(d.with_help(format!(
@@ -237,10 +248,9 @@ impl Lowerer<'_> {
                 .filter(|p| p.is_integer());
                 let (prim, value) = match prim {
                     Some(prim) => {
-                        let value = match self.int_value(fi, &c.value, prim, "constant") {
-                            Some(v) => v,
-                            None => 0,
-                        };
+                        let value = self
+                            .int_value(fi, &c.value, prim, "constant")
+                            .unwrap_or_default();
                         (prim, value)
                     }
                     None => {
@@ -374,13 +384,20 @@ impl Lowerer<'_> {
                     } else {
                         self.err(
                             Diagnostic::error(
-                                format!("`@preserve_unknown` applies to messages, not to a {}", item.keyword()),
+                                format!(
+                                    "`@preserve_unknown` applies to messages, not to a {}",
+                                    item.keyword()
+                                ),
                                 a.span,
                                 "not allowed here",
                             )
                             .with_help(match item.kind {
-                                ast::ItemKind::Struct(_) => "a struct is frozen: there are never unknown bytes to keep",
-                                ast::ItemKind::Union(_) => "unions always keep unknown variants as `Unknown`",
+                                ast::ItemKind::Struct(_) => {
+                                    "a struct is frozen: there are never unknown bytes to keep"
+                                }
+                                ast::ItemKind::Union(_) => {
+                                    "unions always keep unknown variants as `Unknown`"
+                                }
                                 _ => "remove the attribute",
                             }),
                         );
@@ -405,9 +422,15 @@ impl Lowerer<'_> {
     fn unknown_attr(&mut self, a: &ast::Attr, allowed: &[&str]) {
         let all = ["deprecated", "max", "preserve_unknown"];
         let (msg, label) = if all.contains(&a.name.name.as_str()) {
-            (format!("`@{}` is not allowed here", a.name.name), "not allowed here")
+            (
+                format!("`@{}` is not allowed here", a.name.name),
+                "not allowed here",
+            )
         } else {
-            (format!("unknown attribute `@{}`", a.name.name), "unknown attribute")
+            (
+                format!("unknown attribute `@{}`", a.name.name),
+                "unknown attribute",
+            )
         };
         let list = allowed
             .iter()
@@ -429,7 +452,10 @@ impl Lowerer<'_> {
             if let Some(&first) = seen.get(f.name.name.as_str()) {
                 self.err(
                     Diagnostic::error(
-                        format!("field `{}` is declared twice in `{}`", f.name.name, r.name.name),
+                        format!(
+                            "field `{}` is declared twice in `{}`",
+                            f.name.name, r.name.name
+                        ),
                         f.name.span,
                         "declared again here",
                     )
@@ -487,7 +513,9 @@ impl Lowerer<'_> {
         if a.args.len() != 1 {
             self.err(
                 Diagnostic::error("`@max` takes one argument", a.span, "expected `@max(N)`")
-                    .with_help("N is the most bytes of a string or bytes, or elements of a list or map"),
+                    .with_help(
+                        "N is the most bytes of a string or bytes, or elements of a list or map",
+                    ),
             );
             return None;
         }
@@ -496,7 +524,10 @@ impl Lowerer<'_> {
             Type::Optional(t) => t.as_ref(),
             t => t,
         };
-        if !matches!(inner, Type::String | Type::Bytes | Type::List(_) | Type::Map(..)) {
+        if !matches!(
+            inner,
+            Type::String | Type::Bytes | Type::List(_) | Type::Map(..)
+        ) {
             self.err(
                 Diagnostic::error(
                     format!("`@max` does not apply to `{inner}`"),
@@ -525,7 +556,9 @@ impl Lowerer<'_> {
                 _ => mismatch(self, "`true` or `false`"),
             },
             Type::Prim(p) if p.is_float() => match lit.kind {
-                LitKind::Float(f) if *p == Prim::F32 && f.is_finite() && f.abs() > f32::MAX as f64 => {
+                LitKind::Float(f)
+                    if *p == Prim::F32 && f.is_finite() && f.abs() > f32::MAX as f64 =>
+                {
                     mismatch(self, "a value within the range of `f32`")
                 }
                 LitKind::Float(f) => Some(Value::Float(f)),
@@ -533,7 +566,9 @@ impl Lowerer<'_> {
                 _ => mismatch(self, "a number"),
             },
             Type::Prim(p) => match lit.kind {
-                LitKind::Int(_) | LitKind::Ident(_) => self.int_value(file, lit, *p, "default").map(Value::Int),
+                LitKind::Int(_) | LitKind::Ident(_) => {
+                    self.int_value(file, lit, *p, "default").map(Value::Int)
+                }
                 _ => mismatch(self, "an integer"),
             },
             Type::String => match &lit.kind {
@@ -557,7 +592,10 @@ impl Lowerer<'_> {
                             lit.span,
                             "not allowed for this type",
                         )
-                        .with_help(format!("its default is a `{}` whose fields hold their own defaults", r.name)),
+                        .with_help(format!(
+                            "its default is a `{}` whose fields hold their own defaults",
+                            r.name
+                        )),
                     );
                     return None;
                 };
@@ -582,7 +620,8 @@ impl Lowerer<'_> {
                             lit.span,
                             "unknown value",
                         );
-                        let names: Vec<&str> = e.values.iter().map(|v| v.name.name.as_str()).collect();
+                        let names: Vec<&str> =
+                            e.values.iter().map(|v| v.name.name.as_str()).collect();
                         d = match suggest(name, names.iter().copied()) {
                             Some(s) => d.with_help(format!("did you mean `{s}`?")),
                             None => d.with_help(format!("`{}` has {}", r.name, names.join(", "))),
@@ -601,8 +640,12 @@ impl Lowerer<'_> {
             }
             _ => {
                 self.err(
-                    Diagnostic::error(format!("`{ty}` fields cannot have a default"), lit.span, "not allowed")
-                        .with_help("their default is empty (or all defaults, for arrays)"),
+                    Diagnostic::error(
+                        format!("`{ty}` fields cannot have a default"),
+                        lit.span,
+                        "not allowed",
+                    )
+                    .with_help("their default is empty (or all defaults, for arrays)"),
                 );
                 None
             }
@@ -622,8 +665,16 @@ impl Lowerer<'_> {
                         "bytes" => return Some(Type::Bytes),
                         "list" | "map" => {
                             self.err(
-                                Diagnostic::error(format!("`{n}` needs type arguments"), t.span, "missing `<...>`")
-                                    .with_help(if n == "list" { "write `list<T>`" } else { "write `map<K, V>`" }),
+                                Diagnostic::error(
+                                    format!("`{n}` needs type arguments"),
+                                    t.span,
+                                    "missing `<...>`",
+                                )
+                                .with_help(if n == "list" {
+                                    "write `list<T>`"
+                                } else {
+                                    "write `map<K, V>`"
+                                }),
                             );
                             return None;
                         }
@@ -654,7 +705,12 @@ impl Lowerer<'_> {
                     Type::Prim(p) => p.is_integer() || *p == Prim::Bool,
                     Type::String => true,
                     Type::Named(r) => matches!(
-                        self.loaded.files[self.ir.types[r.id.0].file].ast.items.iter().find(|i| i.name().span == self.ir.types[r.id.0].span).map(|i| &i.kind),
+                        self.loaded.files[self.ir.types[r.id.0].file]
+                            .ast
+                            .items
+                            .iter()
+                            .find(|i| i.name().span == self.ir.types[r.id.0].span)
+                            .map(|i| &i.kind),
                         Some(ast::ItemKind::Enum(_))
                     ),
                     _ => false,
@@ -720,8 +776,12 @@ impl Lowerer<'_> {
         };
         if e.values.is_empty() {
             self.err(
-                Diagnostic::error(format!("enum `{}` has no values", e.name.name), e.name.span, "empty enum")
-                    .with_help("an enum needs at least one value; its first value is the default"),
+                Diagnostic::error(
+                    format!("enum `{}` has no values", e.name.name),
+                    e.name.span,
+                    "empty enum",
+                )
+                .with_help("an enum needs at least one value; its first value is the default"),
             );
         }
         let mut values: Vec<EnumValue> = Vec::new();
@@ -730,13 +790,20 @@ impl Lowerer<'_> {
         for v in &e.values {
             let deprecated = self.value_attrs(&v.attrs);
             if v.name.name == UNKNOWN {
-                self.err(reserved_unknown(v.name.span, "an enum value", "an enum value the reader does not know"));
+                self.err(reserved_unknown(
+                    v.name.span,
+                    "an enum value",
+                    "an enum value the reader does not know",
+                ));
                 continue;
             }
             if let Some(&first) = names.get(v.name.name.as_str()) {
                 self.err(
                     Diagnostic::error(
-                        format!("`{}` is declared twice in enum `{}`", v.name.name, e.name.name),
+                        format!(
+                            "`{}` is declared twice in enum `{}`",
+                            v.name.name, e.name.name
+                        ),
                         v.name.span,
                         "declared again here",
                     )
@@ -751,7 +818,10 @@ impl Lowerer<'_> {
             if let Some((first, first_name)) = numbers.get(&n) {
                 self.err(
                     Diagnostic::error(
-                        format!("`{}` and `{first_name}` have the same value {n}", v.name.name),
+                        format!(
+                            "`{}` and `{first_name}` have the same value {n}",
+                            v.name.name
+                        ),
                         v.value.span,
                         "value used again here",
                     )
@@ -805,8 +875,12 @@ impl Lowerer<'_> {
         };
         if u.variants.is_empty() {
             self.err(
-                Diagnostic::error(format!("union `{}` has no variants", u.name.name), u.name.span, "empty union")
-                    .with_help("a union needs at least one variant; its first variant is the default"),
+                Diagnostic::error(
+                    format!("union `{}` has no variants", u.name.name),
+                    u.name.span,
+                    "empty union",
+                )
+                .with_help("a union needs at least one variant; its first variant is the default"),
             );
         }
         let mut reserved: Vec<u16> = Vec::new();
@@ -824,13 +898,20 @@ impl Lowerer<'_> {
             let deprecated = self.value_attrs(&v.attrs);
             let ty = self.resolve(file, &v.ty);
             if v.name.name == UNKNOWN {
-                self.err(reserved_unknown(v.name.span, "a variant", "a tag the reader does not know"));
+                self.err(reserved_unknown(
+                    v.name.span,
+                    "a variant",
+                    "a tag the reader does not know",
+                ));
                 continue;
             }
             if let Some(&first) = names.get(v.name.name.as_str()) {
                 self.err(
                     Diagnostic::error(
-                        format!("variant `{}` is declared twice in union `{}`", v.name.name, u.name.name),
+                        format!(
+                            "variant `{}` is declared twice in union `{}`",
+                            v.name.name, u.name.name
+                        ),
                         v.name.span,
                         "declared again here",
                     )

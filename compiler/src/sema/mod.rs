@@ -32,7 +32,10 @@ pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {
 }
 
 /// The closest of `candidates` to `name`, if close enough to be a likely typo.
-pub(crate) fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lower = name.to_ascii_lowercase();
     candidates
         .filter(|c| *c != name)

@@ -6,15 +6,23 @@ use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
-use crate::names::{self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_UNION_MEMBERS};
+use crate::names::{
+    self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_UNION_MEMBERS, RUST_PRELUDE_TYPES,
+};
+
+/// A name as declared, what it denotes, and where.
+type Name<'a> = (&'a str, NameKind, Span);
 
 pub fn check(ir: &Ir) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
 
     // Types and constants share one generated module per namespace.
-    let mut by_namespace: Vec<(&[String], Vec<(&str, NameKind, Span)>)> = Vec::new();
+    let mut by_namespace: Vec<(&[String], Vec<Name>)> = Vec::new();
     for file in &ir.files {
-        let entry = match by_namespace.iter_mut().find(|(ns, _)| *ns == file.namespace.as_slice()) {
+        let entry = match by_namespace
+            .iter_mut()
+            .find(|(ns, _)| *ns == file.namespace.as_slice())
+        {
             Some(e) => e,
             None => {
                 by_namespace.push((file.namespace.as_slice(), Vec::new()));
@@ -32,6 +40,25 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
     for (_, names) in &by_namespace {
         unique(names, "namespace", None, &mut diags);
     }
+    for def in &ir.types {
+        let rust = names::convert(Lang::Rust, NameKind::Type, &def.name);
+        if RUST_PRELUDE_TYPES.contains(&rust.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "a type named `{}` would hide Rust's `{rust}` in generated code",
+                        def.name
+                    ),
+                    def.span,
+                    "reserved type name",
+                )
+                .with_help(format!(
+                    "choose another name; reserved: {}",
+                    RUST_PRELUDE_TYPES.join(", ")
+                )),
+            );
+        }
+    }
 
     for def in &ir.types {
         let owner = Some((def.name.as_str(), def.kind.keyword()));
@@ -43,7 +70,14 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .collect();
                 unique(&names, def.kind.keyword(), owner, &mut diags);
                 for f in fields {
-                    members(def, &f.name, NameKind::Field, f.span, CSHARP_GENERATED_MEMBERS, &mut diags);
+                    members(
+                        def,
+                        &f.name,
+                        NameKind::Field,
+                        f.span,
+                        CSHARP_GENERATED_MEMBERS,
+                        &mut diags,
+                    );
                 }
             }
             TypeKind::Union { variants, .. } => {
@@ -58,7 +92,14 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .copied()
                     .collect();
                 for v in variants {
-                    members(def, &v.name, NameKind::Variant, v.span, &reserved, &mut diags);
+                    members(
+                        def,
+                        &v.name,
+                        NameKind::Variant,
+                        v.span,
+                        &reserved,
+                        &mut diags,
+                    );
                 }
             }
             TypeKind::Enum { values, .. } => {
@@ -78,12 +119,7 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
 
 /// Reports names that become the same identifier in some language, and names
 /// no language can write.
-fn unique(
-    names: &[(&str, NameKind, Span)],
-    scope: &str,
-    owner: Option<(&str, &str)>,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn unique(names: &[Name], scope: &str, owner: Option<(&str, &str)>, diags: &mut Vec<Diagnostic>) {
     for lang in Lang::ALL {
         let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
         for &(name, kind, span) in names {
@@ -95,7 +131,10 @@ fn unique(
                         Diagnostic::error(
                             format!("`{name}` cannot be used as a name"),
                             span,
-                            format!("`{converted}` is a keyword in {} that cannot be escaped", lang.display()),
+                            format!(
+                                "`{converted}` is a keyword in {} that cannot be escaped",
+                                lang.display()
+                            ),
                         )
                         .with_help("choose another name"),
                     );
@@ -118,7 +157,9 @@ fn unique(
                             format!("becomes `{converted}`"),
                         )
                         .with_label(first_span, format!("also becomes `{converted}`"))
-                        .with_help("rename one of them so they differ in more than case or underscores"),
+                        .with_help(
+                            "rename one of them so they differ in more than case or underscores",
+                        ),
                     );
                 }
                 None => {
@@ -144,7 +185,11 @@ fn members(
     if cs == owner {
         diags.push(
             Diagnostic::error(
-                format!("`{name}` has the name of its {} `{}` in C#", def.kind.keyword(), def.name),
+                format!(
+                    "`{name}` has the name of its {} `{}` in C#",
+                    def.kind.keyword(),
+                    def.name
+                ),
                 span,
                 format!("becomes `{cs}`"),
             )
@@ -157,7 +202,10 @@ fn members(
                 span,
                 format!("becomes `{cs}`"),
             )
-            .with_note(format!("generated C# types have the members {}", reserved.join(", ")))
+            .with_note(format!(
+                "generated C# types have the members {}",
+                reserved.join(", ")
+            ))
             .with_help("rename it"),
         );
     }

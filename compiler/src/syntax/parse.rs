@@ -408,7 +408,10 @@ fn doc_text(p: Pair<Rule>) -> String {
         .map(|t| t.as_str())
         .unwrap_or_default();
     // `/// text` → `text`; keep deeper indentation for code in docs.
-    text.strip_prefix(' ').unwrap_or(text).trim_end().to_string()
+    text.strip_prefix(' ')
+        .unwrap_or(text)
+        .trim_end()
+        .to_string()
 }
 
 fn inner_str(p: Pair<'_, Rule>) -> &str {
@@ -480,7 +483,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
     let token_end = text[start..]
         .char_indices()
         .find(|&(_, c)| c.is_whitespace() || "{}()<>[];:,=?@".contains(c))
-        .map_or(text.len(), |(i, c)| start + if i == 0 { c.len_utf8() } else { i });
+        .map_or(text.len(), |(i, c)| {
+            start + if i == 0 { c.len_utf8() } else { i }
+        });
     let end = end.max(token_end).min(text.len()).max(start);
     let found = if start >= text.len() {
         "end of file".to_string()
@@ -512,11 +517,9 @@ fn describe(rules: &[Rule]) -> String {
         let w = match r {
             Rule::ident | Rule::path | Rule::named_ty => "a name",
             Rule::ty | Rule::list_ty | Rule::map_ty | Rule::array_ty => "a type",
-            Rule::literal
-            | Rule::int_lit
-            | Rule::float_lit
-            | Rule::string_lit
-            | Rule::bool_lit => "a value",
+            Rule::literal | Rule::int_lit | Rule::float_lit | Rule::string_lit | Rule::bool_lit => {
+                "a value"
+            }
             Rule::item
             | Rule::kw_const
             | Rule::kw_enum
@@ -606,7 +609,10 @@ union ServerPacket : u16 {
             panic!("expected a message")
         };
         assert_eq!(chat.fields.len(), 8);
-        assert_eq!(chat.fields[1].default.as_ref().unwrap().kind, LitKind::Int(0xFFFFFF));
+        assert_eq!(
+            chat.fields[1].default.as_ref().unwrap().kind,
+            LitKind::Int(0xFFFFFF)
+        );
         assert_eq!(chat.fields[7].doc, vec!["doc".to_string()]);
         assert_eq!(chat.fields[7].attrs[0].name.name, "deprecated");
         let ItemKind::Union(u) = &f.items[4].kind else {

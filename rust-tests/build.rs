@@ -1,0 +1,48 @@
+//! Generates Rust for every schema in `schemas/` through the `build.rs` API,
+//! the way a user's crate does, plus a table of every generated type for the
+//! property tests.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use pktc::names::{self, Lang, NameKind};
+
+fn main() -> Result<(), pktc::Error> {
+    let dir = PathBuf::from("../schemas");
+    let mut schemas: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("schemas/ is readable")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pkt"))
+        .collect();
+    schemas.sort();
+    // New schema files must be picked up too.
+    println!("cargo:rerun-if-changed=../schemas");
+    pktc::compile(&schemas)?;
+
+    let checked = pktc::check(&schemas).map_err(pktc::Error::Schema)?;
+    let mut table = String::from(
+        "/// Every generated type by qualified schema name, with the property\n\
+         /// check instantiated for it.\n\
+         pub static TYPES: &[(&str, Check)] = &[\n",
+    );
+    for def in &checked.ir.types {
+        let ns = &checked.ir.files[def.file].namespace;
+        let mut path: Vec<String> = ns
+            .iter()
+            .map(|s| names::ident(Lang::Rust, NameKind::Field, s))
+            .collect();
+        path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+        let mut qualified = ns.join(".");
+        qualified.push('.');
+        qualified.push_str(&def.name);
+        let _ = writeln!(
+            table,
+            "    ({qualified:?}, crate::props::check::<crate::{}>),",
+            path.join("::")
+        );
+    }
+    table.push_str("];\n");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set"));
+    std::fs::write(out.join("types.rs"), table).map_err(pktc::Error::Io)?;
+    Ok(())
+}
