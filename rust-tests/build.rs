@@ -23,7 +23,7 @@ fn main() -> Result<(), pktc::Error> {
     let mut table = String::from(
         "/// Every generated type by qualified schema name, with the property\n\
          /// check instantiated for it.\n\
-         pub static TYPES: &[(&str, Check)] = &[\n",
+         pub static TYPES: &[Entry] = &[\n",
     );
     for def in &checked.ir.types {
         let ns = &checked.ir.files[def.file].namespace;
@@ -37,7 +37,7 @@ fn main() -> Result<(), pktc::Error> {
         qualified.push_str(&def.name);
         let _ = writeln!(
             table,
-            "    ({qualified:?}, crate::props::check::<crate::{}>),",
+            "    crate::props::entry::<crate::{}>({qualified:?}),",
             path.join("::")
         );
     }

@@ -175,24 +175,30 @@ pub trait Decode: Sized {
         Ok(())
     }
 
-    /// Decodes `N` values back to back into an array. The default collects
-    /// into a `Vec` first; scalars override it without allocating.
+    /// Decodes `N` values back to back into an array, without allocating.
     fn decode_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], DecodeError> {
-        let at = r.position();
-        let mut v = Vec::with_capacity(N);
-        for _ in 0..N {
-            v.push(Self::decode_raw(r)?);
-        }
-        v.try_into().map_err(|v: Vec<Self>| {
-            DecodeError::new(
-                DecodeErrorKind::UnexpectedEnd {
-                    needed: N,
-                    remaining: v.len(),
-                },
-                at,
-            )
-        })
+        array_from_fn(|_| Self::decode_raw(r))
     }
+}
+
+/// Builds an array from `f`, stopping at the first error. The values are
+/// gathered on the stack as `Option`s, so nothing is allocated and no element
+/// type needs a placeholder value.
+pub(crate) fn array_from_fn<T, const N: usize>(
+    mut f: impl FnMut(usize) -> Result<T, DecodeError>,
+) -> Result<[T; N], DecodeError> {
+    let mut error = None;
+    let values: [Option<T>; N] = core::array::from_fn(|i| {
+        if error.is_some() {
+            return None;
+        }
+        f(i).map_err(|e| error = Some(e)).ok()
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    // Every element is `Some`: an error would have returned above.
+    Ok(values.map(|v| v.expect("every element was decoded")))
 }
 
 /// A type with a fixed wire size: scalars, enums, structs and arrays of them.
@@ -244,9 +250,8 @@ pub trait FixedSize: Sized {
         Ok(())
     }
 
-    /// Reads `N` values from `bytes` (`N * SIZE` bytes at absolute `offset`).
-    /// The default collects into a `Vec` first; scalars override it without
-    /// allocating.
+    /// Reads `N` values from `bytes` (`N * SIZE` bytes at absolute
+    /// `offset`), without allocating.
     fn read_fixed_array<const N: usize>(
         bytes: &[u8],
         offset: usize,
@@ -261,19 +266,9 @@ pub trait FixedSize: Sized {
                 offset,
             ));
         }
-        let mut v = Vec::with_capacity(N);
-        for i in 0..N {
+        array_from_fn(|i| {
             let at = i * Self::SIZE;
-            v.push(Self::read_fixed(&bytes[at..at + Self::SIZE], offset + at)?);
-        }
-        v.try_into().map_err(|v: Vec<Self>| {
-            DecodeError::new(
-                DecodeErrorKind::UnexpectedEnd {
-                    needed: N,
-                    remaining: v.len(),
-                },
-                offset,
-            )
+            Self::read_fixed(&bytes[at..at + Self::SIZE], offset + at)
         })
     }
 }

@@ -1,6 +1,5 @@
 //! Helpers for generated fixed-size types (structs and enums).
 
-use crate::codec::FixedSize;
 use crate::error::{DecodeError, DecodeErrorKind};
 
 /// `bytes` as an array of exactly `N` bytes, or
@@ -24,31 +23,6 @@ pub fn array<const N: usize>(bytes: &[u8], offset: usize) -> Result<&[u8; N], De
 pub fn array_mut<const N: usize>(out: &mut [u8]) -> &mut [u8; N] {
     out.try_into()
         .expect("FixedSize::write_fixed called with a slice of the wrong size")
-}
-
-/// Reads `N` values of a `Copy` fixed-size type from `bytes` without an
-/// intermediate allocation.
-#[inline]
-pub fn read_array<T: FixedSize + Copy + Default, const N: usize>(
-    bytes: &[u8],
-    offset: usize,
-) -> Result<[T; N], DecodeError> {
-    let needed = N.saturating_mul(T::SIZE);
-    if bytes.len() < needed {
-        return Err(DecodeError::new(
-            DecodeErrorKind::UnexpectedEnd {
-                needed,
-                remaining: bytes.len(),
-            },
-            offset,
-        ));
-    }
-    let mut out = [T::default(); N];
-    for (i, slot) in out.iter_mut().enumerate() {
-        let at = i * T::SIZE;
-        *slot = T::read_fixed(&bytes[at..at + T::SIZE], offset + at)?;
-    }
-    Ok(out)
 }
 
 /// Implements [`Encode`](crate::Encode) and [`Decode`](crate::Decode) for a
@@ -110,7 +84,7 @@ macro_rules! fixed_codec {
             ) -> Result<[Self; N], $crate::DecodeError> {
                 let at = r.position();
                 let bytes = r.read_slice(N.saturating_mul(<$t as $crate::FixedSize>::SIZE))?;
-                $crate::fixed::read_array(bytes, at)
+                <$t as $crate::FixedSize>::read_fixed_array(bytes, at)
             }
         }
     };

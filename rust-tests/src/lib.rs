@@ -5,7 +5,6 @@ include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
 
 pub mod props;
 
-/// A property check for one type: `(encoding, another encoding of the same type)`.
-pub type Check = fn(&[u8], &[u8]) -> Result<(), String>;
+pub use props::Entry;
 
 include!(concat!(env!("OUT_DIR"), "/types.rs"));

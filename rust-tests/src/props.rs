@@ -4,6 +4,82 @@ use std::fmt::Debug;
 
 use pkt_runtime::{Decode, DecodeErrorKind, Encode};
 
+/// Runs a closure and returns how many allocations it made; supplied by a
+/// test binary that installs a counting allocator.
+pub type Measure = fn(&mut dyn FnMut()) -> usize;
+
+/// The checks for one generated type, by qualified schema name.
+pub struct Entry {
+    pub name: &'static str,
+    /// See [`check`].
+    pub check: fn(&[u8], &[u8]) -> Result<(), String>,
+    /// Allocations made by decoding `bytes` into a value already decoded from them.
+    pub reuse: fn(&[u8], Measure) -> usize,
+    /// Allocations made by `encode_into` a vector with room, and by `encode_to_vec`.
+    pub encode: fn(&[u8], Measure) -> (usize, usize),
+    /// See [`stable`].
+    pub stable: fn(&[u8]) -> Result<bool, String>,
+}
+
+pub const fn entry<T>(name: &'static str) -> Entry
+where
+    T: Encode + Decode + PartialEq + Debug,
+{
+    Entry {
+        name,
+        check: check::<T>,
+        reuse: reuse::<T>,
+        encode: encode::<T>,
+        stable: stable::<T>,
+    }
+}
+
+/// Decodes arbitrary bytes. `Ok(false)` when they are rejected; `Ok(true)`
+/// when they decode and the value's encoding decodes to the same value and
+/// encodes to the same bytes again (the first encoding may differ from the
+/// input: unordered map entries, say).
+pub fn stable<T>(bytes: &[u8]) -> Result<bool, String>
+where
+    T: Encode + Decode + PartialEq + Debug,
+{
+    let Ok(value) = T::decode(bytes) else {
+        return Ok(false);
+    };
+    let once = value.encode_to_vec();
+    let again = T::decode(&once).map_err(|e| format!("re-encoding does not decode: {e}"))?;
+    let twice = again.encode_to_vec();
+    if once != twice {
+        return Err(format!(
+            "unstable encoding:\n  {}\n  {}",
+            hex(&once),
+            hex(&twice)
+        ));
+    }
+    // Compare encodings rather than values: NaN payloads are equal as bytes.
+    Ok(true)
+}
+
+fn reuse<T: Decode>(bytes: &[u8], measure: Measure) -> usize {
+    let mut value = T::decode(bytes).expect("valid encoding");
+    measure(&mut || value.decode_into(bytes).expect("valid encoding"))
+}
+
+fn encode<T: Encode + Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) {
+    let value = T::decode(bytes).expect("valid encoding");
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    out.push(0xEE);
+    let into = measure(&mut || value.encode_into(&mut out));
+    assert_eq!(&out[1..], bytes, "encode_into appends the encoding");
+    let mut vec = Vec::new();
+    let to_vec = measure(&mut || vec = value.encode_to_vec());
+    assert_eq!(
+        vec.capacity(),
+        bytes.len(),
+        "encode_to_vec allocates exactly the length"
+    );
+    (into, to_vec)
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter()
         .map(|x| format!("{x:02x}"))

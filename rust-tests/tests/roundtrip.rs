@@ -25,9 +25,9 @@ fn every_type_round_trips_random_values() {
         let name = qualified(&ir, id);
         let check = TYPES
             .iter()
-            .find(|(n, _)| *n == name)
+            .find(|e| e.name == name)
             .unwrap_or_else(|| panic!("no generated type for {name}"))
-            .1;
+            .check;
         for seed in 0..CASES_PER_TYPE {
             let mut gen = Gen::new(&ir, seed * 7919 + i as u64);
             let bytes = gen.encode(id);
