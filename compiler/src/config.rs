@@ -87,19 +87,12 @@ impl Config {
             .unwrap_or_else(|| std::env::var_os("OUT_DIR").is_some());
         let result = crate::check(&inputs);
         if rerun {
-            // Inputs and imports, never outputs: listing an output would make
-            // every build dirty. On a failure, every file that was read.
             let sources = match &result {
                 Ok(c) => &c.sources,
                 Err(f) => &f.sources,
             };
-            for (_, file) in sources.files() {
-                println!("cargo:rerun-if-changed={}", file.path.display());
-            }
-            for input in &inputs {
-                if sources.find(&crate::load::normalize(input)).is_none() {
-                    println!("cargo:rerun-if-changed={}", input.display());
-                }
+            for line in rerun_if_changed(sources, &inputs) {
+                println!("{line}");
             }
         }
         let checked = result.map_err(Error::Schema)?;
@@ -112,6 +105,23 @@ impl Config {
         emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Io)?;
         Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
     }
+}
+
+/// `cargo:rerun-if-changed` lines for every schema read (inputs and their
+/// imports) and for inputs that could not be read, so that creating them
+/// triggers a rebuild. Never for outputs: listing an output would make every
+/// build dirty.
+fn rerun_if_changed(sources: &crate::diag::SourceMap, inputs: &[PathBuf]) -> Vec<String> {
+    let mut lines: Vec<String> = sources
+        .files()
+        .map(|(_, f)| format!("cargo:rerun-if-changed={}", f.path.display()))
+        .collect();
+    for input in inputs {
+        if sources.find(&crate::load::normalize(input)).is_none() {
+            lines.push(format!("cargo:rerun-if-changed={}", input.display()));
+        }
+    }
+    lines
 }
 
 /// Generates Rust for `inputs` into `$OUT_DIR/pktc` with default settings.
@@ -156,5 +166,33 @@ impl std::error::Error for Error {
             Error::Io(e) => Some(e),
             Error::NoOutDir => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reruns_for_inputs_and_imports_only() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let game = root.join("schemas/game.pkt");
+        let missing = root.join("schemas/not_yet_written.pkt");
+        let checked = crate::check(std::slice::from_ref(&game)).expect("valid");
+        let lines = rerun_if_changed(&checked.sources, &[game.clone(), missing.clone()]);
+        let shown = |p: &Path| {
+            format!(
+                "cargo:rerun-if-changed={}",
+                crate::load::normalize(p).display()
+            )
+        };
+        assert_eq!(
+            lines,
+            [
+                shown(&game),
+                shown(&root.join("schemas/common.pkt")),
+                format!("cargo:rerun-if-changed={}", missing.display()),
+            ]
+        );
     }
 }
