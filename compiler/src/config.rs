@@ -10,7 +10,7 @@
 //! and in the crate, where `$OUT_DIR/pktc/mod.rs` declares one module per
 //! schema namespace:
 //!
-//! ```ignore
+//! ```text
 //! include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
 //! ```
 

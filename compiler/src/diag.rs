@@ -206,11 +206,17 @@ pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {
 ///    = help: did you mean `Vec3`?
 /// ```
 pub fn render(d: &Diagnostic, sources: &SourceMap) -> String {
-    let mut out = String::new();
     let level = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
+    render_as(level, d, sources)
+}
+
+/// As [`render`], with another word in place of `error` or `warning` (the
+/// compatibility report says `breaking`, `safe` or `source-only`).
+pub fn render_as(level: &str, d: &Diagnostic, sources: &SourceMap) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "{level}: {}", d.message);
 
     // Labels grouped by file, primary file first, then by position.
@@ -238,7 +244,10 @@ pub fn render(d: &Diagnostic, sources: &SourceMap) -> String {
         .unwrap_or(1);
     let pad = " ".repeat(width);
 
-    for (file, mut group) in by_file {
+    for (i, (file, mut group)) in by_file.into_iter().enumerate() {
+        if i > 0 {
+            let _ = writeln!(out, "{pad} |");
+        }
         group.sort_by_key(|l| l.span.start);
         let anchor = group.iter().find(|l| l.primary).unwrap_or(&group[0]);
         let (line, col) = sources.line_col(file, anchor.span.start);

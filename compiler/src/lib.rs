@@ -5,6 +5,7 @@
 //! types all carry their wire layout. [`emit`] turns the IR into Rust or C#;
 //! [`Config`] is the `build.rs` entry point.
 
+pub mod compat;
 mod config;
 pub mod diag;
 pub mod emit;
@@ -54,7 +55,16 @@ pub fn check(inputs: &[PathBuf]) -> Result<Checked, Failed> {
 
 /// As [`check`], reading files through `reader`.
 pub fn check_with(inputs: &[PathBuf], reader: &dyn FileReader) -> Result<Checked, Failed> {
-    let (loaded, mut diagnostics) = load::load(inputs, reader);
+    check_into(SourceMap::default(), inputs, reader)
+}
+
+/// As [`check_with`], adding the files read to `sources`.
+pub fn check_into(
+    sources: SourceMap,
+    inputs: &[PathBuf],
+    reader: &dyn FileReader,
+) -> Result<Checked, Failed> {
+    let (loaded, mut diagnostics) = load::load_into(sources, inputs, reader);
     let (ir, more) = sema::analyze(&loaded);
     diagnostics.extend(more);
     match ir {

@@ -9,6 +9,11 @@ use crate::syntax::{self, ast};
 /// Where schema text comes from: the file system, or e.g. a git revision.
 pub trait FileReader {
     fn read(&self, path: &Path) -> io::Result<String>;
+
+    /// How a file read through this reader is named in diagnostics.
+    fn display(&self, path: &Path) -> String {
+        display(path)
+    }
 }
 
 /// Reads from the file system.
@@ -39,10 +44,20 @@ pub struct Loaded {
 /// first reached, inputs before what only they import. Problems in one file do
 /// not stop the others from loading, so one run reports them all.
 pub fn load(inputs: &[PathBuf], reader: &dyn FileReader) -> (Loaded, Vec<Diagnostic>) {
+    load_into(SourceMap::default(), inputs, reader)
+}
+
+/// As [`load`], adding the files to `sources` (which may hold files of
+/// another compilation, e.g. the old version of a schema being compared).
+pub fn load_into(
+    sources: SourceMap,
+    inputs: &[PathBuf],
+    reader: &dyn FileReader,
+) -> (Loaded, Vec<Diagnostic>) {
     let mut cx = Loader {
         reader,
         loaded: Loaded {
-            sources: SourceMap::default(),
+            sources,
             files: Vec::new(),
         },
         paths: Vec::new(),
@@ -97,7 +112,7 @@ impl Loader<'_> {
         let id = self
             .loaded
             .sources
-            .add(path.to_path_buf(), display(path), text);
+            .add(path.to_path_buf(), self.reader.display(path), text);
         let index = self.loaded.files.len();
         let source = &self.loaded.sources.get(id).text;
         let ast = match syntax::parse(source, id) {

@@ -43,6 +43,20 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Compare two versions of a schema and classify every change as
+    /// breaking, source-only or safe; exit 1 if anything is breaking.
+    Compat {
+        /// With --against-git: the schema files to compare with their versions
+        /// at the revision. Otherwise exactly two files: OLD NEW.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Compare each file with its version at this git revision.
+        #[arg(long, value_name = "REV")]
+        against_git: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Print internal representations, for debugging and snapshots.
     Dump {
         #[arg(value_enum)]
@@ -57,6 +71,12 @@ enum LangArg {
     Rust,
     #[value(name = "csharp", alias = "cs")]
     CSharp,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -97,6 +117,11 @@ fn main() -> ExitCode {
             options.runtime = !no_runtime;
             gen(&files, &out_dir, &options, check)
         }
+        Command::Compat {
+            files,
+            against_git,
+            format,
+        } => compat(&files, against_git.as_deref(), format),
         Command::Dump {
             what: DumpWhat::Ir,
             files,
@@ -139,6 +164,50 @@ fn gen(
         return ExitCode::FAILURE;
     }
     code
+}
+
+fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitCode {
+    let result = match against_git {
+        Some(rev) => match pktc::compat::GitReader::new(rev) {
+            Ok(reader) => pktc::compat::compare(files, &reader, files, &pktc::load::FsReader),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => {
+            let [old, new] = files else {
+                eprintln!("error: compat takes two files, OLD NEW, or --against-git REV FILES...");
+                return ExitCode::from(2);
+            };
+            pktc::compat::compare(
+                std::slice::from_ref(old),
+                &pktc::load::FsReader,
+                std::slice::from_ref(new),
+                &pktc::load::FsReader,
+            )
+        }
+    };
+    match result {
+        Ok(report) => {
+            match format {
+                Format::Text => print!("{}", report.render()),
+                Format::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report.to_json()).expect("JSON values serialize")
+                ),
+            }
+            if report.is_breaking() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(failed) => {
+            eprintln!("{failed}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Checks the schemas, prints warnings or errors, and runs `then` on success.

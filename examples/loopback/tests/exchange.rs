@@ -14,5 +14,7 @@ fn client_and_server_exchange_packets_over_tcp() {
     }
     assert!(matches!(&t.received[1], ServerPacket::Chat(c) if c.text == "gg"));
     assert!(matches!(&t.received[2], ServerPacket::Pong(p) if p.server_time == 1001));
-    assert!(matches!(&t.received[3], ServerPacket::Kick(k) if k.reason == KickReason::ProtocolError));
+    assert!(
+        matches!(&t.received[3], ServerPacket::Kick(k) if k.reason == KickReason::ProtocolError)
+    );
 }

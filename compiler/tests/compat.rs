@@ -1,0 +1,171 @@
+//! The compatibility checker: one old/new pair per rule under
+//! `schemas/compat/`, each stating the kinds of change it expects; the
+//! rendered reports are snapshots. Also `--format json` and `--against-git`.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use pktc::compat::{compare, ChangeKind};
+
+#[test]
+fn every_rule_case_classifies_as_expected() {
+    let dir = common::root().join("schemas/compat");
+    let mut cases: Vec<String> = std::fs::read_dir(&dir)
+        .expect("schemas/compat exists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 25, "{cases:?}");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(common::root().join("snapshots/compat"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    for case in cases {
+        let old = Path::new("schemas/compat").join(&case).join("old.pkt");
+        let new = Path::new("schemas/compat").join(&case).join("new.pkt");
+        let text = std::fs::read_to_string(common::root().join(&new)).expect("readable");
+        let expect_line = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// expect: "))
+            .unwrap_or_else(|| panic!("{case}: new.pkt must start with `// expect: ...`"));
+        let mut expected: Vec<&str> = if expect_line == "nothing" {
+            Vec::new()
+        } else {
+            expect_line.split(", ").collect()
+        };
+        expected.sort();
+
+        let report = compare(&[old], &common::RootReader, &[new], &common::RootReader)
+            .unwrap_or_else(|f| panic!("{case}: {f}"));
+        let mut kinds: Vec<&str> = report.changes.iter().map(|c| c.kind.word()).collect();
+        kinds.sort();
+        assert_eq!(kinds, expected, "{case}:\n{}", report.render());
+        assert_eq!(
+            report.is_breaking(),
+            expected.contains(&"breaking"),
+            "{case}"
+        );
+        settings.bind(|| insta::assert_snapshot!(case.clone(), report.render()));
+    }
+}
+
+fn pktc(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("pktc runs")
+}
+
+#[test]
+fn json_output_lists_changes_with_locations() {
+    let o = pktc(
+        &common::root(),
+        &[
+            "compat",
+            "--format",
+            "json",
+            "schemas/compat/union_tag_repointed/old.pkt",
+            "schemas/compat/union_tag_repointed/new.pkt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "breaking changes exit 1");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["breaking"], 1);
+    let c = &v["changes"][0];
+    assert_eq!(c["kind"], "breaking");
+    assert_eq!(
+        c["old"]["file"],
+        "schemas/compat/union_tag_repointed/old.pkt"
+    );
+    assert_eq!(c["new"]["line"], 6);
+    assert_eq!(ChangeKind::Breaking.word(), "breaking");
+}
+
+#[test]
+fn safe_changes_exit_0() {
+    let o = pktc(
+        &common::root(),
+        &[
+            "compat",
+            "schemas/compat/message_field_appended/old.pkt",
+            "schemas/compat/message_field_appended/new.pkt",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 breaking, 0 source-only, 1 safe"));
+}
+
+#[test]
+fn against_git_compares_with_a_revision() {
+    let repo = common::root().join("target/compat-git-test");
+    let _ = std::fs::remove_dir_all(&repo);
+    std::fs::create_dir_all(repo.join("schemas")).expect("mkdir");
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .expect("git runs");
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    let write =
+        |name: &str, text: &str| std::fs::write(repo.join("schemas").join(name), text).unwrap();
+    write(
+        "common.pkt",
+        "namespace g;\nenum Team : u8 { Red = 1, Blue = 2 }\n",
+    );
+    write(
+        "game.pkt",
+        "namespace g;\nimport \"common.pkt\";\nunion Packet {\n    Join(Team) = 1,\n}\n",
+    );
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "v1"]);
+    // Work tree: a safe change in the imported file, a breaking one in the entry.
+    write(
+        "common.pkt",
+        "namespace g;\nenum Team : u8 { Red = 1, Blue = 2, Green = 3 }\n",
+    );
+    write(
+        "game.pkt",
+        "namespace g;\nimport \"common.pkt\";\nunion Packet {\n    Join(u16) = 1,\n}\n",
+    );
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "HEAD", "schemas/game.pkt"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("1 breaking, 0 source-only, 1 safe"), "{out}");
+    assert!(out.contains("schemas/game.pkt@HEAD:4:5"), "{out}");
+    assert!(
+        out.contains("`g.Team::Green`") || out.contains("`Team::Green`"),
+        "{out}"
+    );
+
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "no-such-rev", "schemas/game.pkt"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown git revision"));
+}
