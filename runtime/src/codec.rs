@@ -54,6 +54,37 @@ pub trait Encode {
         Ok(n)
     }
 
+    /// Checks the `@max` limits declared in the schema on this value and
+    /// everything inside it: [`EncodeErrorKind::FieldTooLong`](crate::EncodeErrorKind::FieldTooLong)
+    /// names the first field over its limit. The plain encoders do not call
+    /// it (they never fail); the `try_` encoders do, so that nothing is sent
+    /// that the receiving side would reject.
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        Ok(())
+    }
+
+    /// [`check_limits`](Encode::check_limits), then
+    /// [`encode_to_vec`](Encode::encode_to_vec).
+    fn try_encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        self.check_limits()?;
+        Ok(self.encode_to_vec())
+    }
+
+    /// [`check_limits`](Encode::check_limits), then
+    /// [`encode_into`](Encode::encode_into); on error `out` is unchanged.
+    fn try_encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.check_limits()?;
+        self.encode_into(out);
+        Ok(())
+    }
+
+    /// [`check_limits`](Encode::check_limits), then
+    /// [`encode_to_slice`](Encode::encode_to_slice).
+    fn try_encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
+        self.check_limits()?;
+        self.encode_to_slice(out)
+    }
+
     /// The encoded size of `items` back to back, without a count. Scalars
     /// override this (and [`encode_slice`](Encode::encode_slice)) with a
     /// multiplication and a bulk store.
@@ -270,5 +301,58 @@ pub trait FixedSize: Sized {
             let at = i * Self::SIZE;
             Self::read_fixed(&bytes[at..at + Self::SIZE], offset + at)
         })
+    }
+}
+
+/// The quantity an `@max(N)` limit counts: bytes of a string or `bytes`,
+/// elements of a list or map; an absent optional counts 0.
+pub trait MaxLen {
+    /// The length compared with the limit.
+    fn max_len(&self) -> usize;
+}
+
+impl MaxLen for String {
+    fn max_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T> MaxLen for Vec<T> {
+    fn max_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<K, V> MaxLen for std::collections::BTreeMap<K, V> {
+    fn max_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: MaxLen> MaxLen for Option<T> {
+    fn max_len(&self) -> usize {
+        self.as_ref().map_or(0, T::max_len)
+    }
+}
+
+impl<T: MaxLen + ?Sized> MaxLen for Box<T> {
+    fn max_len(&self) -> usize {
+        (**self).max_len()
+    }
+}
+
+/// [`EncodeErrorKind::FieldTooLong`](crate::EncodeErrorKind::FieldTooLong)
+/// when `value` is longer than the field's `@max`.
+#[inline]
+pub fn check_max<T: MaxLen + ?Sized>(
+    field: &'static str,
+    value: &T,
+    max: usize,
+) -> Result<(), EncodeError> {
+    let len = value.max_len();
+    if len > max {
+        Err(EncodeError::field_too_long(field, len, max))
+    } else {
+        Ok(())
     }
 }

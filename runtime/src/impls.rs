@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use crate::codec::{Decode, Encode, FixedSize};
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::list;
 use crate::reader::Reader;
 use crate::writer::Writer;
@@ -258,6 +258,10 @@ impl<T: FixedSize, const N: usize> FixedSize for [T; N] {
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        self.iter().try_for_each(T::check_limits)
+    }
+
     #[inline]
     fn encoded_len(&self) -> usize {
         T::slice_encoded_len(self)
@@ -321,6 +325,10 @@ impl Decode for String {
 // Lists. `Vec<u8>` (`bytes`) goes through the `u8` bulk paths.
 
 impl<T: Encode> Encode for [T] {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        self.iter().try_for_each(T::check_limits)
+    }
+
     #[inline]
     fn encoded_len(&self) -> usize {
         list::encoded_len(self)
@@ -332,6 +340,10 @@ impl<T: Encode> Encode for [T] {
 }
 
 impl<T: Encode> Encode for Vec<T> {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        self.iter().try_for_each(T::check_limits)
+    }
+
     #[inline]
     fn encoded_len(&self) -> usize {
         list::encoded_len(self)
@@ -357,6 +369,10 @@ impl<T: Decode> Decode for Vec<T> {
 // Optionals: flag byte, then the value.
 
 impl<T: Encode> Encode for Option<T> {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        self.as_ref().map_or(Ok(()), T::check_limits)
+    }
+
     #[inline]
     fn encoded_len(&self) -> usize {
         1 + self.as_ref().map_or(0, T::encoded_len)
@@ -401,6 +417,10 @@ impl<T: Decode> Decode for Option<T> {
 // Boxes and references encode as their contents.
 
 impl<T: Encode + ?Sized> Encode for Box<T> {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        (**self).check_limits()
+    }
+
     #[inline]
     fn encoded_len(&self) -> usize {
         (**self).encoded_len()
@@ -424,6 +444,10 @@ impl<T: Decode> Decode for Box<T> {
 }
 
 impl<T: Encode + ?Sized> Encode for &T {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        (**self).check_limits()
+    }
+
     #[inline]
     fn encoded_len(&self) -> usize {
         (**self).encoded_len()
@@ -437,6 +461,11 @@ impl<T: Encode + ?Sized> Encode for &T {
 // Maps: count, then pairs in ascending key order.
 
 impl<K: Encode, V: Encode> Encode for BTreeMap<K, V> {
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        self.iter()
+            .try_for_each(|(k, v)| k.check_limits().and_then(|()| v.check_limits()))
+    }
+
     fn encoded_len(&self) -> usize {
         4 + self
             .iter()

@@ -41,7 +41,7 @@ pub mod list;
 mod reader;
 mod writer;
 
-pub use codec::{Decode, Encode, FixedSize};
+pub use codec::{check_max, Decode, Encode, FixedSize, MaxLen};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use frame::FrameDecoder;
 pub use limits::Limits;

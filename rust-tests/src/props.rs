@@ -104,6 +104,9 @@ where
             bytes.len()
         ));
     }
+    value
+        .check_limits()
+        .map_err(|e| format!("a decoded value fails its own limits: {e}"))?;
     let again = value.encode_to_vec();
     if again != bytes {
         return Err(format!(

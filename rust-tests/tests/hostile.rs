@@ -128,3 +128,47 @@ fn truncated_and_oversized_prefixes_name_their_offset() {
     );
     assert_eq!(at, 8);
 }
+
+#[test]
+fn encoders_refuse_values_over_their_limits() {
+    use pkt_runtime::EncodeErrorKind;
+    use pkt_rust_tests::game::net::{ChatMessage, ServerPacket};
+
+    let long = ChatPacket {
+        sender_id: 1,
+        nickname: "n".repeat(33),
+        text: "hi".into(),
+    };
+    let err = long.try_encode_to_vec().unwrap_err();
+    assert_eq!(
+        err.kind(),
+        &EncodeErrorKind::FieldTooLong {
+            field: "ChatPacket.nickname",
+            len: 33,
+            max: 32
+        }
+    );
+    let mut out = vec![9];
+    assert!(long.try_encode_into(&mut out).is_err());
+    assert_eq!(out, [9], "nothing is written on error");
+
+    // The limit is found inside a union variant's message.
+    let chat = ServerPacket::Chat(ChatMessage {
+        mentions: vec!["x".into(); 9],
+        ..ChatMessage::default()
+    });
+    assert_eq!(
+        chat.try_encode_to_vec().unwrap_err().kind(),
+        &EncodeErrorKind::FieldTooLong {
+            field: "ChatMessage.mentions",
+            len: 9,
+            max: 8
+        }
+    );
+
+    let ok = ChatPacket {
+        nickname: "n".repeat(32),
+        ..long
+    };
+    assert_eq!(ok.try_encode_to_vec().unwrap(), ok.encode_to_vec());
+}

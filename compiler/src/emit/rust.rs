@@ -349,6 +349,34 @@ impl Cx<'_> {
         }
     }
 
+    /// Whether a value of the type can hold a field with an `@max` limit,
+    /// so its `check_limits` must look inside.
+    fn has_limits(&self, ty: &Type) -> bool {
+        fn walk(ir: &Ir, ty: &Type, seen: &mut Vec<TypeId>) -> bool {
+            match ty {
+                Type::List(t) | Type::Array(t, _) | Type::Optional(t) => walk(ir, t, seen),
+                Type::Map(k, v) => walk(ir, k, seen) || walk(ir, v, seen),
+                Type::Named(r) => {
+                    if seen.contains(&r.id) {
+                        return false;
+                    }
+                    seen.push(r.id);
+                    match &ir.ty(r.id).kind {
+                        TypeKind::Message { fields, .. } => fields
+                            .iter()
+                            .any(|f| f.max.is_some() || walk(ir, &f.ty, seen)),
+                        TypeKind::Union { variants, .. } => {
+                            variants.iter().any(|v| walk(ir, &v.ty, seen))
+                        }
+                        TypeKind::Struct { .. } | TypeKind::Enum { .. } => false,
+                    }
+                }
+                _ => false,
+            }
+        }
+        walk(self.ir, ty, &mut Vec::new())
+    }
+
     fn uses_deprecated(&self, ty: &Type) -> bool {
         match ty {
             Type::Named(r) => self.ir.ty(r.id).deprecated,
@@ -447,7 +475,23 @@ impl Cx<'_> {
         let members_deprecated = fields
             .iter()
             .any(|f| f.deprecated || self.uses_deprecated(&f.ty));
+        let mut limit_checks = Vec::new();
+        for f in fields {
+            let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+            if let Some(max) = f.max {
+                limit_checks.push(format!(
+                    "::pkt_runtime::check_max(\"{}.{}\", &self.{name}, {max})?;",
+                    def.name, f.name
+                ));
+            }
+            if self.has_limits(&f.ty) {
+                limit_checks.push(format!(
+                    "::pkt_runtime::Encode::check_limits(&self.{name})?;"
+                ));
+            }
+        }
         MessageView {
+            limit_checks,
             common: self.common(def, members_deprecated),
             has_variable: !variable.is_empty() || preserve_unknown,
             fixed_len: fixed_len.to_string(),
@@ -489,7 +533,14 @@ impl Cx<'_> {
                 tag: v.tag.to_string(),
             })
             .collect();
+        let limited = variants
+            .iter()
+            .zip(&views)
+            .filter(|(v, _)| self.has_limits(&v.ty))
+            .map(|(_, view)| view.name.clone())
+            .collect();
         UnionView {
+            limited,
             common: self.common(
                 def,
                 variants
@@ -575,6 +626,8 @@ struct MessageView {
     body_used: bool,
     derive_default: bool,
     preserve_unknown: bool,
+    /// Statements of `check_limits`; empty when nothing inside is limited.
+    limit_checks: Vec<String>,
     fields: Vec<MessageFieldView>,
 }
 
@@ -630,6 +683,8 @@ struct UnionView {
     tag_field: String,
     first: String,
     first_default: String,
+    /// Variants whose payload can hold a limited field.
+    limited: Vec<String>,
     variants: Vec<VariantView>,
 }
 
