@@ -67,7 +67,13 @@ namespace Pkt
         /// <summary>Most collection elements in one decoded value.</summary>
         public readonly int MaxTotalElements;
 
-        public static readonly PktLimits Default = new PktLimits(64, 16 * 1024 * 1024, 16 * 1024 * 1024, 16 * 1024 * 1024);
+        public const int DefaultMaxDepth = 64;
+        public const int DefaultMaxLength = 16 * 1024 * 1024;
+        public const int DefaultMaxFrame = 16 * 1024 * 1024;
+        public const int DefaultMaxTotalElements = 16 * 1024 * 1024;
+
+        /// <summary>The defaults; decoders given null use the same values without touching this instance.</summary>
+        public static readonly PktLimits Default = new PktLimits(DefaultMaxDepth, DefaultMaxLength, DefaultMaxFrame, DefaultMaxTotalElements);
 
         public PktLimits(int maxDepth, int maxLength, int maxFrame, int maxTotalElements)
         {
@@ -96,14 +102,13 @@ namespace Pkt
         /// <summary><paramref name="origin"/> is added to every reported offset (stream position of the buffer).</summary>
         public PktReader(global::System.ReadOnlySpan<byte> source, PktLimits limits, long origin)
         {
-            if (limits == null) limits = PktLimits.Default;
             buf = source;
             pos = 0;
             end = source.Length;
             depth = 0;
-            elementsLeft = limits.MaxTotalElements;
-            maxDepth = limits.MaxDepth;
-            maxLength = limits.MaxLength;
+            elementsLeft = limits == null ? PktLimits.DefaultMaxTotalElements : limits.MaxTotalElements;
+            maxDepth = limits == null ? PktLimits.DefaultMaxDepth : limits.MaxDepth;
+            maxLength = limits == null ? PktLimits.DefaultMaxLength : limits.MaxLength;
             this.origin = origin;
         }
 
@@ -149,7 +154,7 @@ namespace Pkt
         {
             int at = pos;
             byte b = ReadU8();
-            if (b > 1) throw Error(PktDecodeReason.InvalidBool, at, "invalid bool byte " + b);
+            if (b > 1) throw InvalidBool(b, at);
             return b == 1;
         }
 
@@ -157,27 +162,56 @@ namespace Pkt
         {
             int at = pos;
             byte b = ReadU8();
-            if (b > 1) throw Error(PktDecodeReason.InvalidOptionFlag, at, "invalid optional flag byte " + b);
+            if (b > 1) throw InvalidOptionFlag(b, at);
             return b == 1;
         }
 
         /// <summary>A bool stored at <paramref name="at"/> (relative to this reader) inside a fixed-size struct.</summary>
         public bool CheckBool(byte b, int at)
         {
-            if (b > 1) throw Error(PktDecodeReason.InvalidBool, at, "invalid bool byte " + b);
+            if (b > 1) throw InvalidBool(b, at);
             return b == 1;
         }
 
-        private int ReadLength(string what, int max, string field)
+        // Exceptions are built in separate methods so the hot paths hold no
+        // string literals (a JIT may materialise those on first compilation).
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException InvalidBool(byte b, int at)
+        {
+            return Error(PktDecodeReason.InvalidBool, at, "invalid bool byte " + b);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException InvalidOptionFlag(byte b, int at)
+        {
+            return Error(PktDecodeReason.InvalidOptionFlag, at, "invalid optional flag byte " + b);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException LengthExceeds(int at, ulong needed)
+        {
+            return Error(PktDecodeReason.LengthExceedsInput, at, "length prefix claims " + needed + " bytes but only " + (end - pos) + " remain");
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException OverLimit(int at, uint value, int max)
+        {
+            return Error(PktDecodeReason.LimitExceeded, at, "length or count " + value + " exceeds the limit of " + max);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException TooLong(int at, uint value, int max, string field)
+        {
+            return Error(PktDecodeReason.FieldTooLong, at, "field `" + field + "` has length " + value + ", more than its maximum " + max);
+        }
+
+        private int ReadLength(int max, string field)
         {
             int at = pos;
             uint len = ReadU32();
-            if (len > (uint)(end - pos))
-                throw Error(PktDecodeReason.LengthExceedsInput, at, what + " " + len + " exceeds the " + (end - pos) + " bytes remaining");
-            if (len > (uint)maxLength)
-                throw Error(PktDecodeReason.LimitExceeded, at, what + " " + len + " exceeds the limit of " + maxLength);
-            if (len > (uint)max)
-                throw Error(PktDecodeReason.FieldTooLong, at, "field `" + field + "` has length " + len + ", more than its maximum " + max);
+            if (len > (uint)(end - pos)) throw LengthExceeds(at, len);
+            if (len > (uint)maxLength) throw OverLimit(at, len, maxLength);
+            if (len > (uint)max) throw TooLong(at, len, max, field);
             return (int)len;
         }
 
@@ -187,14 +221,10 @@ namespace Pkt
             int at = pos;
             uint count = ReadU32();
             ulong needed = (ulong)count * (ulong)minElementSize;
-            if (needed > (ulong)(end - pos))
-                throw Error(PktDecodeReason.LengthExceedsInput, at, "count " + count + " needs " + needed + " bytes but only " + (end - pos) + " remain");
-            if (count > (uint)maxLength)
-                throw Error(PktDecodeReason.LimitExceeded, at, "count " + count + " exceeds the limit of " + maxLength);
-            if (count > (uint)elementsLeft)
-                throw Error(PktDecodeReason.LimitExceeded, at, "total elements exceed the limit");
-            if (count > (uint)max)
-                throw Error(PktDecodeReason.FieldTooLong, at, "field `" + field + "` has length " + count + ", more than its maximum " + max);
+            if (needed > (ulong)(end - pos)) throw LengthExceeds(at, needed);
+            if (count > (uint)maxLength) throw OverLimit(at, count, maxLength);
+            if (count > (uint)elementsLeft) throw OverLimit(at, count, elementsLeft);
+            if (count > (uint)max) throw TooLong(at, count, max, field);
             elementsLeft -= (int)count;
             return (int)count;
         }
@@ -207,7 +237,7 @@ namespace Pkt
         /// <summary>Reads a string; returns <paramref name="current"/> itself when it is ASCII and equal to the wire bytes.</summary>
         public string ReadString(string current, int max, string field)
         {
-            int len = ReadLength("string length", max, field);
+            int len = ReadLength(max, field);
             int at = pos;
             var bytes = buf.Slice(pos, len);
             pos += len;
@@ -219,8 +249,9 @@ namespace Pkt
                 if (i == len) return current;
             }
             int bad = PktUtf8.Validate(bytes);
-            if (bad >= 0) throw Error(PktDecodeReason.InvalidUtf8, at + bad, "invalid UTF-8 in string");
-            return PktUtf8.Strict.GetString(bytes);
+            if (bad >= 0) throw InvalidUtf8(at + bad);
+            // Validated above, so the framework decoder never substitutes anything.
+            return global::System.Text.Encoding.UTF8.GetString(bytes);
         }
 
         public byte[] ReadBytes() { return ReadBytes(null, int.MaxValue, null); }
@@ -229,7 +260,7 @@ namespace Pkt
         /// <summary>Reads bytes; reuses <paramref name="current"/> when it has the same length.</summary>
         public byte[] ReadBytes(byte[] current, int max, string field)
         {
-            int len = ReadLength("bytes length", max, field);
+            int len = ReadLength(max, field);
             return Take(len, current);
         }
 
@@ -246,9 +277,33 @@ namespace Pkt
         /// <summary>The rest of the current message body or union frame.</summary>
         public byte[] ReadRest(byte[] current) { return Take(end - pos, current); }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException InvalidUtf8(int at)
+        {
+            return Error(PktDecodeReason.InvalidUtf8, at, "invalid UTF-8 in string");
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException TooDeep(int at)
+        {
+            return Error(PktDecodeReason.DepthExceeded, at, "nesting deeper than " + maxDepth + " levels");
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException VariantLength(int tag)
+        {
+            return Error(PktDecodeReason.VariantLength, pos, "union variant " + tag + " left " + (end - pos) + " bytes of its frame unread");
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException Trailing()
+        {
+            return Error(PktDecodeReason.TrailingBytes, pos, (end - pos) + " trailing bytes after the value");
+        }
+
         private void Enter(int at)
         {
-            if (depth >= maxDepth) throw Error(PktDecodeReason.DepthExceeded, at, "nesting deeper than " + maxDepth + " levels");
+            if (depth >= maxDepth) throw TooDeep(at);
             depth++;
         }
 
@@ -258,8 +313,7 @@ namespace Pkt
             int at = pos;
             Enter(at);
             uint len = ReadU32();
-            if (len > (uint)(end - pos))
-                throw Error(PktDecodeReason.LengthExceedsInput, at, "length prefix claims " + len + " bytes but only " + (end - pos) + " remain");
+            if (len > (uint)(end - pos)) throw LengthExceeds(at, len);
             int outer = end;
             end = pos + (int)len;
             return outer;
@@ -276,30 +330,35 @@ namespace Pkt
         /// <summary>Leaves a union frame; a known variant must have consumed all of it.</summary>
         public void LeaveVariant(int outer, int tag)
         {
-            if (pos != end)
-                throw Error(PktDecodeReason.VariantLength, pos, "union variant " + tag + " left " + (end - pos) + " bytes of its frame unread");
+            if (pos != end) throw VariantLength(tag);
             end = outer;
             depth--;
         }
 
         public void ExpectEnd()
         {
-            if (pos != end) throw Error(PktDecodeReason.TrailingBytes, pos, (end - pos) + " trailing bytes after the value");
+            if (pos != end) throw Trailing();
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
         public PktDecodeException DuplicateKey(int at)
         {
             return Error(PktDecodeReason.DuplicateMapKey, at, "duplicate map key");
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static PktDecodeException FrameTooLong(uint len, int max)
+        {
+            return new PktDecodeException(PktDecodeReason.LimitExceeded, 0, "frame length " + len + " exceeds the limit of " + max);
+        }
+
         /// <summary>For TryDecode: the length of the frame at the start of <paramref name="source"/>, or -1 if incomplete.</summary>
         public static int CompleteFrameLength(global::System.ReadOnlySpan<byte> source, PktLimits limits)
         {
-            if (limits == null) limits = PktLimits.Default;
+            int maxFrame = limits == null ? PktLimits.DefaultMaxFrame : limits.MaxFrame;
             if (source.Length < 4) return -1;
             uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(source);
-            if (len > (uint)limits.MaxFrame)
-                throw new PktDecodeException(PktDecodeReason.LimitExceeded, 0, "frame length " + len + " exceeds the limit of " + limits.MaxFrame);
+            if (len > (uint)maxFrame) throw FrameTooLong(len, maxFrame);
             if (len > (uint)(source.Length - 4)) return -1;
             return 4 + (int)len;
         }
@@ -320,7 +379,8 @@ namespace Pkt
 
         public int Position { get { return pos; } }
 
-        private static PktEncodeException TooSmall(int needed, int available)
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        public static PktEncodeException TooSmall(int needed, int available)
         {
             return new PktEncodeException("output buffer too small: needed " + needed + " more bytes, " + available + " available");
         }
@@ -354,7 +414,7 @@ namespace Pkt
         /// <summary>Writes a count prefix; null collections have count 0.</summary>
         public void WriteCount(int count, int max, string field)
         {
-            if (count > max) throw new PktEncodeException("field `" + field + "` has " + count + " elements, more than its maximum " + max);
+            if (count > max) throw TooLong(field, count, max);
             WriteU32((uint)count);
         }
 
@@ -365,7 +425,7 @@ namespace Pkt
         public void WriteString(string s, int max, string field)
         {
             int len = PktUtf8.ByteCount(s);
-            if (len > max) throw new PktEncodeException("field `" + field + "` has length " + len + ", more than its maximum " + max);
+            if (len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             if (len > 0) PktUtf8.Encode(s, Reserve(len));
         }
@@ -375,9 +435,21 @@ namespace Pkt
         public void WriteBytes(byte[] b, int max, string field)
         {
             int len = b == null ? 0 : b.Length;
-            if (len > max) throw new PktEncodeException("field `" + field + "` has length " + len + ", more than its maximum " + max);
+            if (len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             WriteRaw(b);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static PktEncodeException TooLong(string field, int len, int max)
+        {
+            return new PktEncodeException("field `" + field + "` has length " + len + ", more than its maximum " + max);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static PktEncodeException WrongLength(int actual, int expected)
+        {
+            return new PktEncodeException("fixed-length array has " + actual + " elements, expected " + expected);
         }
 
         /// <summary>Writes bytes without a prefix (unknown fields, unknown union bodies).</summary>
@@ -403,8 +475,7 @@ namespace Pkt
         /// <summary>Throws unless a fixed-length array has its declared length (null is allowed: it encodes as defaults).</summary>
         public static void CheckArray(global::System.Array a, int length)
         {
-            if (a != null && a.Length != length)
-                throw new PktEncodeException("fixed-length array has " + a.Length + " elements, expected " + length);
+            if (a != null && a.Length != length) throw WrongLength(a.Length, length);
         }
 
         /// <summary>Length of a bytes value without its prefix (null counts as empty).</summary>
@@ -415,9 +486,6 @@ namespace Pkt
     [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
     public static class PktUtf8
     {
-        /// <summary>Throwing decoder, used only on bytes already validated.</summary>
-        public static readonly global::System.Text.UTF8Encoding Strict = new global::System.Text.UTF8Encoding(false, true);
-
         /// <summary>Exact UTF-8 length; a lone surrogate counts as U+FFFD (3 bytes), as Encoding.UTF8 does.</summary>
         public static int ByteCount(string s)
         {

@@ -24,10 +24,19 @@ const RUNTIME: &str = include_str!("../../../templates/csharp/PktRuntime.cs");
 fn templates() -> Templates {
     Templates::new(&[
         ("file", include_str!("../../../templates/csharp/file.hbs")),
-        ("consts", include_str!("../../../templates/csharp/consts.hbs")),
+        (
+            "consts",
+            include_str!("../../../templates/csharp/consts.hbs"),
+        ),
         ("enum", include_str!("../../../templates/csharp/enum.hbs")),
-        ("struct", include_str!("../../../templates/csharp/struct.hbs")),
-        ("message", include_str!("../../../templates/csharp/message.hbs")),
+        (
+            "struct",
+            include_str!("../../../templates/csharp/struct.hbs"),
+        ),
+        (
+            "message",
+            include_str!("../../../templates/csharp/message.hbs"),
+        ),
         ("union", include_str!("../../../templates/csharp/union.hbs")),
     ])
 }
@@ -49,7 +58,10 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
                 TypeKind::Message {
                     fields,
                     preserve_unknown,
-                } => t.render("message", &message_view(&gen, def, fields, *preserve_unknown)),
+                } => t.render(
+                    "message",
+                    &message_view(&gen, def, fields, *preserve_unknown),
+                ),
                 TypeKind::Union { tag, variants, .. } => {
                     t.render("union", &union_view(&gen, def, *tag, variants))
                 }

@@ -177,11 +177,7 @@ impl Gen<'_> {
             }),
             Type::Bytes => Some("global::System.Array.Empty<byte>()".to_string()),
             Type::List(_) => Some(format!("new {}()", self.cs_type(ty))),
-            Type::Map(k, _) => Some(format!(
-                "new {}({})",
-                self.cs_type(ty),
-                self.key_order(k)
-            )),
+            Type::Map(k, _) => Some(format!("new {}({})", self.cs_type(ty), self.key_order(k))),
             Type::Array(t, n) => Some(match self.default_expr(t, None) {
                 None => new_array(&self.cs_type(t), *n),
                 Some(d) => {
@@ -464,14 +460,8 @@ impl Gen<'_> {
         let current = if into { lv } else { "null" };
         match ty {
             Type::Prim(p) => c.line(&format!("{lv} = r.Read{}();", prim_method(*p))),
-            Type::String => c.line(&format!(
-                "{lv} = r.ReadString({current}{});",
-                max_args(max)
-            )),
-            Type::Bytes => c.line(&format!(
-                "{lv} = r.ReadBytes({current}{});",
-                max_args(max)
-            )),
+            Type::String => c.line(&format!("{lv} = r.ReadString({current}{});", max_args(max))),
+            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}{});", max_args(max))),
             Type::Optional(t) => {
                 c.line("if (r.ReadOptionFlag())");
                 c.open();
@@ -558,7 +548,9 @@ impl Gen<'_> {
                 self.read(c, kt, &k, false, None, d + 1);
                 c.line(&format!("{} {v};", self.cs_type(vt)));
                 self.read(c, vt, &v, false, None, d + 1);
-                c.line(&format!("if (!{m}.AddDecoded({k}, {v})) throw r.DuplicateKey({at});"));
+                c.line(&format!(
+                    "if (!{m}.AddDecoded({k}, {v})) throw r.DuplicateKey({at});"
+                ));
                 c.close();
                 c.close();
             }
