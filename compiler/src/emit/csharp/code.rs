@@ -1,0 +1,741 @@
+//! Statement fragments for encoding, sizing and decoding one type expression.
+//!
+//! Locals are named with the nesting depth as suffix (`l0`, `i1`, ...), and
+//! every composite opens its own block, so nested fragments never shadow one
+//! another. Generated locals start with a lowercase letter, which no schema
+//! name can (C# names are converted to UpperCamelCase).
+
+use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
+use crate::ir::{Ir, Prim, Type, TypeKind, Value};
+use crate::names::{self, Lang, NameKind};
+
+const BP: &str = "global::System.Buffers.Binary.BinaryPrimitives";
+
+/// Lines of C# at a given indentation (four spaces per level).
+pub(super) struct Code {
+    text: String,
+    level: usize,
+}
+
+impl Code {
+    pub(super) fn new(level: usize) -> Self {
+        Code {
+            text: String::new(),
+            level,
+        }
+    }
+
+    pub(super) fn line(&mut self, s: &str) {
+        for _ in 0..self.level {
+            self.text.push_str("    ");
+        }
+        self.text.push_str(s);
+        self.text.push('\n');
+    }
+
+    pub(super) fn open(&mut self) {
+        self.line("{");
+        self.level += 1;
+    }
+
+    pub(super) fn close(&mut self) {
+        self.level -= 1;
+        self.line("}");
+    }
+
+    fn sub(&self) -> Code {
+        Code::new(self.level)
+    }
+
+    fn append(&mut self, other: Code) {
+        self.text.push_str(&other.text);
+    }
+
+    /// The lines, each ending in a newline (empty when there are none).
+    pub(super) fn finish(self) -> String {
+        self.text
+    }
+}
+
+fn prim_method(p: Prim) -> &'static str {
+    match p {
+        Prim::Bool => "Bool",
+        Prim::U8 => "U8",
+        Prim::U16 => "U16",
+        Prim::U32 => "U32",
+        Prim::U64 => "U64",
+        Prim::I8 => "I8",
+        Prim::I16 => "I16",
+        Prim::I32 => "I32",
+        Prim::I64 => "I64",
+        Prim::F32 => "F32",
+        Prim::F64 => "F64",
+    }
+}
+
+/// `new T[n]`, with the length in the right place for jagged arrays.
+fn new_array(elem: &str, n: u32) -> String {
+    let mut base = elem;
+    let mut suffix = String::new();
+    while let Some(b) = base.strip_suffix("[]") {
+        base = b;
+        suffix.push_str("[]");
+    }
+    format!("new {base}[{n}]{suffix}")
+}
+
+fn offset(base: &str, index: &str, size: u32) -> String {
+    let scaled = if size == 1 {
+        index.to_string()
+    } else {
+        format!("{index} * {size}")
+    };
+    if base == "0" {
+        scaled
+    } else {
+        format!("{base} + {scaled}")
+    }
+}
+
+/// A field's `@max`: the bound and the schema name reported on violation.
+pub(super) type Max = (u32, String);
+
+fn max_args(max: Option<&Max>) -> String {
+    match max {
+        Some((m, name)) => format!(", {m}, {}", string_literal(name)),
+        None => String::new(),
+    }
+}
+
+pub(super) struct Gen<'a> {
+    pub ir: &'a Ir,
+}
+
+impl Gen<'_> {
+    /// The C# type of a type expression.
+    pub(super) fn cs_type(&self, ty: &Type) -> String {
+        match ty {
+            Type::Prim(p) => prim_cs(*p).to_string(),
+            Type::String => "string".to_string(),
+            Type::Bytes => "byte[]".to_string(),
+            Type::List(t) => format!(
+                "global::System.Collections.Generic.List<{}>",
+                self.cs_type(t)
+            ),
+            Type::Map(k, v) => format!(
+                "global::Pkt.PktMap<{}, {}>",
+                self.cs_type(k),
+                self.cs_type(v)
+            ),
+            Type::Array(t, _) => format!("{}[]", self.cs_type(t)),
+            Type::Optional(t) => {
+                if self.is_value(t) {
+                    format!("{}?", self.cs_type(t))
+                } else {
+                    self.cs_type(t)
+                }
+            }
+            Type::Named(r) => qualified(self.ir, self.ir.ty(r.id)),
+        }
+    }
+
+    /// Whether the C# type is a value type (so optionals become `T?`).
+    fn is_value(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Prim(_) => true,
+            Type::Named(r) => matches!(
+                self.ir.ty(r.id).kind,
+                TypeKind::Struct { .. } | TypeKind::Enum { .. }
+            ),
+            _ => false,
+        }
+    }
+
+    fn fixed_size(&self, ty: &Type) -> Option<u32> {
+        self.ir.layout(ty).fixed_size()
+    }
+
+    fn min_size(&self, ty: &Type) -> u32 {
+        self.ir.layout(ty).min_size()
+    }
+
+    /// The expression for a type's default (declared or zero value), or
+    /// `None` when the CLR zero value (`default(T)`) is already right.
+    pub(super) fn default_expr(&self, ty: &Type, declared: Option<&Value>) -> Option<String> {
+        match ty {
+            Type::Prim(p) => match declared {
+                None | Some(Value::Bool(false)) | Some(Value::Int(0)) => None,
+                Some(Value::Float(f)) if *f == 0.0 && f.is_sign_positive() => None,
+                Some(Value::Bool(true)) => Some("true".to_string()),
+                Some(Value::Int(v)) => Some(int_literal(*p, *v)),
+                Some(Value::Float(f)) => Some(float_literal(*p, *f)),
+                Some(other) => panic!("a {} default for {ty}", value_kind(other)),
+            },
+            Type::String => Some(match declared {
+                Some(Value::String(s)) => string_literal(s),
+                _ => "\"\"".to_string(),
+            }),
+            Type::Bytes => Some("global::System.Array.Empty<byte>()".to_string()),
+            Type::List(_) => Some(format!("new {}()", self.cs_type(ty))),
+            Type::Map(k, _) => Some(format!("new {}({})", self.cs_type(ty), self.key_order(k))),
+            Type::Array(t, n) => Some(match self.default_expr(t, None) {
+                None => new_array(&self.cs_type(t), *n),
+                Some(d) => {
+                    let items = vec![d; *n as usize].join(", ");
+                    format!("new {}[] {{ {items} }}", self.cs_type(t))
+                }
+            }),
+            Type::Optional(t) => declared.and_then(|v| self.default_expr(t, Some(v))),
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                let q = qualified(self.ir, def);
+                match &def.kind {
+                    TypeKind::Enum { values, .. } => match declared {
+                        Some(Value::Enum { index, .. }) => Some(format!(
+                            "{q}.{}",
+                            names::ident(Lang::CSharp, NameKind::Variant, &values[*index].name)
+                        )),
+                        _ => {
+                            let first = values.first().expect("enums have values");
+                            (first.value != 0).then(|| {
+                                format!(
+                                    "{q}.{}",
+                                    names::ident(Lang::CSharp, NameKind::Variant, &first.name)
+                                )
+                            })
+                        }
+                    },
+                    TypeKind::Struct { fields } => {
+                        // Arrays inside structs stay null (null encodes as the
+                        // array of defaults), so a default struct costs nothing.
+                        let inits: Vec<String> = fields
+                            .iter()
+                            .filter(|f| !matches!(f.ty, Type::Array(..)))
+                            .filter_map(|f| {
+                                self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
+                                    format!(
+                                        "{} = {d}",
+                                        names::ident(Lang::CSharp, NameKind::Field, &f.name)
+                                    )
+                                })
+                            })
+                            .collect();
+                        (!inits.is_empty()).then(|| format!("new {q} {{ {} }}", inits.join(", ")))
+                    }
+                    TypeKind::Message { .. } => Some(format!("new {q}()")),
+                    TypeKind::Union { variants, .. } => {
+                        let first = variants.first().expect("unions have variants");
+                        Some(format!(
+                            "new {q}.{}()",
+                            names::ident(Lang::CSharp, NameKind::Variant, &first.name)
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The default as an expression, falling back to `default(T)`.
+    fn default_or_zero(&self, ty: &Type) -> String {
+        self.default_expr(ty, None)
+            .unwrap_or_else(|| format!("default({})", self.cs_type(ty)))
+    }
+
+    /// What a null fixed-length array contributes per element: the element
+    /// default for value types, null (which encodes as the default) otherwise.
+    fn element_default(&self, ty: &Type) -> String {
+        if self.is_value(ty) {
+            self.default_or_zero(ty)
+        } else {
+            format!("default({})", self.cs_type(ty))
+        }
+    }
+
+    /// The wire-order comparer for a map key type.
+    fn key_order(&self, k: &Type) -> String {
+        match k {
+            Type::Prim(p) => format!("global::Pkt.PktKeyOrders.{}", prim_method(*p)),
+            Type::String => "global::Pkt.PktKeyOrders.String".to_string(),
+            Type::Named(r) => format!("{}_KeyOrder.Instance", qualified(self.ir, self.ir.ty(r.id))),
+            other => panic!("{other} cannot be a map key"),
+        }
+    }
+
+    /// Adds statements that add the variable part of `expr`'s encoded size to
+    /// `n`; returns the constant part.
+    pub(super) fn size(&self, c: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
+        if let Some(size) = self.fixed_size(ty) {
+            return u64::from(size);
+        }
+        match ty {
+            Type::String => {
+                c.line(&format!("n += global::Pkt.PktUtf8.ByteCount({expr});"));
+                4
+            }
+            Type::Bytes => {
+                c.line(&format!("n += global::Pkt.PktWriter.BytesLength({expr});"));
+                4
+            }
+            Type::Optional(t) => {
+                let o = format!("o{d}");
+                let value = if self.is_value(t) {
+                    format!("{o}.Value")
+                } else {
+                    o.clone()
+                };
+                c.open();
+                c.line(&format!("var {o} = {expr};"));
+                c.line(&format!("if ({o} != null)"));
+                c.open();
+                let mut inner = c.sub();
+                let k = self.size(&mut inner, t, &value, d + 1);
+                if k > 0 {
+                    c.line(&format!("n += {k};"));
+                }
+                c.append(inner);
+                c.close();
+                c.close();
+                1
+            }
+            Type::List(t) => {
+                let (l, i) = (format!("l{d}"), format!("i{d}"));
+                c.open();
+                c.line(&format!("var {l} = {expr};"));
+                c.line(&format!("if ({l} != null)"));
+                c.open();
+                let mut inner = Code::new(c.level + 1);
+                let k = self.size(&mut inner, t, &format!("{l}[{i}]"), d + 1);
+                if k > 0 {
+                    c.line(&format!("n += {l}.Count * {k};"));
+                }
+                let body = inner.finish();
+                if !body.is_empty() {
+                    c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
+                    c.open();
+                    c.text.push_str(&body);
+                    c.close();
+                }
+                c.close();
+                c.close();
+                4
+            }
+            Type::Map(kt, vt) => {
+                let (m, i) = (format!("m{d}"), format!("i{d}"));
+                c.open();
+                c.line(&format!("var {m} = {expr};"));
+                c.line(&format!("if ({m} != null)"));
+                c.open();
+                let mut inner = Code::new(c.level + 1);
+                let k = self.size(&mut inner, kt, &format!("{m}.KeyAt({i})"), d + 1)
+                    + self.size(&mut inner, vt, &format!("{m}.ValueAt({i})"), d + 1);
+                if k > 0 {
+                    c.line(&format!("n += {m}.Count * {k};"));
+                }
+                let body = inner.finish();
+                if !body.is_empty() {
+                    c.line(&format!("for (int {i} = 0; {i} < {m}.Count; {i}++)"));
+                    c.open();
+                    c.text.push_str(&body);
+                    c.close();
+                }
+                c.close();
+                c.close();
+                4
+            }
+            Type::Array(t, n) => {
+                let (a, i) = (format!("a{d}"), format!("i{d}"));
+                c.open();
+                c.line(&format!("var {a} = {expr};"));
+                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
+                let k = self.size(c, t, &elem, d + 1);
+                c.close();
+                c.close();
+                k * u64::from(*n)
+            }
+            Type::Named(_) => {
+                let default = self.default_or_zero(ty);
+                c.line(&format!("n += ({expr} ?? {default}).GetEncodedSize();"));
+                0
+            }
+            Type::Prim(_) => unreachable!("scalars are fixed-size"),
+        }
+    }
+
+    /// Statements writing `expr` to the writer `w`.
+    pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<&Max>, d: usize) {
+        match ty {
+            Type::Prim(p) => c.line(&format!("w.Write{}({expr});", prim_method(*p))),
+            Type::String => c.line(&format!("w.WriteString({expr}{});", max_args(max))),
+            Type::Bytes => c.line(&format!("w.WriteBytes({expr}{});", max_args(max))),
+            Type::Optional(t) => {
+                let o = format!("o{d}");
+                let value = if self.is_value(t) {
+                    format!("{o}.Value")
+                } else {
+                    o.clone()
+                };
+                c.open();
+                c.line(&format!("var {o} = {expr};"));
+                c.line(&format!("if ({o} != null)"));
+                c.open();
+                c.line("w.WriteU8(1);");
+                self.write(c, t, &value, max, d + 1);
+                c.close();
+                c.line("else");
+                c.open();
+                c.line("w.WriteU8(0);");
+                c.close();
+                c.close();
+            }
+            Type::List(t) => {
+                let (l, n, i) = (format!("l{d}"), format!("c{d}"), format!("i{d}"));
+                c.open();
+                c.line(&format!("var {l} = {expr};"));
+                c.line(&format!("int {n} = {l} == null ? 0 : {l}.Count;"));
+                c.line(&format!("w.WriteCount({n}{});", max_args(max)));
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                self.write(c, t, &format!("{l}[{i}]"), None, d + 1);
+                c.close();
+                c.close();
+            }
+            Type::Map(kt, vt) => {
+                let (m, n, i) = (format!("m{d}"), format!("c{d}"), format!("i{d}"));
+                c.open();
+                c.line(&format!("var {m} = {expr};"));
+                c.line(&format!("int {n} = {m} == null ? 0 : {m}.Count;"));
+                c.line(&format!("w.WriteCount({n}{});", max_args(max)));
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                self.write(c, kt, &format!("{m}.KeyAt({i})"), None, d + 1);
+                self.write(c, vt, &format!("{m}.ValueAt({i})"), None, d + 1);
+                c.close();
+                c.close();
+            }
+            Type::Array(t, n) => {
+                let (a, i) = (format!("a{d}"), format!("i{d}"));
+                c.open();
+                c.line(&format!("var {a} = {expr};"));
+                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
+                self.write(c, t, &elem, None, d + 1);
+                c.close();
+                c.close();
+            }
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                match &def.kind {
+                    TypeKind::Enum { base, .. } => c.line(&format!(
+                        "w.Write{}(({}){expr});",
+                        prim_method(*base),
+                        prim_cs(*base)
+                    )),
+                    TypeKind::Struct { .. } => c.line(&format!("{expr}.WriteTo(ref w);")),
+                    TypeKind::Message { .. } | TypeKind::Union { .. } => {
+                        let default = self.default_or_zero(ty);
+                        c.line(&format!("({expr} ?? {default}).WriteTo(ref w);"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Statements decoding from the reader `r` into the lvalue `lv`. With
+    /// `into`, `lv` holds a value whose lists, maps, arrays, messages and
+    /// union variants are reused; otherwise `lv` may be unassigned.
+    pub(super) fn read(
+        &self,
+        c: &mut Code,
+        ty: &Type,
+        lv: &str,
+        into: bool,
+        max: Option<&Max>,
+        d: usize,
+    ) {
+        let current = if into { lv } else { "null" };
+        match ty {
+            Type::Prim(p) => c.line(&format!("{lv} = r.Read{}();", prim_method(*p))),
+            Type::String => c.line(&format!("{lv} = r.ReadString({current}{});", max_args(max))),
+            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}{});", max_args(max))),
+            Type::Optional(t) => {
+                c.line("if (r.ReadOptionFlag())");
+                c.open();
+                self.read(c, t, lv, into, max, d + 1);
+                c.close();
+                c.line("else");
+                c.open();
+                c.line(&format!("{lv} = null;"));
+                c.close();
+            }
+            Type::List(t) => {
+                let (l, n, i, e) = (
+                    format!("l{d}"),
+                    format!("c{d}"),
+                    format!("i{d}"),
+                    format!("e{d}"),
+                );
+                let list = self.cs_type(ty);
+                let min = self.min_size(t);
+                let capacity = if min > 0 { n.clone() } else { String::new() };
+                c.open();
+                c.line(&format!("int {n} = r.ReadCount({min}{});", max_args(max)));
+                if into {
+                    c.line(&format!("var {l} = {lv};"));
+                    c.line(&format!("if ({l} == null)"));
+                    c.open();
+                    c.line(&format!("{l} = new {list}({capacity});"));
+                    c.line(&format!("{lv} = {l};"));
+                    c.close();
+                    c.line(&format!("else if ({l}.Count > {n})"));
+                    c.open();
+                    c.line(&format!("{l}.RemoveRange({n}, {l}.Count - {n});"));
+                    c.close();
+                    c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
+                    c.open();
+                    self.read(c, t, &format!("{l}[{i}]"), true, None, d + 1);
+                    c.close();
+                    c.line(&format!("while ({l}.Count < {n})"));
+                } else {
+                    c.line(&format!("var {l} = new {list}({capacity});"));
+                    c.line(&format!("{lv} = {l};"));
+                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                }
+                c.open();
+                c.line(&format!("{} {e};", self.cs_type(t)));
+                self.read(c, t, &e, false, None, d + 1);
+                c.line(&format!("{l}.Add({e});"));
+                c.close();
+                c.close();
+            }
+            Type::Map(kt, vt) => {
+                let (m, n, i, k, v, at) = (
+                    format!("m{d}"),
+                    format!("c{d}"),
+                    format!("i{d}"),
+                    format!("k{d}"),
+                    format!("v{d}"),
+                    format!("at{d}"),
+                );
+                let map = self.cs_type(ty);
+                let order = self.key_order(kt);
+                let min = self.min_size(kt) + self.min_size(vt);
+                c.open();
+                c.line(&format!("int {n} = r.ReadCount({min}{});", max_args(max)));
+                if into {
+                    c.line(&format!("var {m} = {lv};"));
+                    c.line(&format!("if ({m} == null)"));
+                    c.open();
+                    c.line(&format!("{m} = new {map}({order}, {n});"));
+                    c.line(&format!("{lv} = {m};"));
+                    c.close();
+                    c.line("else");
+                    c.open();
+                    c.line(&format!("{m}.Clear();"));
+                    c.close();
+                } else {
+                    c.line(&format!("var {m} = new {map}({order}, {n});"));
+                    c.line(&format!("{lv} = {m};"));
+                }
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                c.line(&format!("int {at} = r.Position;"));
+                c.line(&format!("{} {k};", self.cs_type(kt)));
+                self.read(c, kt, &k, false, None, d + 1);
+                c.line(&format!("{} {v};", self.cs_type(vt)));
+                self.read(c, vt, &v, false, None, d + 1);
+                c.line(&format!(
+                    "if (!{m}.AddDecoded({k}, {v})) throw r.DuplicateKey({at});"
+                ));
+                c.close();
+                c.close();
+            }
+            Type::Array(t, count) => {
+                let (a, i) = (format!("a{d}"), format!("i{d}"));
+                let fresh = new_array(&self.cs_type(t), *count);
+                c.open();
+                if into {
+                    c.line(&format!("var {a} = {lv};"));
+                    c.line(&format!("if ({a} == null || {a}.Length != {count})"));
+                    c.open();
+                    c.line(&format!("{a} = {fresh};"));
+                    c.line(&format!("{lv} = {a};"));
+                    c.close();
+                } else {
+                    c.line(&format!("var {a} = {fresh};"));
+                    c.line(&format!("{lv} = {a};"));
+                }
+                c.line(&format!("for (int {i} = 0; {i} < {count}; {i}++)"));
+                c.open();
+                self.read(c, t, &format!("{a}[{i}]"), true, None, d + 1);
+                c.close();
+                c.close();
+            }
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                let q = qualified(self.ir, def);
+                match &def.kind {
+                    TypeKind::Enum { base, .. } => {
+                        c.line(&format!("{lv} = ({q})r.Read{}();", prim_method(*base)))
+                    }
+                    TypeKind::Struct { .. } => c.line(&format!("{lv} = {q}.ReadFrom(ref r);")),
+                    TypeKind::Message { .. } => {
+                        if into {
+                            c.line(&format!("if ({lv} == null) {lv} = {q}.ReadFrom(ref r);"));
+                            c.line(&format!("else {lv}.ReadInto(ref r);"));
+                        } else {
+                            c.line(&format!("{lv} = {q}.ReadFrom(ref r);"));
+                        }
+                    }
+                    TypeKind::Union { .. } => {
+                        c.line(&format!("{lv} = {q}.ReadFrom(ref r, {current});"))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Statements giving a field its default when old data ends before it.
+    pub(super) fn reset(&self, c: &mut Code, ty: &Type, lv: &str, declared: Option<&Value>) {
+        match ty {
+            Type::List(_) | Type::Map(..) => {
+                let default = self.default_or_zero(ty);
+                c.line(&format!("if ({lv} == null) {lv} = {default};"));
+                c.line(&format!("else {lv}.Clear();"));
+            }
+            _ => {
+                let default = self
+                    .default_expr(ty, declared)
+                    .unwrap_or_else(|| format!("default({})", self.cs_type(ty)));
+                c.line(&format!("{lv} = {default};"));
+            }
+        }
+    }
+
+    /// Statements storing `expr` at byte offset `off` of the span `s`.
+    pub(super) fn fixed_write(&self, c: &mut Code, ty: &Type, expr: &str, off: &str, d: usize) {
+        match ty {
+            Type::Prim(p) => c.line(&store(*p, expr, off)),
+            Type::Array(t, n) => {
+                let (a, i) = (format!("a{d}"), format!("i{d}"));
+                let size = self.fixed_size(t).expect("struct arrays are fixed");
+                c.open();
+                c.line(&format!("var {a} = {expr};"));
+                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
+                self.fixed_write(c, t, &elem, &offset(off, &i, size), d + 1);
+                c.close();
+                c.close();
+            }
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                match &def.kind {
+                    TypeKind::Enum { base, .. } => {
+                        c.line(&store(*base, &format!("({}){expr}", prim_cs(*base)), off))
+                    }
+                    TypeKind::Struct { .. } => {
+                        let size = def.layout.fixed_size().expect("structs are fixed");
+                        c.line(&format!("{expr}.WriteTo(s.Slice({off}, {size}));"));
+                    }
+                    _ => unreachable!("only fixed-size types are inside structs"),
+                }
+            }
+            _ => unreachable!("only fixed-size types are inside structs"),
+        }
+    }
+
+    /// Statements loading the value at byte offset `off` of the span `s`
+    /// into `lv`; `at` is the span's position in the reader `r`.
+    pub(super) fn fixed_read(&self, c: &mut Code, ty: &Type, lv: &str, off: &str, d: usize) {
+        match ty {
+            Type::Prim(p) => c.line(&format!("{lv} = {};", load(*p, off))),
+            Type::Array(t, n) => {
+                let (a, i) = (format!("a{d}"), format!("i{d}"));
+                let size = self.fixed_size(t).expect("struct arrays are fixed");
+                c.open();
+                c.line(&format!("var {a} = {};", new_array(&self.cs_type(t), *n)));
+                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                c.open();
+                self.fixed_read(c, t, &format!("{a}[{i}]"), &offset(off, &i, size), d + 1);
+                c.close();
+                c.line(&format!("{lv} = {a};"));
+                c.close();
+            }
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                let q = qualified(self.ir, def);
+                match &def.kind {
+                    TypeKind::Enum { base, .. } => {
+                        c.line(&format!("{lv} = ({q}){};", load(*base, off)))
+                    }
+                    TypeKind::Struct { .. } => {
+                        let size = def.layout.fixed_size().expect("structs are fixed");
+                        c.line(&format!(
+                            "{lv} = {q}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});"
+                        ));
+                    }
+                    _ => unreachable!("only fixed-size types are inside structs"),
+                }
+            }
+            _ => unreachable!("only fixed-size types are inside structs"),
+        }
+    }
+}
+
+fn value_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "integer",
+        Value::Float(_) => "float",
+        Value::String(_) => "string",
+        Value::Enum { .. } => "enum",
+    }
+}
+
+/// A little-endian store of a scalar into `s` at `off`.
+fn store(p: Prim, expr: &str, off: &str) -> String {
+    match p {
+        Prim::Bool => format!("s[{off}] = {expr} ? (byte)1 : (byte)0;"),
+        Prim::U8 => format!("s[{off}] = {expr};"),
+        Prim::I8 => format!("s[{off}] = unchecked((byte){expr});"),
+        Prim::U16 => format!("{BP}.WriteUInt16LittleEndian(s.Slice({off}), {expr});"),
+        Prim::I16 => format!("{BP}.WriteInt16LittleEndian(s.Slice({off}), {expr});"),
+        Prim::U32 => format!("{BP}.WriteUInt32LittleEndian(s.Slice({off}), {expr});"),
+        Prim::I32 => format!("{BP}.WriteInt32LittleEndian(s.Slice({off}), {expr});"),
+        Prim::U64 => format!("{BP}.WriteUInt64LittleEndian(s.Slice({off}), {expr});"),
+        Prim::I64 => format!("{BP}.WriteInt64LittleEndian(s.Slice({off}), {expr});"),
+        Prim::F32 => format!(
+            "{BP}.WriteInt32LittleEndian(s.Slice({off}), global::System.BitConverter.SingleToInt32Bits({expr}));"
+        ),
+        Prim::F64 => format!(
+            "{BP}.WriteInt64LittleEndian(s.Slice({off}), global::System.BitConverter.DoubleToInt64Bits({expr}));"
+        ),
+    }
+}
+
+/// A little-endian load of a scalar from `s` at `off`.
+fn load(p: Prim, off: &str) -> String {
+    match p {
+        Prim::Bool => format!("r.CheckBool(s[{off}], at + {off})"),
+        Prim::U8 => format!("s[{off}]"),
+        Prim::I8 => format!("unchecked((sbyte)s[{off}])"),
+        Prim::U16 => format!("{BP}.ReadUInt16LittleEndian(s.Slice({off}))"),
+        Prim::I16 => format!("{BP}.ReadInt16LittleEndian(s.Slice({off}))"),
+        Prim::U32 => format!("{BP}.ReadUInt32LittleEndian(s.Slice({off}))"),
+        Prim::I32 => format!("{BP}.ReadInt32LittleEndian(s.Slice({off}))"),
+        Prim::U64 => format!("{BP}.ReadUInt64LittleEndian(s.Slice({off}))"),
+        Prim::I64 => format!("{BP}.ReadInt64LittleEndian(s.Slice({off}))"),
+        Prim::F32 => format!(
+            "global::System.BitConverter.Int32BitsToSingle({BP}.ReadInt32LittleEndian(s.Slice({off})))"
+        ),
+        Prim::F64 => format!(
+            "global::System.BitConverter.Int64BitsToDouble({BP}.ReadInt64LittleEndian(s.Slice({off})))"
+        ),
+    }
+}
