@@ -420,7 +420,8 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
     let mut decls = Vec::new();
     for f in fields {
         let name = field_name(f);
-        let max = f.max.map(|m| (m, f.name.clone()));
+        // Errors name the field as `Type.field`, as the Rust runtime does.
+        let max = f.max.map(|m| (m, format!("{}.{}", def.name, f.name)));
         constant += gen.size(&mut size, &f.ty, &name, 0);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         read.line("if (more)");

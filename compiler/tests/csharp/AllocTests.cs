@@ -86,7 +86,7 @@ namespace PktTests
 
         public static void SteadyState()
         {
-            var transform = new Seeds.Packets.TransformPacket { Size = 40, Id = 3, Px = 1, Sz = 9 };
+            var transform = new Seeds.Packets.TransformPacket { Size = 40, Id = 3, PosX = 1, ScaleZ = 9 };
             var small = new Seeds.Small.Small { Id = 1, Name = "hi" };
             var everything = Fixtures.MakeEverything();
             var buffer = new byte[1 << 20];

@@ -13,9 +13,9 @@ namespace PktTests
             var p = new Seeds.Packets.TransformPacket
             {
                 Size = 40, Id = 3,
-                Px = 1, Py = 2, Pz = 3,
-                Rx = 4, Ry = 5, Rz = 6,
-                Sx = 7, Sy = 8, Sz = 9,
+                PosX = 1, PosY = 2, PosZ = 3,
+                RotX = 4, RotY = 5, RotZ = 6,
+                ScaleX = 7, ScaleY = 8, ScaleZ = 9,
             };
             var expected = Hex.Parse(
                 "28 00 03 00 00 00 80 3f 00 00 00 40 00 00 40 40 00 00 80 40 00 00 a0 40 " +
@@ -24,7 +24,7 @@ namespace PktTests
             Check.Equal(40, p.GetEncodedSize(), "GetEncodedSize");
             Check.Bytes(expected, p.ToArray(), "TransformPacket");
             var back = Seeds.Packets.TransformPacket.Decode(expected);
-            Check.Equal(9f, back.Sz, "Sz");
+            Check.Equal(9f, back.ScaleZ, "ScaleZ");
             Check.Equal((ushort)3, back.Id, "Id");
             Check.Bytes(Hex.Parse("04 00 07 00"), new Seeds.Packets.Packet { Size = 4, Id = 7 }.ToArray(), "Packet");
             Check.Bytes(Hex.Parse("10 00 01 00 ff ff ff ff 02 00 00 00 00 00 00 80"),

@@ -129,9 +129,9 @@ namespace PktTests
             var big = new Seeds.Chat.Inventory();
             for (int i = 0; i < 257; i++) big.Slots.Add(new Seeds.Chat.ItemSlot());
             var bigBytes = new byte[big.GetEncodedSize()];
-            bool threw = false;
-            try { big.ToArray(); } catch (PktEncodeException) { threw = true; }
-            Check.True(threw, "encode respects @max");
+            string encodeError = null;
+            try { big.ToArray(); } catch (PktEncodeException err) { encodeError = err.Message; }
+            Check.True(encodeError != null && encodeError.Contains("Inventory.slots"), "encode respects @max and names Type.field like Rust: " + encodeError);
             big.Slots.RemoveAt(0);
             var ok = big.ToArray();
             BitConverter.GetBytes(257u).CopyTo(ok, 12);
@@ -139,6 +139,8 @@ namespace PktTests
             ok.CopyTo(padded, 0);
             BitConverter.GetBytes((uint)(padded.Length - 4)).CopyTo(padded, 0);
             Check.Fails(PktDecodeReason.FieldTooLong, () => Seeds.Chat.Inventory.Decode(padded), "decode respects @max");
+            try { Seeds.Chat.Inventory.Decode(padded); }
+            catch (PktDecodeException err) { Check.True(err.Message.Contains("Inventory.slots"), "the decode error names Type.field: " + err.Message); }
             Check.True(bigBytes.Length > 0, "sized");
         }
 

@@ -306,3 +306,4 @@ pub fn fixed_size(ir: &Ir, ty: &Type) -> Option<u32> {
         Layout::Variable { .. } => None,
     }
 }
+pub mod mono;
