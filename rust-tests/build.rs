@@ -19,6 +19,14 @@ fn main() -> Result<(), pktc::Error> {
     println!("cargo:rerun-if-changed=../schemas");
     pktc::compile(&schemas)?;
 
+    // Two versions of one protocol, for the evolution matrix.
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set"));
+    for version in ["v1", "v2"] {
+        pktc::Config::new()
+            .out_dir(out.join(format!("evo_{version}")))
+            .compile(&[format!("../schemas/evolution/{version}/protocol.pkt")])?;
+    }
+
     let checked = pktc::check(&schemas).map_err(pktc::Error::Schema)?;
     let mut table = String::from(
         "/// Every generated type by qualified schema name, with the property\n\
@@ -42,7 +50,6 @@ fn main() -> Result<(), pktc::Error> {
         );
     }
     table.push_str("];\n");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set"));
     std::fs::write(out.join("types.rs"), table).map_err(pktc::Error::Io)?;
     Ok(())
 }

@@ -3,6 +3,16 @@
 
 include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
 
+/// Version 1 of the protocol in `schemas/evolution/`.
+pub mod evo_v1 {
+    include!(concat!(env!("OUT_DIR"), "/evo_v1/mod.rs"));
+}
+
+/// Version 2 of the protocol in `schemas/evolution/`.
+pub mod evo_v2 {
+    include!(concat!(env!("OUT_DIR"), "/evo_v2/mod.rs"));
+}
+
 pub mod props;
 
 pub use props::Entry;
