@@ -8,6 +8,9 @@
 mod config;
 pub mod diag;
 pub mod emit;
+// `fmt` would clash with `std::fmt` below.
+#[path = "fmt.rs"]
+pub mod format;
 pub mod ir;
 pub mod load;
 pub mod names;

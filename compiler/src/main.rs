@@ -43,6 +43,14 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Format schema files in place (only the files named, not their imports).
+    Fmt {
+        /// Write nothing; exit 1 and list the files that would change.
+        #[arg(long)]
+        check: bool,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Print internal representations, for debugging and snapshots.
     Dump {
         #[arg(value_enum)]
@@ -97,6 +105,7 @@ fn main() -> ExitCode {
             options.runtime = !no_runtime;
             gen(&files, &out_dir, &options, check)
         }
+        Command::Fmt { check, files } => fmt(&files, check),
         Command::Dump {
             what: DumpWhat::Ir,
             files,
@@ -139,6 +148,33 @@ fn gen(
         return ExitCode::FAILURE;
     }
     code
+}
+
+fn fmt(files: &[PathBuf], check: bool) -> ExitCode {
+    let mut failed = false;
+    let mut stale = false;
+    for path in files {
+        match pktc::format::format_path(path, check) {
+            Ok(false) => {}
+            Ok(true) if check => {
+                println!("would change: {}", path.display());
+                stale = true;
+            }
+            Ok(true) => println!("formatted {}", path.display()),
+            Err(e) => {
+                eprintln!("{e}");
+                failed = true;
+            }
+        }
+    }
+    if stale {
+        eprintln!("error: files are not formatted; run pktc fmt without --check");
+    }
+    if failed || stale {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Checks the schemas, prints warnings or errors, and runs `then` on success.
