@@ -11,6 +11,7 @@ pub mod emit;
 // `fmt` would clash with `std::fmt` below.
 #[path = "fmt.rs"]
 pub mod format;
+pub mod inspect;
 pub mod ir;
 pub mod load;
 pub mod names;

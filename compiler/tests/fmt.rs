@@ -79,7 +79,8 @@ fn insert_everywhere(text: &str, comment: impl Fn(usize) -> String) -> String {
 
 #[test]
 fn comments_in_every_gap_survive() {
-    let styles: [(&str, fn(usize) -> String); 4] = [
+    type Style = (&'static str, fn(usize) -> String);
+    let styles: [Style; 4] = [
         ("block", |n| format!("/* b{n} */ ")),
         ("line", |n| format!("// l{n}\n")),
         ("doc-like", |n| format!("//// q{n}\n\n")),
