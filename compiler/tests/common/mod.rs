@@ -51,7 +51,7 @@ pub fn check(path: &Path) -> Result<pktc::Checked, pktc::Failed> {
 pub fn tree(src: &str) -> Result<String, pktc::diag::Diagnostic> {
     let mut file = pktc::syntax::parse(src, pktc::diag::FileId(0))?;
     file.erase_spans();
-    Ok(format!("{file:#?}"))
+    Ok(format!("{file:?}"))
 }
 
 /// The text of every comment of `src`, in order.
