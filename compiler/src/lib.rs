@@ -9,6 +9,10 @@ pub mod compat;
 mod config;
 pub mod diag;
 pub mod emit;
+// `fmt` would clash with `std::fmt` below.
+#[path = "fmt.rs"]
+pub mod format;
+pub mod inspect;
 pub mod ir;
 pub mod load;
 pub mod names;

@@ -57,6 +57,33 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// Format schema files in place (only the files named, not their imports).
+    Fmt {
+        /// Write nothing; exit 1 and list the files that would change.
+        #[arg(long)]
+        check: bool,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Decode bytes as a schema type and print them as JSON or a hex dump.
+    Inspect {
+        /// The type: qualified (`game.net.ServerPacket`) or a unique bare name.
+        #[arg(long = "type", value_name = "TYPE")]
+        type_name: String,
+        /// The bytes to decode; `-` for standard input.
+        #[arg(long, default_value = "-")]
+        input: PathBuf,
+        /// The input is hex text (whitespace ignored) instead of raw bytes.
+        #[arg(long)]
+        hex: bool,
+        #[arg(long, value_enum, default_value = "json")]
+        format: InspectFormat,
+        /// The input is a sequence of frames of a union type.
+        #[arg(long)]
+        stream: bool,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Print internal representations, for debugging and snapshots.
     Dump {
         #[arg(value_enum)]
@@ -77,6 +104,12 @@ enum LangArg {
 enum Format {
     Text,
     Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum InspectFormat {
+    Json,
+    Hex,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -122,6 +155,31 @@ fn main() -> ExitCode {
             against_git,
             format,
         } => compat(&files, against_git.as_deref(), format),
+        Command::Fmt { check, files } => fmt(&files, check),
+        Command::Inspect {
+            type_name,
+            input,
+            hex,
+            format,
+            stream,
+            files,
+        } => with_checked(&files, |c| {
+            let bytes = read_input(&input, hex)?;
+            let format = match format {
+                InspectFormat::Json => pktc::inspect::Format::Json,
+                InspectFormat::Hex => pktc::inspect::Format::Hex,
+            };
+            match pktc::inspect::inspect(&c.ir, &type_name, &bytes, format, stream) {
+                Ok(out) => {
+                    print!("{out}");
+                    Ok(())
+                }
+                Err((out, e)) => {
+                    print!("{out}");
+                    Err(e)
+                }
+            }
+        }),
         Command::Dump {
             what: DumpWhat::Ir,
             files,
@@ -208,6 +266,49 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
             ExitCode::FAILURE
         }
     }
+}
+
+fn fmt(files: &[PathBuf], check: bool) -> ExitCode {
+    let mut failed = false;
+    let mut stale = false;
+    for path in files {
+        match pktc::format::format_path(path, check) {
+            Ok(false) => {}
+            Ok(true) if check => {
+                println!("would change: {}", path.display());
+                stale = true;
+            }
+            Ok(true) => println!("formatted {}", path.display()),
+            Err(e) => {
+                eprintln!("{e}");
+                failed = true;
+            }
+        }
+    }
+    if stale {
+        eprintln!("error: files are not formatted; run pktc fmt without --check");
+    }
+    if failed || stale {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn read_input(path: &std::path::Path, hex: bool) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(path).map(|b| bytes = b)
+    };
+    read.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !hex {
+        return Ok(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "hex input is not text".to_string())?;
+    pktc::inspect::parse_hex(&text).map_err(|e| format!("bad hex input: {e}"))
 }
 
 /// Checks the schemas, prints warnings or errors, and runs `then` on success.

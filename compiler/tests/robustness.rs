@@ -153,6 +153,10 @@ fn mutated_schemas_yield_ok_or_diagnostics() {
         let (path, text) = &originals[case % originals.len()];
         let mut map: HashMap<PathBuf, String> = originals.iter().cloned().collect();
         map.insert(path.clone(), mutate(&mut rng, text));
+        if common::tree(&map[path]).is_ok() {
+            // Whatever parses must format to a text that says the same.
+            common::check_format(&map[path], &format!("case {case}"));
+        }
         let reader = MemReader(map);
         if pktc::check_with(std::slice::from_ref(path), &reader).is_ok() {
             accepted += 1;
@@ -174,6 +178,9 @@ fn random_bytes_yield_diagnostics() {
         let len = rng.below(300);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         let text = String::from_utf8_lossy(&bytes).into_owned();
+        if common::tree(&text).is_ok() {
+            common::check_format(&text, &format!("random case {case}"));
+        }
         let reader = MemReader(HashMap::from([(path.clone(), text)]));
         assert_handled(&reader, &path, case);
     }

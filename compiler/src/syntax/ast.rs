@@ -22,6 +22,8 @@ pub struct File {
 pub struct Namespace {
     pub doc: Vec<String>,
     pub path: Vec<Ident>,
+    /// The `namespace` keyword.
+    pub keyword: Span,
     pub span: Span,
 }
 
@@ -29,6 +31,8 @@ pub struct Namespace {
 pub struct Import {
     /// The path as written, relative to the importing file.
     pub path: String,
+    /// The string literal as written.
+    pub path_span: Span,
     pub span: Span,
 }
 
@@ -60,6 +64,8 @@ pub struct Item {
     pub doc: Vec<String>,
     pub attrs: Vec<Attr>,
     pub kind: ItemKind,
+    /// The keyword that introduces the declaration (`struct`, `const`, ...).
+    pub keyword: Span,
     pub span: Span,
 }
 
@@ -106,6 +112,8 @@ pub struct EnumDecl {
     pub name: Ident,
     pub base: Option<Ident>,
     pub values: Vec<EnumValue>,
+    /// From `{` to `}`, both included.
+    pub braces: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -122,6 +130,8 @@ pub struct EnumValue {
 pub struct Record {
     pub name: Ident,
     pub fields: Vec<Field>,
+    /// From `{` to `}`, both included.
+    pub braces: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -140,6 +150,11 @@ pub struct UnionDecl {
     pub tag: Option<Ident>,
     pub variants: Vec<Variant>,
     pub reserved: Vec<Literal>,
+    /// Each `reserved a, b` entry, keyword included; the tags of all of them
+    /// are in `reserved`, in order.
+    pub reserved_entries: Vec<Span>,
+    /// From `{` to `}`, both included.
+    pub braces: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -166,4 +181,102 @@ pub enum TypeExprKind {
     Map(Box<TypeExpr>, Box<TypeExpr>),
     Array(Box<TypeExpr>, Literal),
     Optional(Box<TypeExpr>),
+}
+
+impl File {
+    /// Sets every span to the default, so that two trees can be compared for
+    /// what they say rather than where they say it (e.g. before and after
+    /// formatting).
+    pub fn erase_spans(&mut self) {
+        let z = Span::default();
+        if let Some(ns) = &mut self.namespace {
+            ns.path.iter_mut().for_each(|i| i.span = z);
+            ns.keyword = z;
+            ns.span = z;
+        }
+        for imp in &mut self.imports {
+            imp.path_span = z;
+            imp.span = z;
+        }
+        for item in &mut self.items {
+            item.attrs.iter_mut().for_each(Attr::erase_spans);
+            item.keyword = z;
+            item.span = z;
+            match &mut item.kind {
+                ItemKind::Const(c) => {
+                    c.name.span = z;
+                    c.ty.erase_spans();
+                    c.value.span = z;
+                }
+                ItemKind::Enum(e) => {
+                    e.name.span = z;
+                    if let Some(b) = &mut e.base {
+                        b.span = z;
+                    }
+                    e.braces = z;
+                    for v in &mut e.values {
+                        v.attrs.iter_mut().for_each(Attr::erase_spans);
+                        v.name.span = z;
+                        v.value.span = z;
+                        v.span = z;
+                    }
+                }
+                ItemKind::Struct(r) | ItemKind::Message(r) => {
+                    r.name.span = z;
+                    r.braces = z;
+                    for f in &mut r.fields {
+                        f.attrs.iter_mut().for_each(Attr::erase_spans);
+                        f.name.span = z;
+                        f.ty.erase_spans();
+                        if let Some(d) = &mut f.default {
+                            d.span = z;
+                        }
+                        f.span = z;
+                    }
+                }
+                ItemKind::Union(u) => {
+                    u.name.span = z;
+                    if let Some(t) = &mut u.tag {
+                        t.span = z;
+                    }
+                    u.braces = z;
+                    u.reserved.iter_mut().for_each(|l| l.span = z);
+                    u.reserved_entries.iter_mut().for_each(|s| *s = z);
+                    for v in &mut u.variants {
+                        v.attrs.iter_mut().for_each(Attr::erase_spans);
+                        v.name.span = z;
+                        v.ty.erase_spans();
+                        v.tag.span = z;
+                        v.span = z;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Attr {
+    fn erase_spans(&mut self) {
+        self.name.span = Span::default();
+        self.args.iter_mut().for_each(|l| l.span = Span::default());
+        self.span = Span::default();
+    }
+}
+
+impl TypeExpr {
+    fn erase_spans(&mut self) {
+        self.span = Span::default();
+        match &mut self.kind {
+            TypeExprKind::Named(path) => path.iter_mut().for_each(|i| i.span = Span::default()),
+            TypeExprKind::List(t) | TypeExprKind::Optional(t) => t.erase_spans(),
+            TypeExprKind::Map(k, v) => {
+                k.erase_spans();
+                v.erase_spans();
+            }
+            TypeExprKind::Array(t, n) => {
+                t.erase_spans();
+                n.span = Span::default();
+            }
+        }
+    }
 }

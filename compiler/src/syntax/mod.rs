@@ -3,5 +3,6 @@
 
 pub mod ast;
 mod parse;
+pub mod trivia;
 
 pub use parse::parse;

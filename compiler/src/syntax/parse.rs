@@ -18,7 +18,11 @@ pub fn parse(text: &str, file: FileId) -> Result<File, Diagnostic> {
     check_nesting(text, file)?;
     let mut pairs = PktParser::parse(Rule::file, text).map_err(|e| syntax_error(e, file, text))?;
     let root = pairs.next().expect("the file rule always yields one pair");
-    let mut cx = Cx { file, errors: None };
+    let mut cx = Cx {
+        file,
+        text,
+        errors: None,
+    };
     let ast = cx.file(root);
     match cx.errors {
         Some(d) => Err(d),
@@ -82,13 +86,14 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-struct Cx {
+struct Cx<'t> {
     file: FileId,
+    text: &'t str,
     /// The first literal that could not be read (e.g. an integer too large).
     errors: Option<Diagnostic>,
 }
 
-impl Cx {
+impl Cx<'_> {
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
         Span::new(self.file, s.start(), s.end())
@@ -104,14 +109,21 @@ impl Cx {
                     let span = self.span(&p);
                     let mut doc = Vec::new();
                     let mut path = Vec::new();
+                    let mut keyword = span;
                     for q in p.into_inner() {
                         match q.as_rule() {
                             Rule::doc => doc.push(doc_text(q)),
+                            Rule::kw_namespace => keyword = self.span(&q),
                             Rule::path => path = self.path(q),
                             _ => {}
                         }
                     }
-                    namespace = Some(Namespace { doc, path, span });
+                    namespace = Some(Namespace {
+                        doc,
+                        path,
+                        keyword,
+                        span,
+                    });
                 }
                 Rule::import_decl => {
                     let span = self.span(&p);
@@ -119,8 +131,10 @@ impl Cx {
                         .into_inner()
                         .find(|q| q.as_rule() == Rule::string_lit)
                         .expect("grammar: import has a string");
+                    let path_span = self.span(&lit);
                     imports.push(Import {
                         path: unescape(inner_str(lit)),
+                        path_span,
                         span,
                     });
                 }
@@ -151,7 +165,20 @@ impl Cx {
         let mut doc = Vec::new();
         let mut attrs = Vec::new();
         let mut kind = None;
+        let mut keyword = span;
         for q in p.into_inner() {
+            if let Some(kw) = q.clone().into_inner().next() {
+                if matches!(
+                    kw.as_rule(),
+                    Rule::kw_const
+                        | Rule::kw_enum
+                        | Rule::kw_struct
+                        | Rule::kw_message
+                        | Rule::kw_union
+                ) {
+                    keyword = self.span(&kw);
+                }
+            }
             match q.as_rule() {
                 Rule::doc => doc.push(doc_text(q)),
                 Rule::attr => attrs.push(self.attr(q)),
@@ -167,6 +194,7 @@ impl Cx {
             doc,
             attrs,
             kind: kind.expect("grammar: item has a declaration"),
+            keyword,
             span,
         }
     }
@@ -188,6 +216,7 @@ impl Cx {
     }
 
     fn enum_decl(&mut self, p: Pair<Rule>) -> EnumDecl {
+        let end = p.as_span().end();
         let mut name = None;
         let mut base = None;
         let mut values = Vec::new();
@@ -221,14 +250,18 @@ impl Cx {
                 _ => {}
             }
         }
+        let name = name.expect("grammar: enum name");
+        let braces = self.braces(base.as_ref().unwrap_or(&name).span, end);
         EnumDecl {
-            name: name.expect("grammar: enum name"),
+            name,
             base,
             values,
+            braces,
         }
     }
 
     fn record(&mut self, p: Pair<Rule>) -> Record {
+        let end = p.as_span().end();
         let mut name = None;
         let mut fields = Vec::new();
         for q in p.into_inner() {
@@ -242,9 +275,12 @@ impl Cx {
                 _ => {}
             }
         }
+        let name = name.expect("grammar: record name");
+        let braces = self.braces(name.span, end);
         Record {
-            name: name.expect("grammar: record name"),
+            name,
             fields,
+            braces,
         }
     }
 
@@ -276,15 +312,18 @@ impl Cx {
     }
 
     fn union_decl(&mut self, p: Pair<Rule>) -> UnionDecl {
+        let end = p.as_span().end();
         let mut name = None;
         let mut tag = None;
         let mut variants = Vec::new();
         let mut reserved = Vec::new();
+        let mut reserved_entries = Vec::new();
         for q in p.into_inner() {
             match q.as_rule() {
                 Rule::ident if name.is_none() => name = Some(self.ident(q)),
                 Rule::ident => tag = Some(self.ident(q)),
                 Rule::reserved => {
+                    reserved_entries.push(self.span(&q));
                     for r in q.into_inner() {
                         if r.as_rule() == Rule::literal {
                             reserved.push(self.literal(r));
@@ -320,12 +359,23 @@ impl Cx {
                 _ => {}
             }
         }
+        let name = name.expect("grammar: union name");
+        let braces = self.braces(tag.as_ref().unwrap_or(&name).span, end);
         UnionDecl {
-            name: name.expect("grammar: union name"),
+            name,
             tag,
             variants,
             reserved,
+            reserved_entries,
+            braces,
         }
+    }
+
+    /// The `{ ... }` of a declaration: the first token after `after` (the
+    /// name or base type) up to `end`, the end of the declaration.
+    fn braces(&self, after: Span, end: usize) -> Span {
+        let open = super::trivia::skip(self.text, after.end as usize);
+        Span::new(self.file, open.min(end), end)
     }
 
     fn ty(&mut self, p: Pair<Rule>) -> TypeExpr {

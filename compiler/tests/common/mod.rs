@@ -46,3 +46,48 @@ pub fn stem(path: &Path) -> String {
 pub fn check(path: &Path) -> Result<pktc::Checked, pktc::Failed> {
     pktc::check_with(&[path.to_path_buf()], &RootReader)
 }
+
+/// The syntax tree of `src` without spans, for comparing what two texts say.
+pub fn tree(src: &str) -> Result<String, pktc::diag::Diagnostic> {
+    let mut file = pktc::syntax::parse(src, pktc::diag::FileId(0))?;
+    file.erase_spans();
+    Ok(format!("{file:?}"))
+}
+
+/// The text of every comment of `src`, in order.
+pub fn comment_texts(src: &str) -> Vec<String> {
+    pktc::syntax::trivia::comments(src)
+        .iter()
+        .map(|c| c.text(src).to_string())
+        .collect()
+}
+
+/// Formats `src`, which must parse, and checks that the result parses to the
+/// same tree, keeps every comment in order and is its own formatting.
+/// Returns the formatted text.
+pub fn check_format(src: &str, what: &str) -> String {
+    let before = tree(src).unwrap_or_else(|d| panic!("{what}: does not parse: {}", d.message));
+    let out = pktc::format::format_source(src)
+        .unwrap_or_else(|d| panic!("{what}: cannot format: {}", d.message));
+    let after = tree(&out).unwrap_or_else(|d| {
+        panic!(
+            "{what}: formatted text does not parse: {}\n{out}",
+            d.message
+        )
+    });
+    assert!(
+        before == after,
+        "{what}: formatting changed the syntax tree\n--- input\n{src}\n--- output\n{out}"
+    );
+    assert_eq!(
+        comment_texts(src),
+        comment_texts(&out),
+        "{what}: comments lost or reordered\n--- output\n{out}"
+    );
+    let again = pktc::format::format_source(&out).expect("formatted text parses");
+    assert!(
+        again == out,
+        "{what}: formatting is not idempotent\n--- once\n{out}\n--- twice\n{again}"
+    );
+    out
+}

@@ -1,0 +1,185 @@
+//! `pktc fmt`: every example formats to a text that says the same, keeps
+//! every comment and is stable; a messy schema's result is a snapshot.
+
+mod common;
+
+use common::{check_format, root, schemas_in};
+
+/// Every `.pkt` file of the examples, valid or not, that parses.
+fn parsable_examples() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["schemas", "schemas/invalid"] {
+        for path in schemas_in(dir) {
+            let text = std::fs::read_to_string(root().join(&path)).expect("readable");
+            if common::tree(&text).is_ok() {
+                out.push((path.display().to_string(), text));
+            }
+        }
+    }
+    assert!(out.len() > 30, "expected the example schemas");
+    out
+}
+
+#[test]
+fn every_example_formats_to_the_same_tree_and_is_stable() {
+    for (name, text) in parsable_examples() {
+        check_format(&text, &name);
+    }
+}
+
+#[test]
+fn the_examples_are_formatted() {
+    for path in schemas_in("schemas") {
+        let text = std::fs::read_to_string(root().join(&path)).expect("readable");
+        let formatted = pktc::format::format_source(&text).expect("parses");
+        assert!(
+            formatted == text,
+            "{} is not formatted; run `pktc fmt {}`",
+            path.display(),
+            path.display()
+        );
+    }
+}
+
+/// Positions where a comment can be inserted: right after whitespace that is
+/// outside strings and comments.
+fn gaps(text: &str) -> Vec<usize> {
+    let comments = pktc::syntax::trivia::comments(text);
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(c) = comments.iter().find(|c| c.start == i) {
+            i = c.end;
+            continue;
+        }
+        match b[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => i += 1,
+            b' ' | b'\n' if !in_string => out.push(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+fn insert_everywhere(text: &str, comment: impl Fn(usize) -> String) -> String {
+    let mut out = String::new();
+    let mut prev = 0;
+    for (n, at) in gaps(text).into_iter().enumerate() {
+        out.push_str(&text[prev..at]);
+        out.push_str(&comment(n));
+        prev = at;
+    }
+    out.push_str(&text[prev..]);
+    out
+}
+
+#[test]
+fn comments_in_every_gap_survive() {
+    type Style = (&'static str, fn(usize) -> String);
+    let styles: [Style; 4] = [
+        ("block", |n| format!("/* b{n} */ ")),
+        ("line", |n| format!("// l{n}\n")),
+        ("doc-like", |n| format!("//// q{n}\n\n")),
+        ("mixed", |n| match n % 3 {
+            0 => format!("/* m{n} */"),
+            1 => format!("// m{n}\n"),
+            _ => format!("/* m{n}\n   spans lines */\n"),
+        }),
+    ];
+    for (name, text) in parsable_examples() {
+        for (style, comment) in &styles {
+            let mangled = insert_everywhere(&text, comment);
+            check_format(&mangled, &format!("{name} with {style} comments"));
+        }
+    }
+}
+
+#[test]
+fn tricky_inputs_keep_their_meaning() {
+    let cases = [
+        "",
+        "// only a comment",
+        "/* only a block */\n\n\n",
+        "namespace a; // ns\n// eof",
+        "struct A {} // after\n// before B\nstruct B {}",
+        "struct A { x: u8 /* inside */ }",
+        "struct A { x: u8, // one\n// own\n}",
+        "message A { x: list< // why\n u8 >, }",
+        "message A { @max(3) @deprecated x: string }",
+        "message A { @deprecated @max(3) x: string }",
+        "message A { x: string @deprecated @max(3) = \"d\" }",
+        "enum E { A = 1 } enum F : u16 { B = 0xFF_FF, }",
+        "union U { A(u8) = 1, reserved 2, 3, B(u16) = 4, reserved 5 }",
+        "/// doc\n@preserve_unknown\nmessage M {}",
+        "const X: u8 = 1; /* c */ const Y: u8 = 2;",
+        "message M { x: u8 /* a */ /* b */ , y: u8 }\r\n// crlf\r\n",
+        "struct S { x: u8??, y: [u8; 0x10] }",
+        "/* a */ /* b */ namespace /* c */ a.b /* d */ ; /* e */",
+    ];
+    for src in cases {
+        check_format(src, &format!("{src:?}"));
+    }
+}
+
+#[test]
+fn formats_a_messy_schema() {
+    let text =
+        std::fs::read_to_string(root().join("compiler/tests/inputs/messy.pkt")).expect("readable");
+    let out = check_format(&text, "messy.pkt");
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(root().join("snapshots").join("fmt"));
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s.bind(|| insta::assert_snapshot!("messy", out));
+}
+
+fn pktc(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("pktc runs")
+}
+
+#[test]
+fn cli_checks_and_rewrites_only_changed_files() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fmt-cli");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("ugly.pkt"), "struct A{x:u8}").expect("write");
+    std::fs::write(dir.join("tidy.pkt"), "struct A {\n    x: u8,\n}\n").expect("write");
+    std::fs::write(dir.join("broken.pkt"), "struct A {").expect("write");
+
+    let o = pktc(&["fmt", "--check", "ugly.pkt", "tidy.pkt"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "would change: ugly.pkt\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ugly.pkt")).unwrap(),
+        "struct A{x:u8}",
+        "--check writes nothing"
+    );
+
+    let o = pktc(&["fmt", "ugly.pkt", "tidy.pkt"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "formatted ugly.pkt\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ugly.pkt")).unwrap(),
+        "struct A {\n    x: u8,\n}\n"
+    );
+
+    let o = pktc(&["fmt", "--check", "ugly.pkt", "tidy.pkt"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+
+    let o = pktc(&["fmt", "broken.pkt"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--> broken.pkt:1:"), "{err}");
+}

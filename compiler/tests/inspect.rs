@@ -1,0 +1,411 @@
+//! `pktc inspect`: the IR-driven decoder against the golden vectors of
+//! docs/wire-format.md, its hex dumps, and hostile input.
+
+mod common;
+
+use pktc::inspect::{self, ErrorKind, Limits};
+use pktc::ir::Ir;
+use serde_json::{json, Value};
+
+fn ir(schema: &str) -> Ir {
+    common::check(schema.as_ref())
+        .unwrap_or_else(|f| panic!("{f}"))
+        .ir
+}
+
+fn bytes(hex: &str) -> Vec<u8> {
+    inspect::parse_hex(hex).expect("hex")
+}
+
+fn decode(ir: &Ir, ty: &str, input: &[u8]) -> Result<Value, inspect::DecodeError> {
+    let id = inspect::find_type(ir, ty).expect("type exists");
+    match inspect::decode(ir, id, input, Limits::default()) {
+        (node, None) => Ok(inspect::to_json(&node)),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// The examples of docs/wire-format.md: schema, type, bytes, value.
+fn golden() -> Vec<(&'static str, &'static str, &'static str, Value)> {
+    vec![
+        (
+            "schemas/seed_packets.pkt",
+            "Packet",
+            "04 00 d2 04",
+            json!({"size": 4, "id": 1234}),
+        ),
+        (
+            "schemas/seed_packets.pkt",
+            "Int3Packet",
+            "10 00 29 09 0a 00 00 00 8e 8e 01 00 ff e0 f5 05",
+            json!({"size": 16, "id": 2345, "x": 10, "y": 102030, "z": 99999999}),
+        ),
+        (
+            "schemas/seed_packets.pkt",
+            "seeds.packets.TransformPacket",
+            "28 00 80 0d cd cc 8c 3f cd cc 0c 40 33 33 53 40 79 e9 f6 42 27 91 6a 43
+             c9 d6 ac 43 00 40 1c 46 00 40 9c 46 00 60 ea 46",
+            json!({"size": 40, "id": 3456,
+                   "pos_x": 1.1, "pos_y": 2.2, "pos_z": 3.3,
+                   "rot_x": 123.456, "rot_y": 234.567, "rot_z": 345.678,
+                   "scale_x": 10000.0, "scale_y": 20000.0, "scale_z": 30000.0}),
+        ),
+        (
+            "schemas/small.pkt",
+            "Small",
+            "0a 00 00 00 01 00 00 00 02 00 00 00 68 69",
+            json!({"id": 1, "name": "hi"}),
+        ),
+        (
+            "schemas/world.pkt",
+            "WorldSnapshot",
+            "10 00 00 00 03 00 00 00 01 00 00 00 fe ff ff ff 03 00 00 00",
+            json!({"cells": [1, -2, 3]}),
+        ),
+        (
+            "schemas/scoreboard.pkt",
+            "Scoreboard",
+            "24 00 00 00 03 00 02 00 00 00 03 00 00 00 61 6d 79 0a 00 00 00
+             03 00 00 00 7a 65 64 ff ff ff ff 01 03 00 00 00 61 6d 79",
+            json!({"round": 3, "scores": {"amy": 10, "zed": -1}, "mvp": "amy"}),
+        ),
+        (
+            "schemas/game.pkt",
+            "game.net.ServerPacket",
+            "17 00 00 00 03 00 11 00 00 00 01 03 00 00 00 61 66 6b
+             01 07 00 00 00 00 00 00 00",
+            json!({"Kick": {"reason": "Idle", "detail": "afk", "banned_until": 7}}),
+        ),
+        (
+            "schemas/game.pkt",
+            "ServerPacket",
+            "05 00 00 00 00 04 01 02 03",
+            json!({"unknown_tag": 1024, "body": "010203"}),
+        ),
+        (
+            "schemas/game.pkt",
+            "ClientPacket",
+            "09 00 00 00 05 2a 00 00 00 00 00 00 00",
+            json!({"Ping": 42}),
+        ),
+    ]
+}
+
+#[test]
+fn decodes_the_golden_vectors() {
+    for (schema, ty, hex, expected) in golden() {
+        let got = decode(&ir(schema), ty, &bytes(hex)).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        assert_eq!(got, expected, "{ty}");
+    }
+}
+
+#[test]
+fn every_truncation_and_any_extra_byte_is_an_error() {
+    for (schema, ty, hex, _) in golden() {
+        let ir = ir(schema);
+        let full = bytes(hex);
+        for cut in 0..full.len() {
+            let e = decode(&ir, ty, &full[..cut]).expect_err("a prefix is not a value");
+            assert!(e.offset <= cut, "{ty} cut at {cut}: {e}");
+        }
+        let mut longer = full.clone();
+        longer.push(0);
+        let e = decode(&ir, ty, &longer).expect_err("trailing byte");
+        assert_eq!(e.kind, ErrorKind::TrailingBytes { count: 1 }, "{ty}");
+        assert_eq!(e.offset, full.len());
+    }
+}
+
+#[test]
+fn hex_dumps_of_golden_vectors() {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(common::root().join("snapshots").join("inspect"));
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    let picks = [
+        ("TransformPacket", "transform_packet"),
+        ("Scoreboard", "scoreboard"),
+        ("game.net.ServerPacket", "kick"),
+    ];
+    for (schema, ty, hex, _) in golden() {
+        let Some((_, name)) = picks.iter().find(|(t, _)| *t == ty || ty.ends_with(t)) else {
+            continue;
+        };
+        let ir = ir(schema);
+        let input = bytes(hex);
+        let id = inspect::find_type(&ir, ty).expect("type");
+        let (node, err) = inspect::decode(&ir, id, &input, Limits::default());
+        assert!(err.is_none());
+        s.bind(|| insta::assert_snapshot!(*name, inspect::hex_dump(&node, &input)));
+    }
+    // A frame with a tag the schema does not know, and a stream.
+    let ir = ir("schemas/game.pkt");
+    let input =
+        bytes("05 00 00 00 00 04 01 02 03  0e 00 00 00 02 00 08 00 00 00 2a 00 00 00 00 00 00 00");
+    let out = inspect::inspect(&ir, "ServerPacket", &input, inspect::Format::Hex, true);
+    s.bind(|| insta::assert_snapshot!("stream", out.expect("decodes")));
+}
+
+fn expect_error(ir: &Ir, ty: &str, hex: &str, kind: ErrorKind, offset: usize) {
+    let e = decode(ir, ty, &bytes(hex)).expect_err("must fail");
+    assert_eq!(
+        (e.kind.clone(), e.offset),
+        (kind, offset),
+        "{ty} {hex}: {e}"
+    );
+}
+
+#[test]
+fn each_error_kind_names_its_offset() {
+    let game = ir("schemas/game.pkt");
+    let everything = ir("schemas/everything.pkt");
+    let scoreboard = ir("schemas/scoreboard.pkt");
+    // A body length far beyond the input.
+    expect_error(
+        &scoreboard,
+        "Scoreboard",
+        "ff ff ff ff 00",
+        ErrorKind::LengthExceedsInput {
+            len: u32::MAX as usize,
+            remaining: 1,
+        },
+        0,
+    );
+    // A string length beyond its body.
+    expect_error(
+        &everything,
+        "Leaf",
+        "05 00 00 00 ff ff ff 7f 00",
+        ErrorKind::LengthExceedsInput {
+            len: 0x7fff_ffff,
+            remaining: 1,
+        },
+        4,
+    );
+    // @max(64) on `scores`, checked before the count.
+    expect_error(
+        &scoreboard,
+        "Scoreboard",
+        "06 00 00 00 01 00 41 00 00 00",
+        ErrorKind::FieldTooLong {
+            field: "Scoreboard.scores".into(),
+            len: 65,
+            max: 64,
+        },
+        6,
+    );
+    // A huge count of 4-byte elements.
+    expect_error(
+        &ir("schemas/world.pkt"),
+        "WorldSnapshot",
+        "08 00 00 00 ff ff ff ff 00 00 00 00",
+        ErrorKind::LengthExceedsInput {
+            len: 4 * u32::MAX as usize,
+            remaining: 4,
+        },
+        4,
+    );
+    expect_error(
+        &game,
+        "ClientPacket",
+        "0b 00 00 00 02 00 00 00 00 00 00 00 00 00 00",
+        ErrorKind::UnexpectedEnd {
+            needed: 4,
+            remaining: 2,
+        },
+        13,
+    );
+    // Kick with an optional flag of 2.
+    expect_error(
+        &game,
+        "Kick",
+        "07 00 00 00 01 00 00 00 00 02 00",
+        ErrorKind::InvalidOptionFlag(2),
+        9,
+    );
+    // Invalid UTF-8 in the second byte of a string.
+    expect_error(
+        &ir("schemas/small.pkt"),
+        "Small",
+        "0a 00 00 00 01 00 00 00 02 00 00 00 68 ff",
+        ErrorKind::InvalidUtf8,
+        13,
+    );
+    // Repeated map key.
+    expect_error(
+        &scoreboard,
+        "Scoreboard",
+        "18 00 00 00 03 00 02 00 00 00 01 00 00 00 61 01 00 00 00 01 00 00 00 61 02 00 00 00",
+        ErrorKind::DuplicateMapKey,
+        19,
+    );
+    // Ping's variant is a u64 but the frame holds one byte more.
+    expect_error(
+        &game,
+        "ClientPacket",
+        "0a 00 00 00 05 2a 00 00 00 00 00 00 00 00",
+        ErrorKind::VariantLength {
+            tag: 5,
+            expected: 9,
+            consumed: 8,
+        },
+        13,
+    );
+    // Invalid bool in a fixed struct.
+    expect_error(
+        &game,
+        "MoveInput",
+        &format!("{} 02", "00 ".repeat(34)),
+        ErrorKind::InvalidBool(2),
+        34,
+    );
+}
+
+#[test]
+fn nesting_is_bounded() {
+    let ir = ir("schemas/everything.pkt");
+    // TreeNode { value, children: [TreeNode { ... }] }, 70 levels deep.
+    let depth = 70;
+    let mut body: Vec<u8> = Vec::new();
+    for level in 0..depth {
+        let mut outer = vec![0u8; 4]; // value
+        let count: u32 = u32::from(level > 0);
+        outer.extend_from_slice(&count.to_le_bytes());
+        outer.extend_from_slice(&body);
+        let mut framed = (outer.len() as u32).to_le_bytes().to_vec();
+        framed.extend_from_slice(&outer);
+        body = framed;
+    }
+    let id = inspect::find_type(&ir, "TreeNode").expect("type");
+    let (_, e) = inspect::decode(&ir, id, &body, Limits::default());
+    let e = e.expect("too deep");
+    assert_eq!(e.kind, ErrorKind::DepthExceeded { max: 64 });
+    assert!(e.path.contains(".children[0]"), "{}", e.path);
+}
+
+/// xorshift64*, so a failing case is reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+#[test]
+fn random_and_mutated_input_never_panics() {
+    let mut rng = Rng(0x243F_6A88_85A3_08D3);
+    for schema in ["schemas/everything.pkt", "schemas/game.pkt"] {
+        let ir = ir(schema);
+        for id in 0..ir.types.len() {
+            let id = pktc::ir::TypeId(id);
+            for _ in 0..200 {
+                let len = (rng.next() % 64) as usize;
+                let mut input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+                // Small length prefixes get further than random ones.
+                if input.len() >= 4 && rng.next() % 2 == 0 {
+                    let n = (input.len() - 4) as u32;
+                    input[..4].copy_from_slice(&n.to_le_bytes());
+                }
+                let (node, _) = inspect::decode(&ir, id, &input, Limits::default());
+                let _ = inspect::hex_dump(&node, &input);
+                let _ = inspect::to_json(&node);
+                let _ = inspect::decode_stream(&ir, id, &input, Limits::default());
+            }
+        }
+    }
+    for (schema, ty, hex, _) in golden() {
+        let ir = ir(schema);
+        let id = inspect::find_type(&ir, ty).expect("type");
+        let good = bytes(hex);
+        for i in 0..good.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut bad = good.clone();
+                bad[i] ^= flip;
+                let (node, _) = inspect::decode(&ir, id, &bad, Limits::default());
+                let _ = inspect::hex_dump(&node, &bad);
+            }
+        }
+    }
+}
+
+#[test]
+fn type_names_resolve_qualified_or_unique() {
+    let ir = pktc::check_with(
+        &["schemas/common.pkt".into(), "schemas/mesh.pkt".into()],
+        &common::RootReader,
+    )
+    .expect("valid")
+    .ir;
+    assert!(inspect::find_type(&ir, "Triangle").is_ok());
+    assert!(inspect::find_type(&ir, "bench.mesh.Vec3").is_ok());
+    let e = inspect::find_type(&ir, "Vec3").expect_err("two Vec3");
+    assert!(
+        e.contains("`game.common.Vec3`") && e.contains("`bench.mesh.Vec3`"),
+        "{e}"
+    );
+    assert!(inspect::find_type(&ir, "Nope").is_err());
+}
+
+fn pktc(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(common::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("pktc runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write");
+    child.wait_with_output().expect("pktc ends")
+}
+
+#[test]
+fn cli_reads_raw_or_hex_and_fails_clearly() {
+    let raw = bytes("09 00 00 00 05 2a 00 00 00 00 00 00 00");
+    let o = pktc(
+        &["inspect", "--type", "ClientPacket", "schemas/game.pkt"],
+        &raw,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v, json!({"Ping": 42}));
+
+    let o = pktc(
+        &[
+            "inspect",
+            "--type",
+            "ClientPacket",
+            "--hex",
+            "--format",
+            "hex",
+            "schemas/game.pkt",
+        ],
+        b"08 00 00 00 05 2a 00 00 00 00 00 00",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("unexpected end of input: needed 8 bytes, 7 remaining at byte 5"),
+        "{err}"
+    );
+    assert!(err.contains("ClientPacket.Ping"), "{err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("0004  05"), "partial dump: {out}");
+
+    let o = pktc(
+        &["inspect", "--type", "Kick", "--stream", "schemas/game.pkt"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a union"));
+}
