@@ -213,3 +213,18 @@ fn hostile_nesting_is_a_diagnostic_not_a_stack_overflow() {
         }
     }
 }
+
+#[test]
+fn schema_fuzz_corpus_replays_cleanly() {
+    let dir = common::root().join("fuzz/corpus/schema");
+    let path = PathBuf::from("fuzz.pkt");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz/corpus/schema exists") {
+        let file = entry.expect("entry").path();
+        let text = String::from_utf8_lossy(&std::fs::read(&file).expect("readable")).into_owned();
+        let reader = MemReader(HashMap::from([(path.clone(), text)]));
+        assert_handled(&reader, &path, n);
+        n += 1;
+    }
+    assert!(n >= 40, "expected the committed corpus, found {n} inputs");
+}

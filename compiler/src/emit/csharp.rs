@@ -21,24 +21,29 @@ use code::Gen;
 
 const RUNTIME: &str = include_str!("../../../templates/csharp/PktRuntime.cs");
 
-fn templates() -> Templates {
-    Templates::new(&[
-        ("file", include_str!("../../../templates/csharp/file.hbs")),
-        (
-            "consts",
-            include_str!("../../../templates/csharp/consts.hbs"),
-        ),
-        ("enum", include_str!("../../../templates/csharp/enum.hbs")),
-        (
-            "struct",
-            include_str!("../../../templates/csharp/struct.hbs"),
-        ),
-        (
-            "message",
-            include_str!("../../../templates/csharp/message.hbs"),
-        ),
-        ("union", include_str!("../../../templates/csharp/union.hbs")),
-    ])
+/// Parsed once per process: code generation runs per schema set, and in
+/// `build.rs` and the fuzzers many times.
+fn templates() -> &'static Templates {
+    static TEMPLATES: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
+    TEMPLATES.get_or_init(|| {
+        Templates::new(&[
+            ("file", include_str!("../../../templates/csharp/file.hbs")),
+            (
+                "consts",
+                include_str!("../../../templates/csharp/consts.hbs"),
+            ),
+            ("enum", include_str!("../../../templates/csharp/enum.hbs")),
+            (
+                "struct",
+                include_str!("../../../templates/csharp/struct.hbs"),
+            ),
+            (
+                "message",
+                include_str!("../../../templates/csharp/message.hbs"),
+            ),
+            ("union", include_str!("../../../templates/csharp/union.hbs")),
+        ])
+    })
 }
 
 pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {

@@ -14,24 +14,29 @@ use super::{GenOptions, GeneratedFile};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
-fn templates() -> Templates {
-    Templates::new(&[
-        ("file", include_str!("../../../templates/rust/file.rs.hbs")),
-        ("mod", include_str!("../../../templates/rust/mod.rs.hbs")),
-        (
-            "struct",
-            include_str!("../../../templates/rust/struct.rs.hbs"),
-        ),
-        (
-            "message",
-            include_str!("../../../templates/rust/message.rs.hbs"),
-        ),
-        ("enum", include_str!("../../../templates/rust/enum.rs.hbs")),
-        (
-            "union",
-            include_str!("../../../templates/rust/union.rs.hbs"),
-        ),
-    ])
+/// Parsed once per process: code generation runs per schema set, and in
+/// `build.rs` and the fuzzers many times.
+fn templates() -> &'static Templates {
+    static TEMPLATES: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
+    TEMPLATES.get_or_init(|| {
+        Templates::new(&[
+            ("file", include_str!("../../../templates/rust/file.rs.hbs")),
+            ("mod", include_str!("../../../templates/rust/mod.rs.hbs")),
+            (
+                "struct",
+                include_str!("../../../templates/rust/struct.rs.hbs"),
+            ),
+            (
+                "message",
+                include_str!("../../../templates/rust/message.rs.hbs"),
+            ),
+            ("enum", include_str!("../../../templates/rust/enum.rs.hbs")),
+            (
+                "union",
+                include_str!("../../../templates/rust/union.rs.hbs"),
+            ),
+        ])
+    })
 }
 
 pub fn generate(ir: &Ir, _options: &GenOptions) -> Vec<GeneratedFile> {
