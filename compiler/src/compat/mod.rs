@@ -234,8 +234,12 @@ impl Comparer<'_> {
                 );
             }
         }
-        // Most severe first; within a kind, in the order the changes were found.
-        self.changes.sort_by_key(|c| c.kind);
+        // Most severe first; within a kind, in source order of the new
+        // version (removals, which have only an old location, after).
+        self.changes.sort_by_key(|c| {
+            let at = |s: &Option<(Span, String)>| s.as_ref().map(|(s, _)| (s.file, s.start));
+            (c.kind, at(&c.new).is_none(), at(&c.new).or(at(&c.old)))
+        });
         self.changes
     }
 

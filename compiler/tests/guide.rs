@@ -1,0 +1,381 @@
+//! Runs docs/guide.md and checks docs/language.md, so the documentation
+//! cannot rot. In the guide, code blocks are processed in order:
+//!
+//! - `` ```LANG file=PATH ``: written to PATH in a scratch directory;
+//! - `` ```pkt `` without a file (the language reference): must pass
+//!   `pktc check`, or fail it when marked `fails`;
+//! - `` ```sh ``: each line runs in the scratch directory and must succeed;
+//! - `` ```console ``: `$ command` lines run; the lines after one are its
+//!   expected standard output, compared exactly; the exit status must be the
+//!   block's `exit=N` (default 0); a command ending in `&` runs in the
+//!   background until the block ends. `127.0.0.1:7777` becomes a free port.
+//! - `` ```yaml file=.github/workflows/... ``: written, then its `run: pktc ...`
+//!   steps run as CI would, against a local `origin/main`.
+//!
+//! `GUIDE_UPDATE=1` writes the outputs the commands really print into the
+//! guide instead of comparing (exit statuses are still checked); review the
+//! diff like a snapshot change.
+//!
+//! The Rust server in the guide is built with cargo against this workspace's
+//! crates, and the C# client with Mono's `mcs`: without Mono the test fails
+//! under `CI=true` and warns loudly elsewhere.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Block {
+    lang: String,
+    attrs: HashMap<String, String>,
+    text: String,
+    line: usize,
+}
+
+fn blocks(markdown: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut lines = markdown.lines().enumerate();
+    while let Some((i, line)) = lines.next() {
+        let Some(info) = line.strip_prefix("```") else {
+            continue;
+        };
+        let mut words = info.split_whitespace();
+        let lang = words.next().unwrap_or("").to_string();
+        let attrs = words
+            .map(|w| match w.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => (w.to_string(), String::new()),
+            })
+            .collect();
+        let mut text = String::new();
+        for (_, l) in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            text.push_str(l);
+            text.push('\n');
+        }
+        out.push(Block {
+            lang,
+            attrs,
+            text,
+            line: i + 1,
+        });
+    }
+    out
+}
+
+struct Scratch {
+    /// With GUIDE_UPDATE: (line of the block's opening fence, new block text).
+    updates: Vec<(usize, String)>,
+    dir: PathBuf,
+    path_env: String,
+    background: Vec<Child>,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for child in &mut self.background {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        // Outside the repository, so the guide's crate is not taken for a
+        // member of this workspace. The server's `target/` is kept between
+        // runs to save rebuilding its dependencies.
+        let dir = std::env::temp_dir().join("pktc-guide");
+        if dir.exists() {
+            for entry in std::fs::read_dir(&dir).expect("scratch dir") {
+                let p = entry.expect("entry").path();
+                if p.ends_with("server") {
+                    for inner in std::fs::read_dir(&p).expect("server dir") {
+                        let q = inner.expect("entry").path();
+                        if !q.ends_with("target") {
+                            remove(&q);
+                        }
+                    }
+                } else {
+                    remove(&p);
+                }
+            }
+        }
+        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        let bin = dir.join(".bin");
+        std::fs::create_dir_all(&bin).expect("bin dir");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pktc"), bin.join("pktc")).expect("link pktc");
+        let path_env = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        Scratch {
+            updates: Vec::new(),
+            dir,
+            path_env,
+            background: Vec::new(),
+        }
+    }
+
+    fn command(&self, line: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg(line)
+            .current_dir(&self.dir)
+            .env("PATH", &self.path_env)
+            .env("GIT_AUTHOR_NAME", "guide")
+            .env("GIT_AUTHOR_EMAIL", "guide@example.invalid")
+            .env("GIT_COMMITTER_NAME", "guide")
+            .env("GIT_COMMITTER_EMAIL", "guide@example.invalid")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("CARGO_TARGET_DIR");
+        c
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let p = self.dir.join(path);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        std::fs::write(p, text).expect("write block");
+    }
+}
+
+fn remove(p: &Path) {
+    if p.is_dir() && !p.is_symlink() {
+        std::fs::remove_dir_all(p).expect("clean");
+    } else {
+        std::fs::remove_file(p).expect("clean");
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Waits until something listens on `port`. Probing by binding rather than
+/// connecting: the guide's server accepts exactly one client.
+fn wait_for_port(port: u16, what: &str) {
+    let start = Instant::now();
+    while TcpListener::bind(("127.0.0.1", port)).is_ok() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{what} did not start listening on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The guide's Cargo.toml names published versions; build against this
+/// workspace instead, with its lock file.
+fn local_manifest(text: &str) -> String {
+    let root = common::root();
+    text.replace(
+        "pkt-runtime = \"0.1\"",
+        &format!("pkt-runtime = {{ path = \"{}\" }}", root.join("runtime").display()),
+    )
+    .replace(
+        "pktc = { version = \"0.1\", default-features = false }",
+        &format!(
+            "pktc = {{ path = \"{}\", default-features = false }}",
+            root.join("compiler").display()
+        ),
+    )
+}
+
+fn mono_available() -> bool {
+    let ok = |t: &str| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if ok("mcs") && ok("mono") {
+        return true;
+    }
+    let msg = "docs/guide.md needs mcs and mono for its C# client; the guide was NOT tested";
+    if std::env::var_os("CI").is_some() {
+        panic!("{msg}");
+    }
+    eprintln!("warning: {msg}");
+    false
+}
+
+#[test]
+fn the_guide_runs_as_written() {
+    if !mono_available() {
+        return;
+    }
+    let guide = std::fs::read_to_string(common::root().join("docs/guide.md")).expect("guide");
+    let mut s = Scratch::new();
+    let mut ran = 0;
+    for b in blocks(&guide) {
+        let at = format!("docs/guide.md:{}", b.line);
+        if let Some(path) = b.attrs.get("file") {
+            let text = if path.ends_with("Cargo.toml") {
+                local_manifest(&b.text)
+            } else {
+                b.text.clone()
+            };
+            s.write(path, &text);
+            if path.ends_with("Cargo.toml") {
+                let dir = Path::new(path).parent().expect("crate dir");
+                std::fs::copy(common::root().join("Cargo.lock"), s.dir.join(dir).join("Cargo.lock"))
+                    .expect("copy lock file");
+            }
+            if b.lang == "pkt" {
+                let o = s.command(&format!("pktc check {path}")).output().expect("pktc");
+                assert!(o.status.success(), "{at}: {path} does not check:\n{}", String::from_utf8_lossy(&o.stderr));
+            }
+            if b.lang == "yaml" {
+                run_ci_steps(&mut s, &b.text, &at);
+            }
+            ran += 1;
+            continue;
+        }
+        match b.lang.as_str() {
+            "sh" => {
+                for line in b.text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+                    let o = s.command(line).output().expect("sh");
+                    assert!(
+                        o.status.success(),
+                        "{at}: `{line}` failed:\n{}{}",
+                        String::from_utf8_lossy(&o.stdout),
+                        String::from_utf8_lossy(&o.stderr)
+                    );
+                }
+            }
+            "console" => run_console(&mut s, &b, &at),
+            _ => continue,
+        }
+        ran += 1;
+    }
+    assert!(ran >= 20, "only {ran} blocks ran");
+    if !s.updates.is_empty() {
+        let mut lines: Vec<String> = guide.lines().map(String::from).collect();
+        for (fence, text) in s.updates.iter().rev() {
+            let end = (*fence..lines.len())
+                .find(|&i| lines[i].starts_with("```"))
+                .expect("closing fence");
+            lines.splice(*fence..end, text.lines().map(String::from));
+        }
+        let mut out = lines.join("\n");
+        out.push('\n');
+        std::fs::write(common::root().join("docs/guide.md"), out).expect("update guide");
+        eprintln!("updated {} console blocks in docs/guide.md", s.updates.len());
+    }
+}
+
+fn run_console(s: &mut Scratch, b: &Block, at: &str) {
+    let port = free_port();
+    let expected_exit: i32 = b.attrs.get("exit").map_or(0, |e| e.parse().expect("exit=N"));
+    let mut commands: Vec<(String, String)> = Vec::new();
+    for line in b.text.lines() {
+        match line.strip_prefix("$ ") {
+            Some(cmd) => commands.push((cmd.replace("127.0.0.1:7777", &format!("127.0.0.1:{port}")), String::new())),
+            None => {
+                let last = commands.last_mut().unwrap_or_else(|| panic!("{at}: output before a command"));
+                last.1.push_str(line);
+                last.1.push('\n');
+            }
+        }
+    }
+    let update = std::env::var_os("GUIDE_UPDATE").is_some();
+    let mut recorded = String::new();
+    for (cmd, expected) in commands {
+        let shown = cmd.replace(&format!("127.0.0.1:{port}"), "127.0.0.1:7777");
+        recorded.push_str(&format!("$ {shown}\n"));
+        if let Some(bg) = cmd.strip_suffix('&') {
+            let child = s
+                .command(bg.trim())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn");
+            s.background.push(child);
+            wait_for_port(port, bg);
+            continue;
+        }
+        let o = s.command(&cmd).output().expect("run");
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(expected_exit),
+            "{at}: `{cmd}` exited with {:?}:\n{stdout}{}",
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if update {
+            if !stdout.trim_end().is_empty() {
+                recorded.push_str(stdout.trim_end());
+                recorded.push('\n');
+            }
+        } else {
+            assert_eq!(stdout.trim_end(), expected.trim_end(), "{at}: output of `{cmd}` differs");
+        }
+    }
+    if update && recorded != b.text {
+        s.updates.push((b.line, recorded));
+    }
+    for mut child in s.background.drain(..) {
+        // Background servers in the guide exit when their client leaves.
+        let start = Instant::now();
+        while child.try_wait().expect("wait").is_none() {
+            assert!(start.elapsed() < Duration::from_secs(30), "{at}: background process did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The CI job's `pktc` steps, with `origin/main` pointing at the first commit.
+fn run_ci_steps(s: &mut Scratch, yaml: &str, at: &str) {
+    let o = s
+        .command("git branch -f origin/main $(git rev-list --max-parents=0 HEAD)")
+        .output()
+        .expect("git");
+    assert!(o.status.success(), "{at}: {}", String::from_utf8_lossy(&o.stderr));
+    let mut steps = 0;
+    for line in yaml.lines() {
+        let Some(cmd) = line.trim().strip_prefix("- run: ") else {
+            continue;
+        };
+        if !cmd.starts_with("pktc ") {
+            continue;
+        }
+        let o = s.command(cmd).env("GITHUB_BASE_REF", "main").output().expect("run");
+        assert!(
+            o.status.success(),
+            "{at}: CI step `{cmd}` failed:\n{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        steps += 1;
+    }
+    assert_eq!(steps, 2, "{at}: the CI job's pktc steps");
+}
+
+#[test]
+fn language_reference_examples_check() {
+    let doc = std::fs::read_to_string(common::root().join("docs/language.md")).expect("language.md");
+    let dir = common::root().join("target/language-doc");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut checked = 0;
+    for b in blocks(&doc).into_iter().filter(|b| b.lang == "pkt") {
+        let file = dir.join(format!("example-{}.pkt", b.line));
+        std::fs::write(&file, &b.text).expect("write");
+        let ok = pktc::check(std::slice::from_ref(&file)).is_ok();
+        let should_fail = b.attrs.contains_key("fails");
+        assert_eq!(ok, !should_fail, "docs/language.md:{}: expected {}", b.line, if should_fail { "an error" } else { "no error" });
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} examples");
+}
