@@ -6,6 +6,14 @@ use std::path::{Component, Path, PathBuf};
 use crate::diag::{Diagnostic, FileId, SourceMap};
 use crate::syntax::{self, ast};
 
+/// Deepest chain of imports followed. Distinct paths can lead on forever (a
+/// symbolic link to a parent directory makes `sub/a.pkt`, `sub/sub/a.pkt`, ...),
+/// which cycle detection by path cannot see.
+const MAX_IMPORT_DEPTH: usize = 64;
+
+/// Most files one compilation reads.
+const MAX_FILES: usize = 4096;
+
 /// Where schema text comes from: the file system, or e.g. a git revision.
 pub trait FileReader {
     fn read(&self, path: &Path) -> io::Result<String>;
@@ -92,6 +100,22 @@ impl Loader<'_> {
     /// Loads one file and, depth first, its imports. `from` is the import that
     /// asked for it, for error locations.
     fn visit(&mut self, path: &Path, from: Option<&ast::Import>) -> Option<usize> {
+        if let Some(imp) = from {
+            let too_many = if self.stack.len() >= MAX_IMPORT_DEPTH {
+                Some(format!("imports nest more than {MAX_IMPORT_DEPTH} files deep"))
+            } else if self.loaded.files.len() >= MAX_FILES {
+                Some(format!("more than {MAX_FILES} files are imported"))
+            } else {
+                None
+            };
+            if let Some(message) = too_many {
+                self.diags.push(
+                    Diagnostic::error(message, imp.span, "not followed")
+                        .with_help("check for a symbolic link that points back to a parent directory"),
+                );
+                return None;
+            }
+        }
         let text = match self.reader.read(path) {
             Ok(t) => t,
             Err(e) => {

@@ -228,3 +228,18 @@ fn schema_fuzz_corpus_replays_cleanly() {
     }
     assert!(n >= 40, "expected the committed corpus, found {n} inputs");
 }
+
+#[test]
+fn endless_import_chains_stop_with_a_diagnostic() {
+    // Every path reads as a file importing `sub/next.pkt` relative to itself:
+    // a chain of distinct paths with no cycle, like a symlink to a parent.
+    struct Endless;
+    impl FileReader for Endless {
+        fn read(&self, _: &Path) -> io::Result<String> {
+            Ok("import \"sub/next.pkt\";\nmessage M { x: u8 }\n".to_string())
+        }
+    }
+    let failed = pktc::check_with(&[PathBuf::from("top.pkt")], &Endless).unwrap_err();
+    let text = failed.to_string();
+    assert!(text.contains("imports nest more than 64 files deep"), "{text}");
+}
