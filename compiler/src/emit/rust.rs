@@ -52,7 +52,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
         let items: Vec<String> = file
             .types
             .iter()
-            .map(|id| cx.render_type(&t, ir.ty(*id)))
+            .map(|id| cx.render_type(t, ir.ty(*id)))
             .collect();
         let consts = file
             .consts
