@@ -84,6 +84,11 @@ pub const MAX_RESERVE: usize = 64 * 1024;
 /// Nothing is written to the buffer on error. Otherwise the value is encoded
 /// straight into the destination buffer after one `reserve` of its exact
 /// size; no intermediate buffer is used.
+///
+/// Since the codec is an `Encoder` of both `Out` and `&Out`, a `Sink` method
+/// that takes no item cannot infer which sink it is on: name the item type,
+/// as in `SinkExt::<Out>::flush(&mut framed)` or
+/// `SinkExt::<&Out>::close(&mut framed)`.
 pub struct PacketCodec<In, Out = In> {
     limits: Limits,
     /// Stream offset of the first byte of the decode buffer.
