@@ -65,6 +65,15 @@ impl Config {
         self
     }
 
+    /// Rust only: whether every generated type derives `serde::Serialize`
+    /// and `serde::Deserialize` (off by default). The crate then depends on
+    /// `serde` (with `derive`) and, for fields that are arrays longer than 32
+    /// elements, on `pkt-runtime` with feature `serde`.
+    pub fn serde(&mut self, yes: bool) -> &mut Self {
+        self.options.serde = yes;
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` for every schema read.
     /// Defaults to on when running inside a build script (`OUT_DIR` is set).
     pub fn rerun_if_changed(&mut self, yes: bool) -> &mut Self {

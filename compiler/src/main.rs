@@ -40,6 +40,9 @@ enum Command {
         /// C#: do not write the runtime support file PktRuntime.cs.
         #[arg(long)]
         no_runtime: bool,
+        /// Rust: derive serde::Serialize and serde::Deserialize on every type.
+        #[arg(long)]
+        serde: bool,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -141,6 +144,7 @@ fn main() -> ExitCode {
             out_dir,
             check,
             no_runtime,
+            serde,
             files,
         } => {
             let mut options = pktc::emit::GenOptions::new(match lang {
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
                 LangArg::CSharp => pktc::Lang::CSharp,
             });
             options.runtime = !no_runtime;
+            options.serde = serde;
             gen(&files, &out_dir, &options, check)
         }
         Command::Compat {

@@ -1,358 +1,270 @@
-//! The [`Encode`], [`Decode`] and [`FixedSize`] traits.
+//! A [`tokio_util::codec`] codec for self-delimiting frames (feature `tokio`).
+//!
+//! [`PacketCodec`] reads and writes the same frames as
+//! [`FrameDecoder`](crate::frame::FrameDecoder): a top-level union or message
+//! value, which starts with its `u32` length. With
+//! `tokio_util::codec::Framed` it turns a `TcpStream` into a stream of decoded
+//! packets and a sink of packets to send:
+//!
+//! ```ignore
+//! use futures::{SinkExt, StreamExt};
+//! use pkt_runtime::codec::PacketCodec;
+//! use tokio_util::codec::Framed;
+//!
+//! // Receives `ServerPacket`s, sends `ClientPacket`s.
+//! let mut conn = Framed::new(stream, PacketCodec::<ServerPacket, ClientPacket>::new());
+//! conn.send(&ClientPacket::Ping(1)).await?;
+//! while let Some(packet) = conn.next().await {
+//!     let packet: ServerPacket = packet?;
+//! }
+//! ```
 
 use core::cell::Cell;
+use core::fmt;
+use core::marker::PhantomData;
+use std::io;
 
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use bytes::{Buf, BytesMut};
+use tokio_util::codec::{Decoder, Encoder};
+
+use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
 use crate::reader::Reader;
+use crate::traits::{Decode, Encode};
 use crate::writer::Writer;
 
-/// A value with a wire encoding.
+/// The most [`PacketCodec`] reserves in advance for a frame whose length
+/// prefix has arrived but whose body has not (64 KiB). Larger frames grow the
+/// buffer only as their bytes arrive, so a peer cannot make the codec allocate
+/// by announcing a large frame it never sends.
+pub const MAX_RESERVE: usize = 64 * 1024;
+
+/// Decodes frames as `In` and encodes `Out` values (by value or by
+/// reference), for `tokio_util::codec::{FramedRead, FramedWrite, Framed}`.
 ///
-/// Implementations provide the exact size and the raw writer; the provided
-/// methods handle the output buffer.
-pub trait Encode {
-    /// The exact number of bytes [`encode_raw`](Encode::encode_raw) writes.
-    fn encoded_len(&self) -> usize;
-
-    /// Writes exactly [`encoded_len`](Encode::encoded_len) bytes.
-    fn encode_raw(&self, w: &mut Writer<'_>);
-
-    /// Encodes into a new vector, with exactly one allocation of exactly
-    /// [`encoded_len`](Encode::encoded_len) bytes.
-    fn encode_to_vec(&self) -> Vec<u8> {
-        let n = self.encoded_len();
-        let mut out = vec![0u8; n];
-        let mut w = Writer::new(&mut out);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
-        out
-    }
-
-    /// Appends the encoding to `out`; allocates nothing when `out` has the
-    /// capacity.
-    fn encode_into(&self, out: &mut Vec<u8>) {
-        let n = self.encoded_len();
-        let start = out.len();
-        out.resize(start + n, 0);
-        let mut w = Writer::new(&mut out[start..]);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
-    }
-
-    /// Encodes into the front of `out` and returns the number of bytes
-    /// written, or [`EncodeErrorKind::BufferTooSmall`](crate::EncodeErrorKind::BufferTooSmall)
-    /// (writing nothing) when `out` is too short.
-    fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
-        let n = self.encoded_len();
-        if out.len() < n {
-            return Err(EncodeError::buffer_too_small(n, out.len()));
-        }
-        let mut w = Writer::new(&mut out[..n]);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
-        Ok(n)
-    }
-
-    /// Checks the `@max` limits declared in the schema on this value and
-    /// everything inside it: [`EncodeErrorKind::FieldTooLong`](crate::EncodeErrorKind::FieldTooLong)
-    /// names the first field over its limit. The plain encoders do not call
-    /// it (they never fail); the `try_` encoders do, so that nothing is sent
-    /// that the receiving side would reject.
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        Ok(())
-    }
-
-    /// [`check_limits`](Encode::check_limits), then
-    /// [`encode_to_vec`](Encode::encode_to_vec).
-    fn try_encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
-        self.check_limits()?;
-        Ok(self.encode_to_vec())
-    }
-
-    /// [`check_limits`](Encode::check_limits), then
-    /// [`encode_into`](Encode::encode_into); on error `out` is unchanged.
-    fn try_encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        self.check_limits()?;
-        self.encode_into(out);
-        Ok(())
-    }
-
-    /// [`check_limits`](Encode::check_limits), then
-    /// [`encode_to_slice`](Encode::encode_to_slice).
-    fn try_encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
-        self.check_limits()?;
-        self.encode_to_slice(out)
-    }
-
-    /// The encoded size of `items` back to back, without a count. Scalars
-    /// override this (and [`encode_slice`](Encode::encode_slice)) with a
-    /// multiplication and a bulk store.
-    fn slice_encoded_len(items: &[Self]) -> usize
-    where
-        Self: Sized,
-    {
-        items.iter().map(Self::encoded_len).sum()
-    }
-
-    /// Writes `items` back to back, without a count.
-    fn encode_slice(items: &[Self], w: &mut Writer<'_>)
-    where
-        Self: Sized,
-    {
-        for item in items {
-            item.encode_raw(w);
-        }
-    }
+/// Both directions use `std::io::Error`, so the codec plugs into
+/// `Framed<TcpStream, _>` without conversions.
+///
+/// # Decoding and its error policy
+///
+/// The policy is the same as [`FrameDecoder`](crate::frame::FrameDecoder)'s:
+///
+/// * Until the four bytes of a length prefix are buffered, `decode` returns
+///   `Ok(None)`. Once they are, the length is checked against
+///   [`Limits::max_frame`]; within it, the codec reserves room for the rest
+///   of the frame, at most [`MAX_RESERVE`] bytes, and waits for the frame.
+/// * A complete frame is split off the buffer and decoded with the codec's
+///   [`Limits`]; it must be exactly one `In` value.
+/// * A frame that fails to decode is an error of kind
+///   [`InvalidData`](io::ErrorKind::InvalidData) whose inner error
+///   ([`get_ref`](io::Error::get_ref), [`into_inner`](io::Error::into_inner))
+///   is the [`DecodeError`], with
+///   its offset counted from the start of the stream. The frame is consumed:
+///   the length prefix still delimits it, so calling `decode` again continues
+///   with the next frame. (`FramedRead` ends the stream after an error; call
+///   the codec directly to skip bad frames.)
+/// * A length prefix above `max_frame` is an `InvalidData` error carrying
+///   [`DecodeErrorKind::LimitExceeded`], returned as soon as its four bytes
+///   are buffered, before anything is reserved for the body. The stream
+///   cannot be resynchronised after that: the codec discards the buffered
+///   bytes, stays failed and returns the same error from every later call.
+///   Drop the connection.
+/// * At the end of the stream, bytes of an incomplete frame are an error of
+///   kind [`UnexpectedEof`](io::ErrorKind::UnexpectedEof) carrying
+///   [`DecodeErrorKind::UnexpectedEnd`].
+///
+/// # Encoding
+///
+/// Encoding applies the `try_` semantics of [`Encode`]: a value with a field
+/// over its `@max` limit ([`Encode::check_limits`]) is refused with an error
+/// of kind [`InvalidInput`](io::ErrorKind::InvalidInput) whose inner error
+/// is the [`EncodeError`](crate::EncodeError), since the receiving side would reject
+/// it. So is a value whose length prefix would exceed the codec's own
+/// `max_frame`, since a peer with the same limits would drop the connection.
+/// Nothing is written to the buffer on error. Otherwise the value is encoded
+/// straight into the destination buffer after one `reserve` of its exact
+/// size; no intermediate buffer is used.
+///
+/// Since the codec is an `Encoder` of both `Out` and `&Out`, a `Sink` method
+/// that takes no item cannot infer which sink it is on: name the item type,
+/// as in `SinkExt::<Out>::flush(&mut framed)` or
+/// `SinkExt::<&Out>::close(&mut framed)`.
+pub struct PacketCodec<In, Out = In> {
+    limits: Limits,
+    /// Stream offset of the first byte of the decode buffer.
+    stream_pos: usize,
+    failed: Option<DecodeError>,
+    _marker: PhantomData<fn(Out) -> In>,
 }
 
-/// A value that can be decoded from its wire encoding.
-///
-/// Implementations provide [`decode_raw`](Decode::decode_raw); the entry
-/// points ([`decode`](Decode::decode) and friends) set up a [`Reader`] whose
-/// element budget is shared by every nested body.
-pub trait Decode: Sized {
-    /// The smallest number of bytes any value of this type encodes to. List
-    /// and map counts are checked against `count * MIN_ENCODED_LEN` before
-    /// anything is allocated.
-    const MIN_ENCODED_LEN: usize = 1;
-
-    /// Decodes one value from `r`.
-    fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
-
-    /// Decodes one value from `r` into `self`, reusing its allocations where
-    /// the type can. On error `self` holds a valid but unspecified value.
-    fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-        *self = Self::decode_raw(r)?;
-        Ok(())
+impl<In, Out> PacketCodec<In, Out> {
+    /// A codec with the default [`Limits`].
+    pub fn new() -> Self {
+        Self::with_limits(Limits::DEFAULT)
     }
 
-    /// Decodes exactly one value with the default [`Limits`];
-    /// [`DecodeErrorKind::TrailingBytes`] if bytes are left over.
-    fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
-        Self::decode_with_limits(bytes, Limits::DEFAULT)
-    }
-
-    /// Decodes exactly one value with the given limits.
-    fn decode_with_limits(bytes: &[u8], limits: Limits) -> Result<Self, DecodeError> {
-        let budget = Cell::new(limits.max_total_elements);
-        let mut r = Reader::with_budget(bytes, limits, &budget);
-        let value = Self::decode_raw(&mut r)?;
-        r.expect_end()?;
-        Ok(value)
-    }
-
-    /// Decodes one value from the front of `bytes` with the default limits and
-    /// returns it with the number of bytes it took.
-    fn decode_prefix(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
-        Self::decode_prefix_with_limits(bytes, Limits::DEFAULT)
-    }
-
-    /// [`decode_prefix`](Decode::decode_prefix) with the given limits.
-    fn decode_prefix_with_limits(
-        bytes: &[u8],
-        limits: Limits,
-    ) -> Result<(Self, usize), DecodeError> {
-        let budget = Cell::new(limits.max_total_elements);
-        let mut r = Reader::with_budget(bytes, limits, &budget);
-        let value = Self::decode_raw(&mut r)?;
-        Ok((value, r.position()))
-    }
-
-    /// Decodes exactly one value into `self` with the default limits,
-    /// reusing its allocations.
-    fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
-        self.decode_into_with_limits(bytes, Limits::DEFAULT)
-    }
-
-    /// [`decode_into`](Decode::decode_into) with the given limits.
-    fn decode_into_with_limits(&mut self, bytes: &[u8], limits: Limits) -> Result<(), DecodeError> {
-        let budget = Cell::new(limits.max_total_elements);
-        let mut r = Reader::with_budget(bytes, limits, &budget);
-        self.decode_into_raw(&mut r)?;
-        r.expect_end()
-    }
-
-    /// Decodes `count` values (the count is already read and checked).
-    /// Scalars override this with one bounds check for the whole list.
-    fn decode_vec(count: usize, r: &mut Reader<'_>) -> Result<Vec<Self>, DecodeError> {
-        // A zero minimum size means the count was not checked against the
-        // input, so let the vector grow instead of trusting it.
-        let mut v = Vec::with_capacity(if Self::MIN_ENCODED_LEN == 0 { 0 } else { count });
-        for _ in 0..count {
-            v.push(Self::decode_raw(r)?);
-        }
-        Ok(v)
-    }
-
-    /// Decodes `count` values into `v`: existing elements are decoded into
-    /// in place ([`decode_into_raw`](Decode::decode_into_raw)), extra ones are
-    /// dropped and missing ones pushed.
-    fn decode_vec_into(
-        v: &mut Vec<Self>,
-        count: usize,
-        r: &mut Reader<'_>,
-    ) -> Result<(), DecodeError> {
-        v.truncate(count);
-        for item in v.iter_mut() {
-            item.decode_into_raw(r)?;
-        }
-        if Self::MIN_ENCODED_LEN != 0 {
-            v.reserve(count - v.len());
-        }
-        while v.len() < count {
-            v.push(Self::decode_raw(r)?);
-        }
-        Ok(())
-    }
-
-    /// Decodes `N` values back to back into an array, without allocating.
-    fn decode_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], DecodeError> {
-        array_from_fn(|_| Self::decode_raw(r))
-    }
-}
-
-/// Builds an array from `f`, stopping at the first error. The values are
-/// gathered on the stack as `Option`s, so nothing is allocated and no element
-/// type needs a placeholder value.
-pub(crate) fn array_from_fn<T, const N: usize>(
-    mut f: impl FnMut(usize) -> Result<T, DecodeError>,
-) -> Result<[T; N], DecodeError> {
-    let mut error = None;
-    let values: [Option<T>; N] = core::array::from_fn(|i| {
-        if error.is_some() {
-            return None;
-        }
-        f(i).map_err(|e| error = Some(e)).ok()
-    });
-    if let Some(e) = error {
-        return Err(e);
-    }
-    // Every element is `Some`: an error would have returned above.
-    Ok(values.map(|v| v.expect("every element was decoded")))
-}
-
-/// A type with a fixed wire size: scalars, enums, structs and arrays of them.
-///
-/// Generated code uses it to read and write such values at constant offsets
-/// and to move whole lists of them with one bounds check (see
-/// [`list`](crate::list)).
-pub trait FixedSize: Sized {
-    /// The encoded size in bytes.
-    const SIZE: usize;
-
-    /// Writes the value into `out`, which is exactly [`SIZE`](FixedSize::SIZE)
-    /// bytes long (panics otherwise).
-    fn write_fixed(&self, out: &mut [u8]);
-
-    /// Reads a value from `bytes`, which is [`SIZE`](FixedSize::SIZE) bytes
-    /// long; `offset` is the absolute offset of `bytes[0]`, for errors. Only
-    /// types containing a `bool` can fail on correctly sized input; a short
-    /// slice is [`DecodeErrorKind::UnexpectedEnd`].
-    fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError>;
-
-    /// Writes `items` back to back into `out` (`items.len() * SIZE` bytes).
-    fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
-        if Self::SIZE == 0 {
-            return;
-        }
-        for (item, chunk) in items.iter().zip(out.chunks_exact_mut(Self::SIZE)) {
-            item.write_fixed(chunk);
+    /// A codec with the given limits: `limits.max_frame` bounds each frame's
+    /// length prefix, the other limits apply within each frame.
+    pub fn with_limits(limits: Limits) -> Self {
+        Self {
+            limits,
+            stream_pos: 0,
+            failed: None,
+            _marker: PhantomData,
         }
     }
 
-    /// Appends the values in `bytes` to `v`: `count` values, `bytes` being
-    /// `count * SIZE` bytes long starting at absolute `offset`.
-    fn read_fixed_into(
-        v: &mut Vec<Self>,
-        count: usize,
-        bytes: &[u8],
-        offset: usize,
-    ) -> Result<(), DecodeError> {
-        if Self::SIZE == 0 {
-            for _ in 0..count {
-                v.push(Self::read_fixed(&[], offset)?);
-            }
-            return Ok(());
-        }
-        for (i, chunk) in bytes.chunks_exact(Self::SIZE).enumerate() {
-            v.push(Self::read_fixed(chunk, offset + i * Self::SIZE)?);
-        }
-        Ok(())
+    /// The limits the codec decodes with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
-    /// Reads `N` values from `bytes` (`N * SIZE` bytes at absolute
-    /// `offset`), without allocating.
-    fn read_fixed_array<const N: usize>(
-        bytes: &[u8],
-        offset: usize,
-    ) -> Result<[Self; N], DecodeError> {
-        let needed = N.saturating_mul(Self::SIZE);
-        if bytes.len() < needed {
-            return Err(DecodeError::new(
-                DecodeErrorKind::UnexpectedEnd {
-                    needed,
-                    remaining: bytes.len(),
-                },
-                offset,
+    /// Stream offset of the next byte `decode` will look at: the total length
+    /// of the frames consumed so far.
+    pub fn stream_position(&self) -> usize {
+        self.stream_pos
+    }
+
+    /// Whether the codec has failed for good (an oversized length prefix; see
+    /// the error policy).
+    pub fn is_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+
+    fn encode_value<T: Encode + ?Sized>(&self, value: &T, dst: &mut BytesMut) -> io::Result<()> {
+        value
+            .check_limits()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let n = value.encoded_len();
+        let frame_len = n.saturating_sub(4);
+        if frame_len > self.limits.max_frame {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "frame length {frame_len} exceeds the limit of {}",
+                    self.limits.max_frame
+                ),
             ));
         }
-        array_from_fn(|i| {
-            let at = i * Self::SIZE;
-            Self::read_fixed(&bytes[at..at + Self::SIZE], offset + at)
-        })
-    }
-}
-
-/// The quantity an `@max(N)` limit counts: bytes of a string or `bytes`,
-/// elements of a list or map; an absent optional counts 0.
-pub trait MaxLen {
-    /// The length compared with the limit.
-    fn max_len(&self) -> usize;
-}
-
-impl MaxLen for String {
-    fn max_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T> MaxLen for Vec<T> {
-    fn max_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<K, V> MaxLen for std::collections::BTreeMap<K, V> {
-    fn max_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T: MaxLen> MaxLen for Option<T> {
-    fn max_len(&self) -> usize {
-        self.as_ref().map_or(0, T::max_len)
-    }
-}
-
-impl<T: MaxLen + ?Sized> MaxLen for Box<T> {
-    fn max_len(&self) -> usize {
-        (**self).max_len()
-    }
-}
-
-/// [`EncodeErrorKind::FieldTooLong`](crate::EncodeErrorKind::FieldTooLong)
-/// when `value` is longer than the field's `@max`.
-#[inline]
-pub fn check_max<T: MaxLen + ?Sized>(
-    field: &'static str,
-    value: &T,
-    max: usize,
-) -> Result<(), EncodeError> {
-    let len = value.max_len();
-    if len > max {
-        Err(EncodeError::field_too_long(field, len, max))
-    } else {
+        dst.reserve(n);
+        let start = dst.len();
+        dst.resize(start + n, 0);
+        let mut w = Writer::new(&mut dst[start..]);
+        value.encode_raw(&mut w);
+        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
         Ok(())
+    }
+}
+
+impl<In, Out> Default for PacketCodec<In, Out> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<In, Out> Clone for PacketCodec<In, Out> {
+    fn clone(&self) -> Self {
+        Self {
+            limits: self.limits,
+            stream_pos: self.stream_pos,
+            failed: self.failed.clone(),
+            _marker: PhantomData,
+        }
+    }
+}
+
+impl<In, Out> fmt::Debug for PacketCodec<In, Out> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PacketCodec")
+            .field("limits", &self.limits)
+            .field("stream_pos", &self.stream_pos)
+            .field("failed", &self.failed)
+            .finish()
+    }
+}
+
+fn invalid_data(e: DecodeError) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, e)
+}
+
+impl<In: Decode, Out> Decoder for PacketCodec<In, Out> {
+    type Item = In;
+    type Error = io::Error;
+
+    fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<In>> {
+        if let Some(e) = &self.failed {
+            src.clear();
+            return Err(invalid_data(e.clone()));
+        }
+        let Some(prefix) = src.first_chunk::<4>() else {
+            return Ok(None);
+        };
+        let len = u32::from_le_bytes(*prefix) as usize;
+        if len > self.limits.max_frame {
+            let e = DecodeError::new(
+                DecodeErrorKind::LimitExceeded {
+                    what: "frame length",
+                    value: len,
+                    max: self.limits.max_frame,
+                },
+                self.stream_pos,
+            );
+            self.failed = Some(e.clone());
+            src.clear();
+            return Err(invalid_data(e));
+        }
+        let total = 4 + len;
+        if src.len() < total {
+            src.reserve((total - src.len()).min(MAX_RESERVE));
+            return Ok(None);
+        }
+        let frame = src.split_to(total);
+        let base = self.stream_pos;
+        self.stream_pos = self.stream_pos.saturating_add(total);
+
+        let budget = Cell::new(self.limits.max_total_elements);
+        let mut r = Reader::with_budget(&frame, self.limits, &budget);
+        In::decode_raw(&mut r)
+            .and_then(|v| r.expect_end().map(|()| v))
+            .map(Some)
+            .map_err(|e| invalid_data(e.shifted(base)))
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<In>> {
+        match self.decode(src)? {
+            Some(frame) => Ok(Some(frame)),
+            None if src.is_empty() => Ok(None),
+            None => {
+                let needed = match src.first_chunk::<4>() {
+                    Some(prefix) => 4 + u32::from_le_bytes(*prefix) as usize,
+                    None => 4,
+                };
+                let e = DecodeError::new(
+                    DecodeErrorKind::UnexpectedEnd {
+                        needed,
+                        remaining: src.len(),
+                    },
+                    self.stream_pos,
+                );
+                src.advance(src.len());
+                Err(io::Error::new(io::ErrorKind::UnexpectedEof, e))
+            }
+        }
+    }
+}
+
+impl<In, Out: Encode> Encoder<Out> for PacketCodec<In, Out> {
+    type Error = io::Error;
+
+    fn encode(&mut self, item: Out, dst: &mut BytesMut) -> io::Result<()> {
+        self.encode_value(&item, dst)
+    }
+}
+
+impl<In, Out: Encode> Encoder<&Out> for PacketCodec<In, Out> {
+    type Error = io::Error;
+
+    fn encode(&mut self, item: &Out, dst: &mut BytesMut) -> io::Result<()> {
+        self.encode_value(item, dst)
     }
 }

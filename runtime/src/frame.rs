@@ -8,10 +8,10 @@ use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::codec::Decode;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
 use crate::reader::Reader;
+use crate::traits::Decode;
 
 /// Splits a byte stream into frames and decodes each as a `T`.
 ///

@@ -2,10 +2,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::codec::{Decode, Encode, FixedSize};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::list;
 use crate::reader::Reader;
+use crate::traits::{Decode, Encode, FixedSize};
 use crate::writer::Writer;
 
 #[cold]

@@ -18,7 +18,17 @@
 //!   elements.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
 //!
-//! The crate has no dependencies and no `unsafe` code.
+//! With its default features the crate has no dependencies and no `unsafe`
+//! code. Optional features add integrations:
+//!
+//! * `bytes`: the `bytes` module, encoding into any `bytes::BufMut` and
+//!   decoding from `bytes::Buf`. Its direct write into a `BufMut`'s
+//!   uninitialised chunk is the crate's only `unsafe` block.
+//! * `tokio` (enables `bytes`): `codec::PacketCodec`, a
+//!   `tokio_util::codec` decoder and encoder for frames, for
+//!   `Framed<TcpStream, _>`.
+//! * `serde`: `serde_array`, the serde helper that code generated with
+//!   serde derives uses for arrays longer than 32 elements.
 //!
 //! ```
 //! use pkt_runtime::{Decode, Encode};
@@ -28,10 +38,14 @@
 //! assert_eq!(Vec::<u32>::decode(&bytes).unwrap(), [1, 2]);
 //! ```
 
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "bytes"), forbid(unsafe_code))]
+#![cfg_attr(feature = "bytes", deny(unsafe_code))]
 #![warn(missing_docs)]
 
-mod codec;
+#[cfg(feature = "bytes")]
+pub mod bytes;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod error;
 pub mod fixed;
 pub mod frame;
@@ -39,11 +53,14 @@ mod impls;
 mod limits;
 pub mod list;
 mod reader;
+#[cfg(feature = "serde")]
+pub mod serde_array;
+mod traits;
 mod writer;
 
-pub use codec::{check_max, Decode, Encode, FixedSize, MaxLen};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use frame::FrameDecoder;
 pub use limits::Limits;
 pub use reader::Reader;
+pub use traits::{check_max, Decode, Encode, FixedSize, MaxLen};
 pub use writer::Writer;

@@ -5,9 +5,9 @@
 //! is also how `bytes` fields are moved). The other functions take any
 //! [`Encode`]/[`Decode`] element.
 
-use crate::codec::{Decode, Encode, FixedSize};
 use crate::error::DecodeError;
 use crate::reader::Reader;
+use crate::traits::{Decode, Encode, FixedSize};
 use crate::writer::Writer;
 
 /// Encoded size of a list of fixed-size elements: `4 + items.len() * T::SIZE`.

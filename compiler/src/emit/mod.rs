@@ -30,6 +30,12 @@ pub struct GenOptions {
     pub lang: Lang,
     /// C#: also write the runtime support file `PktRuntime.cs`.
     pub runtime: bool,
+    /// Rust: derive `serde::Serialize` and `serde::Deserialize` on every
+    /// generated type (the crate using the code depends on `serde`, and on
+    /// `pkt-runtime` with feature `serde` when a field is an array longer
+    /// than 32 elements). Off by default; when off the output does not
+    /// mention serde at all.
+    pub serde: bool,
 }
 
 impl GenOptions {
@@ -37,6 +43,7 @@ impl GenOptions {
         GenOptions {
             lang,
             runtime: true,
+            serde: false,
         }
     }
 }

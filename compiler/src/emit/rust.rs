@@ -39,7 +39,7 @@ fn templates() -> &'static Templates {
     })
 }
 
-pub fn generate(ir: &Ir, _options: &GenOptions) -> Vec<GeneratedFile> {
+pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
     let names = output_names(ir);
     let mut out = Vec::new();
@@ -47,11 +47,12 @@ pub fn generate(ir: &Ir, _options: &GenOptions) -> Vec<GeneratedFile> {
         let cx = Cx {
             ir,
             namespace: &file.namespace,
+            serde: options.serde,
         };
         let items: Vec<String> = file
             .types
             .iter()
-            .map(|id| cx.render_type(&t, ir.ty(*id)))
+            .map(|id| cx.render_type(t, ir.ty(*id)))
             .collect();
         let consts = file
             .consts
@@ -255,7 +256,12 @@ struct Cx<'a> {
     ir: &'a Ir,
     /// Namespace of the file being generated, for relative paths.
     namespace: &'a [String],
+    /// Whether types derive the serde traits.
+    serde: bool,
 }
+
+/// serde implements its traits for arrays of at most this many elements.
+const SERDE_MAX_ARRAY: u32 = 32;
 
 impl Cx<'_> {
     fn render_type(&self, t: &Templates, def: &TypeDef) -> String {
@@ -391,6 +397,38 @@ impl Cx<'_> {
         }
     }
 
+    /// A type's `#[derive(..)]` line: `traits`, then the serde derives when
+    /// serde is on (one list, as rustfmt merges derive attributes).
+    fn derive_line(&self, traits: &[&str]) -> String {
+        let mut all = traits.to_vec();
+        if self.serde {
+            all.extend(["::serde::Serialize", "::serde::Deserialize"]);
+        }
+        format!("#[derive({})]", all.join(", "))
+    }
+
+    /// Attribute lines after a type's `#[derive(..)]`: `extra` serde
+    /// attributes when serde is on, nothing otherwise.
+    fn serde_type_attrs(&self, extra: &[&str]) -> Vec<String> {
+        if !self.serde {
+            return Vec::new();
+        }
+        extra.iter().map(|a| a.to_string()).collect()
+    }
+
+    /// Attribute lines on a field or union variant of type `ty` (as declared,
+    /// before any boxing): arrays longer than serde supports go through
+    /// `pkt_runtime::serde_array`. Such an array nested in another type (a
+    /// list, map, optional or array of them) is not supported.
+    fn serde_field_attrs(&self, ty: &Type, cyclic: bool) -> Vec<String> {
+        match ty {
+            Type::Array(_, n) if self.serde && !cyclic && *n > SERDE_MAX_ARRAY => {
+                vec!["#[serde(with = \"::pkt_runtime::serde_array\")]".to_string()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn struct_view(&self, def: &TypeDef, fields: &[Field]) -> StructView {
         let size = def.layout.fixed_size().expect("structs are fixed");
         let mut derive_default = true;
@@ -406,6 +444,7 @@ impl Cx<'_> {
                 StructFieldView {
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
+                    attrs: self.serde_field_attrs(&f.ty, false),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
                     ty,
@@ -419,9 +458,17 @@ impl Cx<'_> {
                 }
             })
             .collect();
+        let derive = if derive_default {
+            self.derive_line(&["Clone", "Copy", "Debug", "PartialEq", "Default"])
+        } else {
+            self.derive_line(&["Clone", "Copy", "Debug", "PartialEq"])
+        };
         StructView {
             common: self.common(
                 def,
+                derive,
+                // Structs are frozen: every field must be present.
+                self.serde_type_attrs(&[]),
                 fields.iter().any(|f| f.deprecated)
                     || def
                         .kind
@@ -436,8 +483,16 @@ impl Cx<'_> {
         }
     }
 
-    fn common(&self, def: &TypeDef, members_deprecated: bool) -> Common {
+    fn common(
+        &self,
+        def: &TypeDef,
+        derive: String,
+        attrs: Vec<String>,
+        members_deprecated: bool,
+    ) -> Common {
         Common {
+            derive,
+            attrs,
             doc: doc_lines(&def.doc),
             deprecated: def.deprecated,
             allow_deprecated: def.deprecated || members_deprecated,
@@ -468,6 +523,7 @@ impl Cx<'_> {
                 MessageFieldView {
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
+                    attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
                     schema_name: format!("{}.{}", def.name, f.name),
@@ -495,9 +551,26 @@ impl Cx<'_> {
                 ));
             }
         }
+        let derive = if derive_default {
+            self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
+        } else {
+            self.derive_line(&["Clone", "Debug", "PartialEq"])
+        };
         MessageView {
             limit_checks,
-            common: self.common(def, members_deprecated),
+            // Like the wire format, a serialized message may lack fields
+            // (written by an older version): they take their defaults.
+            common: self.common(
+                def,
+                derive,
+                self.serde_type_attrs(&["#[serde(default)]"]),
+                members_deprecated,
+            ),
+            unknown_fields_attrs: if self.serde && preserve_unknown {
+                vec!["#[serde(skip_serializing_if = \"Vec::is_empty\")]".to_string()]
+            } else {
+                Vec::new()
+            },
             has_variable: !variable.is_empty() || preserve_unknown,
             fixed_len: fixed_len.to_string(),
             variable,
@@ -510,7 +583,19 @@ impl Cx<'_> {
 
     fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
         EnumView {
-            common: self.common(def, values.iter().any(|v| v.deprecated)),
+            common: self.common(
+                def,
+                self.derive_line(&["Clone", "Copy", "Debug", "Default"]),
+                self.serde_type_attrs(&[]),
+                values.iter().any(|v| v.deprecated),
+            ),
+            // Named values serialize as their names; `Unknown(n)` as the bare
+            // number, and a number deserializes to `Unknown(n)`.
+            unknown_attrs: if self.serde {
+                vec!["#[serde(untagged)]".to_string()]
+            } else {
+                Vec::new()
+            },
             base: base.name().to_string(),
             size: base.size(),
             values: values
@@ -533,6 +618,7 @@ impl Cx<'_> {
             .map(|v| VariantView {
                 doc: doc_lines(&v.doc),
                 deprecated: v.deprecated,
+                attrs: self.serde_field_attrs(&v.ty, v.cyclic),
                 name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
                 ty: self.field_type(&v.ty, v.cyclic),
                 tag: v.tag.to_string(),
@@ -546,8 +632,12 @@ impl Cx<'_> {
             .collect();
         UnionView {
             limited,
+            // Externally tagged: `{"Variant": payload}`, and
+            // `{"Unknown": {"tag": n, "body": [..]}}`.
             common: self.common(
                 def,
+                self.derive_line(&["Clone", "Debug", "PartialEq"]),
+                self.serde_type_attrs(&[]),
                 variants
                     .iter()
                     .any(|v| v.deprecated || self.uses_deprecated(&v.ty)),
@@ -587,6 +677,10 @@ fn float_literal(f: f64, is_f32: bool) -> String {
 
 #[derive(Serialize)]
 struct Common {
+    /// The `#[derive(..)]` line.
+    derive: String,
+    /// Attribute lines after the type's `#[derive(..)]`.
+    attrs: Vec<String>,
     doc: Vec<String>,
     deprecated: bool,
     allow_deprecated: bool,
@@ -609,6 +703,8 @@ struct StructView {
 struct StructFieldView {
     doc: Vec<String>,
     deprecated: bool,
+    /// Attribute lines before the field.
+    attrs: Vec<String>,
     name: String,
     ty_sep: String,
     ty: String,
@@ -631,6 +727,8 @@ struct MessageView {
     body_used: bool,
     derive_default: bool,
     preserve_unknown: bool,
+    /// Attribute lines before `unknown_fields`.
+    unknown_fields_attrs: Vec<String>,
     /// Statements of `check_limits`; empty when nothing inside is limited.
     limit_checks: Vec<String>,
     fields: Vec<MessageFieldView>,
@@ -640,6 +738,8 @@ struct MessageView {
 struct MessageFieldView {
     doc: Vec<String>,
     deprecated: bool,
+    /// Attribute lines before the field.
+    attrs: Vec<String>,
     name: String,
     /// `Type.field`, as errors name it.
     schema_name: String,
@@ -661,6 +761,8 @@ struct EnumView {
     common: Common,
     base: String,
     size: u32,
+    /// Attribute lines before the `Unknown` variant.
+    unknown_attrs: Vec<String>,
     values: Vec<EnumValueView>,
 }
 
@@ -697,6 +799,8 @@ struct UnionView {
 struct VariantView {
     doc: Vec<String>,
     deprecated: bool,
+    /// Attribute lines before the variant.
+    attrs: Vec<String>,
     name: String,
     ty: String,
     tag: String,

@@ -1,6 +1,7 @@
 //! A game server and client talking over a loopback TCP socket with the
 //! protocol of `schemas/game.pkt`. Each side reads the stream through a
 //! `FrameDecoder`, which reassembles union frames however TCP splits them.
+//! [`run_tokio`] is the same exchange on tokio with `PacketCodec`.
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -9,6 +10,10 @@ use std::thread;
 use pkt_runtime::{Encode, FrameDecoder};
 
 include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
+
+mod tokio_tcp;
+
+pub use tokio_tcp::run_tokio;
 
 use game::common::Vec3;
 use game::net::{
@@ -52,59 +57,52 @@ fn send(stream: &mut TcpStream, packet: &impl Encode, out: &mut Vec<u8>) -> io::
     stream.write_all(out)
 }
 
+/// The server's answer to one packet, and whether to keep the connection.
+fn reply(packet: ClientPacket) -> (ServerPacket, bool) {
+    let answer = match packet {
+        ClientPacket::Login(login) => ServerPacket::LoginResult(LoginResult {
+            status: LoginStatus::Accepted,
+            player_id: Some(7),
+            motd: format!("welcome, {}", login.username),
+            ..LoginResult::default()
+        }),
+        ClientPacket::Ping(client_time) => ServerPacket::Pong(Pong {
+            client_time,
+            server_time: client_time + 1,
+        }),
+        ClientPacket::ChatSend(chat) => ServerPacket::Chat(ChatMessage {
+            channel: chat.channel,
+            sender_id: 7,
+            sender_name: "amy".into(),
+            text: chat.text,
+            ..ChatMessage::default()
+        }),
+        _ => {
+            let kick = ServerPacket::Kick(Kick {
+                reason: KickReason::ProtocolError,
+                detail: "unexpected packet".into(),
+                banned_until: None,
+            });
+            return (kick, false);
+        }
+    };
+    (answer, true)
+}
+
 fn serve(mut stream: TcpStream) -> io::Result<()> {
     let mut out = Vec::with_capacity(256);
     let mut writer = stream.try_clone()?;
     read_frames::<ClientPacket>(&mut stream, |packet| {
-        let reply = match packet {
-            ClientPacket::Login(login) => ServerPacket::LoginResult(LoginResult {
-                status: LoginStatus::Accepted,
-                player_id: Some(7),
-                motd: format!("welcome, {}", login.username),
-                ..LoginResult::default()
-            }),
-            ClientPacket::Ping(client_time) => ServerPacket::Pong(Pong {
-                client_time,
-                server_time: client_time + 1,
-            }),
-            ClientPacket::ChatSend(chat) => ServerPacket::Chat(ChatMessage {
-                channel: chat.channel,
-                sender_id: 7,
-                sender_name: "amy".into(),
-                text: chat.text,
-                ..ChatMessage::default()
-            }),
-            _ => {
-                send(
-                    &mut writer,
-                    &ServerPacket::Kick(Kick {
-                        reason: KickReason::ProtocolError,
-                        detail: "unexpected packet".into(),
-                        banned_until: None,
-                    }),
-                    &mut out,
-                )?;
-                return Ok(false);
-            }
-        };
-        send(&mut writer, &reply, &mut out)?;
-        Ok(true)
+        let (answer, keep_going) = reply(packet);
+        send(&mut writer, &answer, &mut out)?;
+        Ok(keep_going)
     })
 }
 
-/// Starts a server on an ephemeral loopback port, logs in, chats, pings,
-/// then sends a packet the server does not expect and is kicked.
-pub fn run() -> io::Result<Transcript> {
-    let listener = TcpListener::bind("127.0.0.1:0")?;
-    let addr = listener.local_addr()?;
-    let server = thread::spawn(move || -> io::Result<()> {
-        let (stream, _) = listener.accept()?;
-        serve(stream)
-    });
-
-    let mut stream = TcpStream::connect(addr)?;
-    let mut out = Vec::new();
-    let packets = [
+/// What the client sends: log in, chat, ping, then a packet the server does
+/// not expect.
+fn client_packets() -> [ClientPacket; 4] {
+    [
         ClientPacket::Login(Login {
             protocol_version: 3,
             username: "amy".into(),
@@ -125,7 +123,22 @@ pub fn run() -> io::Result<Transcript> {
                 z: 0.0,
             },
         }),
-    ];
+    ]
+}
+
+/// Starts a server on an ephemeral loopback port, logs in, chats, pings,
+/// then sends a packet the server does not expect and is kicked.
+pub fn run() -> io::Result<Transcript> {
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let addr = listener.local_addr()?;
+    let server = thread::spawn(move || -> io::Result<()> {
+        let (stream, _) = listener.accept()?;
+        serve(stream)
+    });
+
+    let mut stream = TcpStream::connect(addr)?;
+    let mut out = Vec::new();
+    let packets = client_packets();
     // All packets in one buffer, written in uneven pieces.
     let mut all = Vec::new();
     for p in &packets {

@@ -1,8 +1,23 @@
 use pkt_example_loopback::game::net::{KickReason, LoginStatus, ServerPacket};
 
+use pkt_example_loopback::Transcript;
+
 #[test]
 fn client_and_server_exchange_packets_over_tcp() {
-    let t = pkt_example_loopback::run().expect("exchange runs");
+    check(&pkt_example_loopback::run().expect("exchange runs"));
+}
+
+#[tokio::test]
+async fn client_and_server_exchange_packets_over_tokio_tcp() {
+    let tokio_transcript = pkt_example_loopback::run_tokio()
+        .await
+        .expect("exchange runs");
+    check(&tokio_transcript);
+    // The same packets as the std version, byte for byte.
+    assert_eq!(tokio_transcript, pkt_example_loopback::run().unwrap());
+}
+
+fn check(t: &Transcript) {
     assert_eq!(t.received.len(), 4, "{:#?}", t.received);
     match &t.received[0] {
         ServerPacket::LoginResult(r) => {

@@ -1,0 +1,87 @@
+//! The generated Rust with serde derives on (`GenOptions::serde`): a snapshot
+//! of the coverage schema, rustfmt cleanliness, and that with the option off
+//! nothing mentions serde. (That the output compiles and round-trips through
+//! serde_json is tested by the rust-tests-serde crate.)
+
+mod common;
+
+use std::process::Command;
+
+use pktc::emit::{generate, GenOptions, GeneratedFile};
+use pktc::Lang;
+
+fn generate_with(schema: &str, serde: bool) -> Vec<GeneratedFile> {
+    let checked = pktc::check_with(&[std::path::PathBuf::from(schema)], &common::RootReader)
+        .unwrap_or_else(|f| panic!("{f}"));
+    let mut options = GenOptions::new(Lang::Rust);
+    options.serde = serde;
+    generate(&checked.ir, &options)
+}
+
+#[test]
+fn serde_output_matches_snapshot() {
+    let files = generate_with("schemas/everything.pkt", true);
+    let file = files
+        .iter()
+        .find(|f| f.path.to_str() == Some("everything.rs"))
+        .expect("everything.rs");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(common::root().join("snapshots/rust_serde"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("everything", file.contents));
+}
+
+#[test]
+fn serde_attributes_appear_only_when_asked() {
+    for schema in common::schemas_in("schemas") {
+        let rel = schema.to_str().expect("utf-8 path");
+        for f in generate_with(rel, false) {
+            assert!(!f.contents.contains("serde"), "{}", f.path.display());
+        }
+        let on = generate_with(rel, true);
+        for f in on.iter().filter(|f| f.path.to_str() != Some("mod.rs")) {
+            let types = f.contents.matches("\npub struct ").count()
+                + f.contents.matches("\npub enum ").count();
+            let derives = f
+                .contents
+                .matches(", ::serde::Serialize, ::serde::Deserialize)]\n")
+                .count();
+            assert_eq!(types, derives, "{}", f.path.display());
+        }
+    }
+}
+
+#[test]
+fn serde_output_is_rustfmt_clean() {
+    let files = generate_with("schemas/everything.pkt", true);
+    let dir = common::root().join("target/rustfmt-check-serde");
+    std::fs::create_dir_all(&dir).expect("create target/rustfmt-check-serde");
+    let mut paths = Vec::new();
+    for f in &files {
+        let p = dir.join(&f.path);
+        std::fs::write(&p, &f.contents).expect("write generated file");
+        paths.push(p);
+    }
+    let out = match Command::new("rustfmt")
+        .args(["--edition", "2021", "--check"])
+        .args(&paths)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            let msg =
+                format!("rustfmt is not available ({e}); generated code was not format-checked");
+            if std::env::var_os("CI").is_some() {
+                panic!("{msg}");
+            }
+            eprintln!("warning: {msg}");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "generated code is not rustfmt-clean:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -1,0 +1,4 @@
+//! The code generated with `Config::serde(true)` for every schema in
+//! `schemas/` (and `rust-tests-serde/schemas/`), one module per namespace.
+
+include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
