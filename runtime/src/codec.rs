@@ -6,7 +6,7 @@
 //! `tokio_util::codec::Framed` it turns a `TcpStream` into a stream of decoded
 //! packets and a sink of packets to send:
 //!
-//! ```ignore
+//! ```text
 //! use futures::{SinkExt, StreamExt};
 //! use pkt_runtime::codec::PacketCodec;
 //! use tokio_util::codec::Framed;

@@ -18,7 +18,10 @@ fn main() {
     let mut written = 0;
     for i in 0..ir.types.len() {
         let name = qualified(&ir, TypeId(i));
-        let selector = TYPES.iter().position(|e| e.name == name).expect("generated") as u8;
+        let selector = TYPES
+            .iter()
+            .position(|e| e.name == name)
+            .expect("generated") as u8;
         for seed in 0..8u64 {
             let mut data = vec![selector];
             data.extend(Gen::new(&ir, seed * 97 + i as u64).encode(TypeId(i)));
