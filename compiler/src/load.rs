@@ -102,7 +102,9 @@ impl Loader<'_> {
     fn visit(&mut self, path: &Path, from: Option<&ast::Import>) -> Option<usize> {
         if let Some(imp) = from {
             let too_many = if self.stack.len() >= MAX_IMPORT_DEPTH {
-                Some(format!("imports nest more than {MAX_IMPORT_DEPTH} files deep"))
+                Some(format!(
+                    "imports nest more than {MAX_IMPORT_DEPTH} files deep"
+                ))
             } else if self.loaded.files.len() >= MAX_FILES {
                 Some(format!("more than {MAX_FILES} files are imported"))
             } else {
@@ -110,8 +112,9 @@ impl Loader<'_> {
             };
             if let Some(message) = too_many {
                 self.diags.push(
-                    Diagnostic::error(message, imp.span, "not followed")
-                        .with_help("check for a symbolic link that points back to a parent directory"),
+                    Diagnostic::error(message, imp.span, "not followed").with_help(
+                        "check for a symbolic link that points back to a parent directory",
+                    ),
                 );
                 return None;
             }

@@ -109,7 +109,8 @@ impl Scratch {
         std::fs::create_dir_all(&dir).expect("create scratch dir");
         let bin = dir.join(".bin");
         std::fs::create_dir_all(&bin).expect("bin dir");
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pktc"), bin.join("pktc")).expect("link pktc");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pktc"), bin.join("pktc"))
+            .expect("link pktc");
         let path_env = format!(
             "{}:{}",
             bin.display(),
@@ -181,7 +182,10 @@ fn local_manifest(text: &str) -> String {
     let root = common::root();
     text.replace(
         "pkt-runtime = \"0.1\"",
-        &format!("pkt-runtime = {{ path = \"{}\" }}", root.join("runtime").display()),
+        &format!(
+            "pkt-runtime = {{ path = \"{}\" }}",
+            root.join("runtime").display()
+        ),
     )
     .replace(
         "pktc = { version = \"0.1\", default-features = false }",
@@ -229,12 +233,22 @@ fn the_guide_runs_as_written() {
             s.write(path, &text);
             if path.ends_with("Cargo.toml") {
                 let dir = Path::new(path).parent().expect("crate dir");
-                std::fs::copy(common::root().join("Cargo.lock"), s.dir.join(dir).join("Cargo.lock"))
-                    .expect("copy lock file");
+                std::fs::copy(
+                    common::root().join("Cargo.lock"),
+                    s.dir.join(dir).join("Cargo.lock"),
+                )
+                .expect("copy lock file");
             }
             if b.lang == "pkt" {
-                let o = s.command(&format!("pktc check {path}")).output().expect("pktc");
-                assert!(o.status.success(), "{at}: {path} does not check:\n{}", String::from_utf8_lossy(&o.stderr));
+                let o = s
+                    .command(&format!("pktc check {path}"))
+                    .output()
+                    .expect("pktc");
+                assert!(
+                    o.status.success(),
+                    "{at}: {path} does not check:\n{}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
             }
             if b.lang == "yaml" {
                 run_ci_steps(&mut s, &b.text, &at);
@@ -244,7 +258,11 @@ fn the_guide_runs_as_written() {
         }
         match b.lang.as_str() {
             "sh" => {
-                for line in b.text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+                for line in b
+                    .text
+                    .lines()
+                    .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                {
                     let o = s.command(line).output().expect("sh");
                     assert!(
                         o.status.success(),
@@ -271,19 +289,30 @@ fn the_guide_runs_as_written() {
         let mut out = lines.join("\n");
         out.push('\n');
         std::fs::write(common::root().join("docs/guide.md"), out).expect("update guide");
-        eprintln!("updated {} console blocks in docs/guide.md", s.updates.len());
+        eprintln!(
+            "updated {} console blocks in docs/guide.md",
+            s.updates.len()
+        );
     }
 }
 
 fn run_console(s: &mut Scratch, b: &Block, at: &str) {
     let port = free_port();
-    let expected_exit: i32 = b.attrs.get("exit").map_or(0, |e| e.parse().expect("exit=N"));
+    let expected_exit: i32 = b
+        .attrs
+        .get("exit")
+        .map_or(0, |e| e.parse().expect("exit=N"));
     let mut commands: Vec<(String, String)> = Vec::new();
     for line in b.text.lines() {
         match line.strip_prefix("$ ") {
-            Some(cmd) => commands.push((cmd.replace("127.0.0.1:7777", &format!("127.0.0.1:{port}")), String::new())),
+            Some(cmd) => commands.push((
+                cmd.replace("127.0.0.1:7777", &format!("127.0.0.1:{port}")),
+                String::new(),
+            )),
             None => {
-                let last = commands.last_mut().unwrap_or_else(|| panic!("{at}: output before a command"));
+                let last = commands
+                    .last_mut()
+                    .unwrap_or_else(|| panic!("{at}: output before a command"));
                 last.1.push_str(line);
                 last.1.push('\n');
             }
@@ -320,7 +349,11 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
                 recorded.push('\n');
             }
         } else {
-            assert_eq!(stdout.trim_end(), expected.trim_end(), "{at}: output of `{cmd}` differs");
+            assert_eq!(
+                stdout.trim_end(),
+                expected.trim_end(),
+                "{at}: output of `{cmd}` differs"
+            );
         }
     }
     if update && recorded != b.text {
@@ -330,7 +363,10 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
         // Background servers in the guide exit when their client leaves.
         let start = Instant::now();
         while child.try_wait().expect("wait").is_none() {
-            assert!(start.elapsed() < Duration::from_secs(30), "{at}: background process did not exit");
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "{at}: background process did not exit"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -342,7 +378,11 @@ fn run_ci_steps(s: &mut Scratch, yaml: &str, at: &str) {
         .command("git branch -f origin/main $(git rev-list --max-parents=0 HEAD)")
         .output()
         .expect("git");
-    assert!(o.status.success(), "{at}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{at}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let mut steps = 0;
     for line in yaml.lines() {
         let Some(cmd) = line.trim().strip_prefix("- run: ") else {
@@ -351,7 +391,11 @@ fn run_ci_steps(s: &mut Scratch, yaml: &str, at: &str) {
         if !cmd.starts_with("pktc ") {
             continue;
         }
-        let o = s.command(cmd).env("GITHUB_BASE_REF", "main").output().expect("run");
+        let o = s
+            .command(cmd)
+            .env("GITHUB_BASE_REF", "main")
+            .output()
+            .expect("run");
         assert!(
             o.status.success(),
             "{at}: CI step `{cmd}` failed:\n{}{}",
@@ -365,7 +409,8 @@ fn run_ci_steps(s: &mut Scratch, yaml: &str, at: &str) {
 
 #[test]
 fn language_reference_examples_check() {
-    let doc = std::fs::read_to_string(common::root().join("docs/language.md")).expect("language.md");
+    let doc =
+        std::fs::read_to_string(common::root().join("docs/language.md")).expect("language.md");
     let dir = common::root().join("target/language-doc");
     std::fs::create_dir_all(&dir).expect("dir");
     let mut checked = 0;
@@ -374,7 +419,13 @@ fn language_reference_examples_check() {
         std::fs::write(&file, &b.text).expect("write");
         let ok = pktc::check(std::slice::from_ref(&file)).is_ok();
         let should_fail = b.attrs.contains_key("fails");
-        assert_eq!(ok, !should_fail, "docs/language.md:{}: expected {}", b.line, if should_fail { "an error" } else { "no error" });
+        assert_eq!(
+            ok,
+            !should_fail,
+            "docs/language.md:{}: expected {}",
+            b.line,
+            if should_fail { "an error" } else { "no error" }
+        );
         checked += 1;
     }
     assert!(checked >= 8, "only {checked} examples");

@@ -241,5 +241,8 @@ fn endless_import_chains_stop_with_a_diagnostic() {
     }
     let failed = pktc::check_with(&[PathBuf::from("top.pkt")], &Endless).unwrap_err();
     let text = failed.to_string();
-    assert!(text.contains("imports nest more than 64 files deep"), "{text}");
+    assert!(
+        text.contains("imports nest more than 64 files deep"),
+        "{text}"
+    );
 }

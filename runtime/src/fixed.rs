@@ -1,6 +1,7 @@
 //! Helpers for generated fixed-size types (structs and enums).
 
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::traits::FixedSize;
 
 /// `bytes` as an array of exactly `N` bytes, or
 /// [`DecodeErrorKind::UnexpectedEnd`] at `offset`.
@@ -25,6 +26,28 @@ pub fn array_mut<const N: usize>(out: &mut [u8]) -> &mut [u8; N] {
         .expect("FixedSize::write_fixed called with a slice of the wrong size")
 }
 
+/// [`Encode::encode_into`](crate::Encode::encode_into) for a fixed-size
+/// value: one resize and the stores, no [`Writer`](crate::Writer).
+#[inline]
+pub fn encode_into<T: FixedSize>(v: &T, out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + T::SIZE, 0);
+    v.write_fixed(&mut out[start..]);
+}
+
+/// [`Encode::encode_to_slice`](crate::Encode::encode_to_slice) for a
+/// fixed-size value.
+#[inline]
+pub fn encode_to_slice<T: FixedSize>(v: &T, out: &mut [u8]) -> Result<usize, EncodeError> {
+    match out.get_mut(..T::SIZE) {
+        Some(out) => {
+            v.write_fixed(out);
+            Ok(T::SIZE)
+        }
+        None => Err(EncodeError::buffer_too_small(T::SIZE, out.len())),
+    }
+}
+
 /// Implements [`Encode`](crate::Encode) and [`Decode`](crate::Decode) for a
 /// [`FixedSize`] type that is `Copy + Default`, including the bulk paths that
 /// move a whole list or array of it with one bounds check. Generated structs
@@ -41,6 +64,14 @@ macro_rules! fixed_codec {
             fn encode_raw(&self, w: &mut $crate::Writer<'_>) {
                 let out = w.take_slice(<$t as $crate::FixedSize>::SIZE);
                 $crate::FixedSize::write_fixed(self, out);
+            }
+            #[inline]
+            fn encode_into(&self, out: &mut ::std::vec::Vec<u8>) {
+                $crate::fixed::encode_into(self, out);
+            }
+            #[inline]
+            fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, $crate::EncodeError> {
+                $crate::fixed::encode_to_slice(self, out)
             }
             #[inline]
             fn slice_encoded_len(items: &[Self]) -> usize {

@@ -323,8 +323,14 @@ impl<'a> Reader<'a> {
     /// Reads a `string` into `s`, reusing its capacity.
     pub fn read_string_into(&mut self, s: &mut String) -> Result<(), DecodeError> {
         let v = self.read_str()?;
-        s.clear();
-        s.push_str(v);
+        if s.capacity() >= v.len() {
+            s.clear();
+            s.push_str(v);
+        } else {
+            // One exact allocation instead of growing the old buffer (which
+            // would copy its old contents first).
+            *s = String::from(v);
+        }
         Ok(())
     }
 
@@ -343,8 +349,12 @@ impl<'a> Reader<'a> {
     /// Reads `bytes` into `v`, reusing its capacity.
     pub fn read_bytes_into(&mut self, v: &mut Vec<u8>) -> Result<(), DecodeError> {
         let b = self.read_bytes_ref()?;
-        v.clear();
-        v.extend_from_slice(b);
+        if v.capacity() >= b.len() {
+            v.clear();
+            v.extend_from_slice(b);
+        } else {
+            *v = b.to_vec();
+        }
         Ok(())
     }
 

@@ -20,6 +20,7 @@ pub trait Encode {
 
     /// Encodes into a new vector, with exactly one allocation of exactly
     /// [`encoded_len`](Encode::encoded_len) bytes.
+    #[inline]
     fn encode_to_vec(&self) -> Vec<u8> {
         let n = self.encoded_len();
         let mut out = vec![0u8; n];
@@ -31,6 +32,7 @@ pub trait Encode {
 
     /// Appends the encoding to `out`; allocates nothing when `out` has the
     /// capacity.
+    #[inline]
     fn encode_into(&self, out: &mut Vec<u8>) {
         let n = self.encoded_len();
         let start = out.len();
@@ -43,6 +45,7 @@ pub trait Encode {
     /// Encodes into the front of `out` and returns the number of bytes
     /// written, or [`EncodeErrorKind::BufferTooSmall`](crate::EncodeErrorKind::BufferTooSmall)
     /// (writing nothing) when `out` is too short.
+    #[inline]
     fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         let n = self.encoded_len();
         if out.len() < n {
@@ -129,11 +132,13 @@ pub trait Decode: Sized {
 
     /// Decodes exactly one value with the default [`Limits`];
     /// [`DecodeErrorKind::TrailingBytes`] if bytes are left over.
+    #[inline]
     fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
         Self::decode_with_limits(bytes, Limits::DEFAULT)
     }
 
     /// Decodes exactly one value with the given limits.
+    #[inline]
     fn decode_with_limits(bytes: &[u8], limits: Limits) -> Result<Self, DecodeError> {
         let budget = Cell::new(limits.max_total_elements);
         let mut r = Reader::with_budget(bytes, limits, &budget);
@@ -144,11 +149,13 @@ pub trait Decode: Sized {
 
     /// Decodes one value from the front of `bytes` with the default limits and
     /// returns it with the number of bytes it took.
+    #[inline]
     fn decode_prefix(bytes: &[u8]) -> Result<(Self, usize), DecodeError> {
         Self::decode_prefix_with_limits(bytes, Limits::DEFAULT)
     }
 
     /// [`decode_prefix`](Decode::decode_prefix) with the given limits.
+    #[inline]
     fn decode_prefix_with_limits(
         bytes: &[u8],
         limits: Limits,
@@ -161,11 +168,13 @@ pub trait Decode: Sized {
 
     /// Decodes exactly one value into `self` with the default limits,
     /// reusing its allocations.
+    #[inline]
     fn decode_into(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
         self.decode_into_with_limits(bytes, Limits::DEFAULT)
     }
 
     /// [`decode_into`](Decode::decode_into) with the given limits.
+    #[inline]
     fn decode_into_with_limits(&mut self, bytes: &[u8], limits: Limits) -> Result<(), DecodeError> {
         let budget = Cell::new(limits.max_total_elements);
         let mut r = Reader::with_budget(bytes, limits, &budget);

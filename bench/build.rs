@@ -1,0 +1,18 @@
+//! Generates the pktc code for the benchmark schemas, the way a user's crate
+//! does.
+
+use std::path::PathBuf;
+
+fn main() -> Result<(), pktc::Error> {
+    let schemas: Vec<PathBuf> = [
+        "seed_packets.pkt",
+        "chat.pkt",
+        "world.pkt",
+        "mesh.pkt",
+        "game.pkt",
+    ]
+    .iter()
+    .map(|f| PathBuf::from("../schemas").join(f))
+    .collect();
+    pktc::compile(&schemas)
+}

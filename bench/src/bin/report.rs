@@ -1,0 +1,541 @@
+//! Writes `docs/benchmarks.md` and `docs/benchmarks.svg` from the last
+//! `cargo bench -p pkt-bench` run (criterion's `new/estimates.json`, median)
+//! plus wire sizes and allocation counts measured here.
+//!
+//! Usage: `cargo run -p pkt-bench --release --bin report [-- CRITERION_DIR]`.
+//! CRITERION_DIR defaults to `$CARGO_TARGET_DIR/criterion`, else
+//! `target/criterion` in the workspace.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pkt_bench::codec::Codec;
+use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED};
+use rkyv::util::AlignedVec;
+
+/// Counts allocations (including reallocations) on every thread; the report
+/// is single-threaded and measures nothing else while counting.
+struct Counting;
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations per call of `f`, after two warm-up calls (so buffers that are
+/// reused have reached their size).
+fn allocs_per_op(mut f: impl FnMut()) -> f64 {
+    f();
+    f();
+    const N: u64 = 20;
+    let before = ALLOCS.load(Ordering::Relaxed);
+    for _ in 0..N {
+        f();
+    }
+    (ALLOCS.load(Ordering::Relaxed) - before) as f64 / N as f64
+}
+
+#[derive(Clone, Debug, Default)]
+struct Row {
+    encode_mode: &'static str,
+    bytes: usize,
+    encode_allocs: f64,
+    decode_allocs: f64,
+}
+
+#[derive(Default)]
+struct Measure {
+    rows: BTreeMap<(&'static str, &'static str), Row>,
+}
+
+impl Visitor for Measure {
+    fn codec<T, C>(&mut self, dataset: &'static str, codec: &'static str, value: &T, mut c: C)
+    where
+        T: Clone + PartialEq + core::fmt::Debug,
+        C: Codec<T>,
+    {
+        let mut wire = AlignedVec::<16>::new();
+        wire.extend_from_slice(c.encode(value));
+        let back = c.decode(&wire);
+        assert!(
+            back == *value,
+            "{dataset}/{codec}: round trip changed the value"
+        );
+        let encode_allocs = allocs_per_op(|| {
+            std::hint::black_box(c.encode(value).len());
+        });
+        let decode_allocs = allocs_per_op(|| {
+            std::hint::black_box(c.decode(&wire));
+        });
+        self.rows.insert(
+            (dataset, codec),
+            Row {
+                encode_mode: C::ENCODE,
+                bytes: wire.len(),
+                encode_allocs,
+                decode_allocs,
+            },
+        );
+    }
+
+    fn decode_into<T>(
+        &mut self,
+        dataset: &'static str,
+        value: &T,
+        wire: Vec<u8>,
+        into: fn(&[u8], &mut T),
+    ) where
+        T: Clone + PartialEq + core::fmt::Debug,
+    {
+        let mut target = value.clone();
+        into(&wire, &mut target);
+        assert!(target == *value, "{dataset}: decode_into changed the value");
+        let decode_allocs = allocs_per_op(|| into(&wire, &mut target));
+        self.rows.insert(
+            (dataset, "pktc decode_into"),
+            Row {
+                encode_mode: "",
+                bytes: wire.len(),
+                encode_allocs: f64::NAN,
+                decode_allocs,
+            },
+        );
+    }
+}
+
+/// Median times in ns by (data set, codec label, operation).
+type Times = BTreeMap<(String, String, String), f64>;
+
+fn read_times(dir: &Path) -> Times {
+    let mut times = Times::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n == "new") {
+                    read_one(&p, &mut times);
+                } else {
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    times
+}
+
+fn read_one(new: &Path, times: &mut Times) {
+    let json = |f: &str| -> Option<serde_json::Value> {
+        serde_json::from_str(&std::fs::read_to_string(new.join(f)).ok()?).ok()
+    };
+    let (Some(bench), Some(est)) = (json("benchmark.json"), json("estimates.json")) else {
+        return;
+    };
+    let group = bench["group_id"].as_str().unwrap_or_default().to_owned();
+    let function = bench["function_id"].as_str().unwrap_or_default();
+    let Some((codec, op)) = function.rsplit_once('/') else {
+        return;
+    };
+    let Some(median) = est["median"]["point_estimate"].as_f64() else {
+        return;
+    };
+    let codec = if op == "decode_into" {
+        "pktc decode_into".to_owned()
+    } else {
+        codec.to_owned()
+    };
+    times.insert((group, codec, op.to_owned()), median);
+}
+
+fn fmt_ns(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.1} ns")
+    }
+}
+
+fn fmt_ratio(r: f64) -> String {
+    if r.is_finite() {
+        format!("{r:.2}x")
+    } else {
+        "–".to_owned()
+    }
+}
+
+fn fmt_allocs(a: f64) -> String {
+    if a.is_nan() {
+        "–".to_owned()
+    } else if a.fract() == 0.0 {
+        format!("{a:.0}")
+    } else {
+        format!("{a:.2}")
+    }
+}
+
+fn command(cmd: &str, args: &[&str]) -> String {
+    std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map_or("unknown", |(_, m)| m.trim())
+        .to_owned();
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!(
+        "- CPU: {model}, {cores} cores available (shared with other builds while measuring)\n\
+         - {}\n\
+         - Date: {}\n",
+        command("rustc", &["--version"]),
+        command("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+    )
+}
+
+struct Report {
+    rows: BTreeMap<(&'static str, &'static str), Row>,
+    times: Times,
+}
+
+impl Report {
+    fn time(&self, ds: &str, codec: &str, op: &str) -> Option<f64> {
+        self.times
+            .get(&(ds.to_owned(), codec.to_owned(), op.to_owned()))
+            .copied()
+    }
+
+    /// Ratio of `codec`'s time to pktc's for `op` (> 1: pktc is faster).
+    fn ratio(&self, ds: &str, codec: &str, op: &str) -> f64 {
+        let pktc_op = if op == "decode_into" { "decode" } else { op };
+        match (self.time(ds, codec, op), self.time(ds, "pktc", pktc_op)) {
+            (Some(t), Some(p)) => t / p,
+            _ => f64::NAN,
+        }
+    }
+
+    fn table(&self, ds: &str, out: &mut String) {
+        let _ = writeln!(out, "### {ds}\n");
+        out.push_str(
+            "| codec | encode into | encode | vs pktc | decode | vs pktc | bytes | allocs/encode | allocs/decode |\n\
+             | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        );
+        for codec in CODECS {
+            let Some(row) = self.rows.get(&(ds, codec)) else {
+                continue;
+            };
+            let (enc, enc_r, dec, dec_r) = if codec == "pktc decode_into" {
+                let dec = self.time(ds, codec, "decode_into");
+                (
+                    "–".to_owned(),
+                    "–".to_owned(),
+                    dec.map_or("?".to_owned(), fmt_ns),
+                    fmt_ratio(self.ratio(ds, codec, "decode_into")),
+                )
+            } else {
+                (
+                    self.time(ds, codec, "encode")
+                        .map_or("?".to_owned(), fmt_ns),
+                    fmt_ratio(self.ratio(ds, codec, "encode")),
+                    self.time(ds, codec, "decode")
+                        .map_or("?".to_owned(), fmt_ns),
+                    fmt_ratio(self.ratio(ds, codec, "decode")),
+                )
+            };
+            let mode = if codec == "pktc decode_into" {
+                "(decodes into an existing value)"
+            } else {
+                row.encode_mode
+            };
+            let _ = writeln!(
+                out,
+                "| {codec} | {mode} | {enc} | {enc_r} | {dec} | {dec_r} | {} | {} | {} |",
+                row.bytes,
+                fmt_allocs(row.encode_allocs),
+                fmt_allocs(row.decode_allocs),
+            );
+        }
+        out.push('\n');
+    }
+
+    /// The targets, checked against this run.
+    fn targets(&self, out: &mut String) {
+        let mut line = |ok: bool, text: String| {
+            let _ = writeln!(
+                out,
+                "- {} {text}",
+                if ok { "**met**:" } else { "**missed**:" }
+            );
+        };
+        let peers = [
+            "bincode (fixint)",
+            "bincode (varint)",
+            "postcard",
+            "bitcode",
+            "rkyv",
+            "speedy",
+            "prost",
+            "bebop",
+        ];
+        for ds in FIXED {
+            let (Some(slice), Some(base)) = (
+                self.time(ds, "pktc (slice)", "encode"),
+                self.time(ds, "baseline", "encode"),
+            ) else {
+                continue;
+            };
+            let r = slice / base;
+            line(
+                r <= 1.2,
+                format!(
+                    "{ds}: pktc encode (slice) is {r:.2}x the hand-written baseline (target ≤ 1.2x)"
+                ),
+            );
+            let best = self
+                .time(ds, "pktc", "encode")
+                .unwrap_or(f64::NAN)
+                .min(slice);
+            let slower: Vec<&str> = peers
+                .iter()
+                .copied()
+                .filter(|p| self.time(ds, p, "encode").is_some_and(|t| t < best))
+                .collect();
+            line(
+                slower.is_empty(),
+                if slower.is_empty() {
+                    format!("{ds}: pktc encodes faster than every peer")
+                } else {
+                    format!("{ds}: pktc encode is slower than {}", slower.join(", "))
+                },
+            );
+        }
+        for ds in DATASETS.iter().filter(|d| !FIXED.contains(d)) {
+            for op in ["encode", "decode"] {
+                // bincode and postcard encode into a preallocated slice, so
+                // the like-for-like pktc encode is `encode_to_slice`.
+                let reference = if op == "encode" {
+                    "pktc (slice)"
+                } else {
+                    "pktc"
+                };
+                let ratio = |p: &str| match (self.time(ds, p, op), self.time(ds, reference, op)) {
+                    (Some(t), Some(r)) => t / r,
+                    _ => f64::NAN,
+                };
+                let losers: Vec<String> = ["bincode (fixint)", "bincode (varint)", "postcard"]
+                    .iter()
+                    .filter(|p| ratio(p) <= 1.0)
+                    .map(|p| format!("{p} ({:.2}x)", ratio(p)))
+                    .collect();
+                line(
+                    losers.is_empty(),
+                    if losers.is_empty() {
+                        format!(
+                            "{ds}: pktc {op} ({reference}) is faster than bincode (both configs) and postcard"
+                        )
+                    } else {
+                        format!(
+                            "{ds}: pktc {op} ({reference}) is not faster than {}",
+                            losers.join(", ")
+                        )
+                    },
+                );
+            }
+        }
+        for ds in DATASETS {
+            let (Some(p), Some(b)) = (
+                self.rows.get(&(ds, "pktc")),
+                self.rows.get(&(ds, "bincode (fixint)")),
+            ) else {
+                continue;
+            };
+            line(
+                p.bytes <= b.bytes,
+                format!(
+                    "{ds}: pktc writes {} bytes, bincode (fixint) {}",
+                    p.bytes, b.bytes
+                ),
+            );
+        }
+        out.push('\n');
+    }
+
+    /// A chart of encode and decode time relative to pktc, per data set and
+    /// codec, on a log scale.
+    fn svg(&self) -> String {
+        let codecs: Vec<&str> = CODECS
+            .iter()
+            .copied()
+            .filter(|c| *c != "pktc decode_into" && *c != "pktc (slice)")
+            .collect();
+        let (label_w, plot_w, bar_h, gap) = (150.0, 560.0, 7.0, 4.0);
+        let row_h = 2.0 * bar_h + gap;
+        let panel_h = |ds: &str| {
+            let n = codecs
+                .iter()
+                .filter(|c| self.rows.contains_key(&(ds, **c)))
+                .count();
+            30.0 + n as f64 * row_h + 10.0
+        };
+        let total_h: f64 = 70.0 + DATASETS.iter().map(|d| panel_h(d)).sum::<f64>() + 30.0;
+        let width = label_w + plot_w + 40.0;
+        // log2 axis from 1/4 to 64
+        let (lo, hi) = (-2.0f64, 6.0f64);
+        let x = |r: f64| label_w + (r.log2().clamp(lo, hi) - lo) / (hi - lo) * plot_w;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{total_h}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<text x="10" y="20" font-size="14" font-weight="bold">Time relative to pktc (median, log scale; right of 1x = slower than pktc)</text>"#
+        );
+        let _ = writeln!(
+            s,
+            r##"<rect x="10" y="32" width="12" height="8" fill="#4477aa"/><text x="26" y="40">encode</text><rect x="80" y="32" width="12" height="8" fill="#ee6677"/><text x="96" y="40">decode</text>"##
+        );
+        let mut y = 70.0;
+        for ds in DATASETS {
+            let h = panel_h(ds);
+            let _ = writeln!(
+                s,
+                r#"<text x="10" y="{}" font-weight="bold">{ds}</text>"#,
+                y + 14.0
+            );
+            for t in [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0] {
+                let tx = x(t);
+                let (stroke, dash) = if t == 1.0 {
+                    ("#000", "")
+                } else {
+                    ("#ccc", r#" stroke-dasharray="2,2""#)
+                };
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{tx:.1}" y1="{}" x2="{tx:.1}" y2="{}" stroke="{stroke}"{dash}/><text x="{tx:.1}" y="{}" text-anchor="middle" fill="#666">{t}x</text>"##,
+                    y + 20.0,
+                    y + h - 8.0,
+                    y + 18.0
+                );
+            }
+            let mut ry = y + 24.0;
+            for codec in &codecs {
+                if !self.rows.contains_key(&(ds, *codec)) {
+                    continue;
+                }
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{}" y="{}" text-anchor="end">{codec}</text>"#,
+                    label_w - 6.0,
+                    ry + bar_h + 2.0
+                );
+                for (i, (op, color)) in [("encode", "#4477aa"), ("decode", "#ee6677")]
+                    .iter()
+                    .enumerate()
+                {
+                    let r = self.ratio(ds, codec, op);
+                    if !r.is_finite() {
+                        continue;
+                    }
+                    let by = ry + i as f64 * bar_h;
+                    let (x0, x1) = (x(1.0).min(x(r)), x(1.0).max(x(r)));
+                    let _ = writeln!(
+                        s,
+                        r#"<rect x="{x0:.1}" y="{by:.1}" width="{:.1}" height="{}" fill="{color}"><title>{ds} {codec} {op}: {r:.2}x pktc</title></rect>"#,
+                        (x1 - x0).max(1.0),
+                        bar_h - 1.0
+                    );
+                }
+                ry += row_h;
+            }
+            y += h;
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+fn main() {
+    let criterion = std::env::args().nth(1).map_or_else(
+        || {
+            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+                || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+                PathBuf::from,
+            );
+            target.join("criterion")
+        },
+        PathBuf::from,
+    );
+    let times = read_times(&criterion);
+    if times.is_empty() {
+        eprintln!(
+            "no criterion results in {}; run `cargo bench -p pkt-bench` first",
+            criterion.display()
+        );
+        std::process::exit(1);
+    }
+    let mut m = Measure::default();
+    suite::run(&mut m, None);
+    let report = Report {
+        rows: m.rows,
+        times,
+    };
+
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    let mut out = String::new();
+    out.push_str(include_str!("report_head.md"));
+    out.push_str("\n## Machine\n\n");
+    out.push_str(&machine());
+    out.push_str("\n## Targets\n\n");
+    report.targets(&mut out);
+    out.push_str("## Results\n\n![Time relative to pktc](benchmarks.svg)\n\n");
+    for ds in DATASETS {
+        report.table(ds, &mut out);
+    }
+    out.push_str(include_str!("report_tail.md"));
+    std::fs::write(docs.join("benchmarks.md"), out).expect("write docs/benchmarks.md");
+    std::fs::write(docs.join("benchmarks.svg"), report.svg()).expect("write docs/benchmarks.svg");
+    println!("wrote docs/benchmarks.md and docs/benchmarks.svg");
+}

@@ -1,0 +1,17 @@
+//! Side-by-side benchmarks of pktc-generated Rust against other Rust
+//! serializers. See `docs/benchmarks.md` for the results and how to
+//! reproduce them.
+
+#![allow(missing_docs)]
+
+/// The pktc-generated types for the benchmark schemas.
+#[allow(clippy::all)]
+pub mod pkt {
+    include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
+}
+
+pub mod baseline;
+pub mod codec;
+pub mod data;
+pub mod peers;
+pub mod suite;
