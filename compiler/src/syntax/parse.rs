@@ -37,6 +37,8 @@ const MAX_NESTING: usize = 64;
 fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
     let bytes = text.as_bytes();
     let (mut depth, mut comments, mut i) = (0usize, 0usize, 0usize);
+    // Where the outermost open block comment began.
+    let mut comment_start = 0;
     while i < bytes.len() {
         let pair = &bytes[i..(i + 2).min(bytes.len())];
         if comments > 0 {
@@ -60,6 +62,7 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
                 }
                 _ if pair == b"/*" => {
                     comments = 1;
+                    comment_start = i;
                     i += 1;
                 }
                 b'"' => {
@@ -82,6 +85,17 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
             .with_help("split the type into named declarations"));
         }
         i += 1;
+    }
+    // Rejected here rather than by the grammar: an unclosed `/*` makes the
+    // parser rescan the rest of the file for every opener, which a hostile
+    // file can make arbitrarily slow.
+    if comments > 0 {
+        return Err(Diagnostic::error(
+            "unterminated block comment",
+            Span::new(file, comment_start, comment_start + 2),
+            "this `/*` is never closed",
+        )
+        .with_help("close it with `*/`; block comments nest, so every `/*` inside needs its own `*/`"));
     }
     Ok(())
 }
@@ -678,6 +692,21 @@ union ServerPacket : u16 {
         assert!(d.message.starts_with("expected"), "{}", d.message);
         assert_eq!(d.primary_span().unwrap().start, 17);
         assert!(d.message.contains("`:`"), "{}", d.message);
+    }
+
+    #[test]
+    fn unterminated_block_comments_are_rejected_quickly() {
+        let mut src = String::from("message A { x: u8 }\n");
+        for _ in 0..50 {
+            src.push_str("/* open ");
+        }
+        let start = std::time::Instant::now();
+        let d = parse(&src, FileId(0)).unwrap_err();
+        assert_eq!(d.message, "unterminated block comment");
+        assert_eq!(d.primary_span().unwrap().start, 20);
+        // Far below what rescanning 50 nested openers would take.
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        assert!(parse("/* a /* nested */ comment */ message A {}", FileId(0)).is_ok());
     }
 
     #[test]
