@@ -15,29 +15,9 @@ use serde_json::{Map, Value as Json};
 
 use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 
-/// Bounds on untrusted input; the defaults are the runtime's.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Nesting of messages and unions.
-    pub max_depth: u32,
-    /// Byte length of one `string`/`bytes` and count of one list or map.
-    pub max_len: usize,
-    /// Length prefix of one frame in a stream.
-    pub max_frame: usize,
-    /// List and map elements in one value (or one frame).
-    pub max_total_elements: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_depth: 64,
-            max_len: 16 * 1024 * 1024,
-            max_frame: 16 * 1024 * 1024,
-            max_total_elements: 16 * 1024 * 1024,
-        }
-    }
-}
+/// Bounds on untrusted input: the runtime's own type, so the defaults are
+/// the same by construction.
+pub use pkt_runtime::Limits;
 
 /// What went wrong; the kinds and texts of the runtime's `DecodeErrorKind`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1207,5 +1187,90 @@ pub fn inspect(
     match error {
         Some(e) => Err((out, format!("cannot decode: {e}"))),
         None => Ok(out),
+    }
+}
+
+#[cfg(test)]
+mod same_texts_as_the_runtime {
+    use super::ErrorKind;
+    use pkt_runtime::DecodeErrorKind as Rt;
+
+    /// `pktc inspect` reports decode errors in the runtime's words; this pins
+    /// every kind so that the two cannot drift apart.
+    #[test]
+    fn every_error_kind_reads_like_the_runtime() {
+        let pairs: Vec<(ErrorKind, Rt)> = vec![
+            (
+                ErrorKind::UnexpectedEnd {
+                    needed: 4,
+                    remaining: 1,
+                },
+                Rt::UnexpectedEnd {
+                    needed: 4,
+                    remaining: 1,
+                },
+            ),
+            (ErrorKind::InvalidBool(2), Rt::InvalidBool(2)),
+            (ErrorKind::InvalidOptionFlag(7), Rt::InvalidOptionFlag(7)),
+            (ErrorKind::InvalidUtf8, Rt::InvalidUtf8),
+            (
+                ErrorKind::LengthExceedsInput {
+                    len: 9,
+                    remaining: 3,
+                },
+                Rt::LengthExceedsInput {
+                    len: 9,
+                    remaining: 3,
+                },
+            ),
+            (
+                ErrorKind::LimitExceeded {
+                    what: "count",
+                    value: 5,
+                    max: 4,
+                },
+                Rt::LimitExceeded {
+                    what: "count",
+                    value: 5,
+                    max: 4,
+                },
+            ),
+            (
+                ErrorKind::FieldTooLong {
+                    field: "Chat.text".into(),
+                    len: 33,
+                    max: 32,
+                },
+                Rt::FieldTooLong {
+                    field: "Chat.text",
+                    len: 33,
+                    max: 32,
+                },
+            ),
+            (
+                ErrorKind::DepthExceeded { max: 64 },
+                Rt::DepthExceeded { max: 64 },
+            ),
+            (
+                ErrorKind::TrailingBytes { count: 2 },
+                Rt::TrailingBytes { count: 2 },
+            ),
+            (
+                ErrorKind::VariantLength {
+                    tag: 3,
+                    expected: 8,
+                    consumed: 5,
+                },
+                Rt::VariantLength {
+                    tag: 3,
+                    expected: 8,
+                    consumed: 5,
+                },
+            ),
+            (ErrorKind::DuplicateMapKey, Rt::DuplicateMapKey),
+        ];
+        for (ours, theirs) in pairs {
+            assert_eq!(ours.to_string(), theirs.to_string());
+        }
     }
 }

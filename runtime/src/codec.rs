@@ -19,7 +19,7 @@
 //! }
 //! ```
 
-use core::cell::Cell;
+use crate::frame::{decode_frame, frame_length};
 use core::fmt;
 use core::marker::PhantomData;
 use std::io;
@@ -29,7 +29,6 @@ use tokio_util::codec::{Decoder, Encoder};
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
-use crate::reader::Reader;
 use crate::traits::{Decode, Encode};
 use crate::writer::Writer;
 
@@ -196,24 +195,15 @@ impl<In: Decode, Out> Decoder for PacketCodec<In, Out> {
             src.clear();
             return Err(invalid_data(e.clone()));
         }
-        let Some(prefix) = src.first_chunk::<4>() else {
-            return Ok(None);
+        let total = match frame_length(src, &self.limits, self.stream_pos) {
+            Ok(Some(total)) => total,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                self.failed = Some(e.clone());
+                src.clear();
+                return Err(invalid_data(e));
+            }
         };
-        let len = u32::from_le_bytes(*prefix) as usize;
-        if len > self.limits.max_frame {
-            let e = DecodeError::new(
-                DecodeErrorKind::LimitExceeded {
-                    what: "frame length",
-                    value: len,
-                    max: self.limits.max_frame,
-                },
-                self.stream_pos,
-            );
-            self.failed = Some(e.clone());
-            src.clear();
-            return Err(invalid_data(e));
-        }
-        let total = 4 + len;
         if src.len() < total {
             src.reserve((total - src.len()).min(MAX_RESERVE));
             return Ok(None);
@@ -221,13 +211,9 @@ impl<In: Decode, Out> Decoder for PacketCodec<In, Out> {
         let frame = src.split_to(total);
         let base = self.stream_pos;
         self.stream_pos = self.stream_pos.saturating_add(total);
-
-        let budget = Cell::new(self.limits.max_total_elements);
-        let mut r = Reader::with_budget(&frame, self.limits, &budget);
-        In::decode_raw(&mut r)
-            .and_then(|v| r.expect_end().map(|()| v))
+        decode_frame(&frame, self.limits, base)
             .map(Some)
-            .map_err(|e| invalid_data(e.shifted(base)))
+            .map_err(invalid_data)
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<In>> {

@@ -116,25 +116,16 @@ impl<T: Decode> FrameDecoder<T> {
             return Err(e.clone());
         }
         let avail = &self.buf[self.start..];
-        let Some(prefix) = avail.first_chunk::<4>() else {
-            return Ok(None);
+        let total = match frame_length(avail, &self.limits, self.stream_pos) {
+            Ok(Some(total)) => total,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                self.failed = Some(e.clone());
+                self.buf = Vec::new();
+                self.start = 0;
+                return Err(e);
+            }
         };
-        let len = u32::from_le_bytes(*prefix) as usize;
-        if len > self.limits.max_frame {
-            let e = DecodeError::new(
-                DecodeErrorKind::LimitExceeded {
-                    what: "frame length",
-                    value: len,
-                    max: self.limits.max_frame,
-                },
-                self.stream_pos,
-            );
-            self.failed = Some(e.clone());
-            self.buf = Vec::new();
-            self.start = 0;
-            return Err(e);
-        }
-        let total = 4 + len;
         if avail.len() < total {
             // Nothing is reserved for the announced length: the buffer only
             // grows with bytes that actually arrive.
@@ -145,13 +136,52 @@ impl<T: Decode> FrameDecoder<T> {
         self.start += total;
         self.stream_pos = self.stream_pos.saturating_add(total);
 
-        let budget = Cell::new(self.limits.max_total_elements);
-        let mut r = Reader::with_budget(frame, self.limits, &budget);
-        let result = T::decode_raw(&mut r).and_then(|v| r.expect_end().map(|()| v));
+        let result = decode_frame(frame, self.limits, base);
         if self.start == self.buf.len() {
             self.buf.clear();
             self.start = 0;
         }
-        result.map(Some).map_err(|e| e.shifted(base))
+        result.map(Some)
     }
+}
+
+/// The length, prefix included, of the frame at the front of `avail`:
+/// `Ok(None)` until its 4-byte prefix has arrived, and
+/// [`DecodeErrorKind::LimitExceeded`] (at `stream_pos`) for a prefix above
+/// `limits.max_frame`, before any of the body is buffered.
+pub(crate) fn frame_length(
+    avail: &[u8],
+    limits: &Limits,
+    stream_pos: usize,
+) -> Result<Option<usize>, DecodeError> {
+    let Some(prefix) = avail.first_chunk::<4>() else {
+        return Ok(None);
+    };
+    let len = u32::from_le_bytes(*prefix) as usize;
+    if len > limits.max_frame {
+        return Err(DecodeError::new(
+            DecodeErrorKind::LimitExceeded {
+                what: "frame length",
+                value: len,
+                max: limits.max_frame,
+            },
+            stream_pos,
+        ));
+    }
+    Ok(Some(4 + len))
+}
+
+/// Decodes one whole frame, which the value must consume exactly, with a
+/// fresh element budget; error offsets count from `base`, the frame's
+/// position in the stream.
+pub(crate) fn decode_frame<T: Decode>(
+    frame: &[u8],
+    limits: Limits,
+    base: usize,
+) -> Result<T, DecodeError> {
+    let budget = Cell::new(limits.max_total_elements);
+    let mut r = Reader::with_budget(frame, limits, &budget);
+    T::decode_raw(&mut r)
+        .and_then(|v| r.expect_end().map(|()| v))
+        .map_err(|e| e.shifted(base))
 }

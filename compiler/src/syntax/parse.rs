@@ -95,7 +95,9 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
             Span::new(file, comment_start, comment_start + 2),
             "this `/*` is never closed",
         )
-        .with_help("close it with `*/`; block comments nest, so every `/*` inside needs its own `*/`"));
+        .with_help(
+            "close it with `*/`; block comments nest, so every `/*` inside needs its own `*/`",
+        ));
     }
     Ok(())
 }
