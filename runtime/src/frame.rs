@@ -28,6 +28,12 @@ use crate::traits::Decode;
 ///   before any of the body is buffered. The stream cannot be resynchronised
 ///   after that: the decoder stays failed, returns the same error from every
 ///   later call and discards pushed bytes. Drop the connection.
+/// * Garbage in the stream (a peer that does not speak the protocol, or a
+///   corrupted connection) is read as length prefixes: expect decode errors,
+///   and a `LimitExceeded` failure soon after. Nothing beyond one frame of
+///   at most `max_frame` bytes is ever buffered. A caller that sees decode
+///   errors from a peer it trusts to speak the protocol should drop the
+///   connection: a skipped frame is only safe when its prefix was right.
 ///
 /// # Memory
 ///

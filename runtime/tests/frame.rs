@@ -251,3 +251,85 @@ fn messages_are_frames_too() {
     }
     assert_eq!(got, msgs);
 }
+
+#[test]
+fn a_flood_of_empty_frames_is_rejected_one_by_one_without_buffering() {
+    let mut d = FrameDecoder::<Packet>::new();
+    let chunk = [0u8; 4096]; // 1024 empty frames per push
+    let mut errors = 0;
+    for _ in 0..100 {
+        d.push(&chunk);
+        assert!(d.buffered() <= chunk.len(), "buffered {}", d.buffered());
+        loop {
+            match d.next_frame() {
+                Ok(None) => break,
+                Ok(Some(p)) => panic!("an empty frame decoded as {p:?}"),
+                Err(e) => {
+                    assert!(matches!(e.kind(), DecodeErrorKind::UnexpectedEnd { .. }));
+                    errors += 1;
+                }
+            }
+        }
+        assert_eq!(d.buffered(), 0, "every empty frame was consumed");
+    }
+    assert_eq!(errors, 100 * 1024);
+    assert!(
+        !d.is_failed(),
+        "empty frames are bad frames, not a broken stream"
+    );
+    d.push(&Packet::Ping(9).encode_to_vec());
+    assert_eq!(d.next_frame().unwrap(), Some(Packet::Ping(9)));
+}
+
+#[test]
+fn garbage_between_frames_never_buffers_past_the_frame_limit() {
+    // Garbage desynchronises framing: what follows is read as length
+    // prefixes. The decoder must report errors or wait, never panic, and
+    // never hold more than one frame limit plus the bytes just pushed.
+    let limits = Limits {
+        max_frame: 4096,
+        ..Limits::DEFAULT
+    };
+    let good = stream(&packets());
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut rand = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..200 {
+        let mut d = FrameDecoder::<Packet>::with_limits(limits);
+        let mut bytes = good.clone();
+        let at = (rand() as usize) % bytes.len();
+        let garbage: Vec<u8> = (0..1 + rand() % 16).map(|_| rand() as u8).collect();
+        bytes.splice(at..at, garbage);
+        bytes.extend(std::iter::repeat_n(0xAAu8, 2 * limits.max_frame));
+        let (mut decoded, mut errors) = (0, 0);
+        for piece in bytes.chunks(1 + (rand() as usize) % 64) {
+            d.push(piece);
+            assert!(
+                d.buffered() <= limits.max_frame + 4 + piece.len(),
+                "round {round}: buffered {}",
+                d.buffered()
+            );
+            loop {
+                match d.next_frame() {
+                    Ok(Some(_)) => decoded += 1,
+                    Ok(None) => break,
+                    Err(_) if d.is_failed() => break,
+                    Err(_) => errors += 1,
+                }
+            }
+            if d.is_failed() {
+                break;
+            }
+        }
+        // The tail of 0xAA bytes reads as a 2.8 GB length prefix wherever
+        // framing lands, so every round must end with the stream refused.
+        assert!(
+            d.is_failed(),
+            "round {round}: {decoded} decoded, {errors} errors, not failed"
+        );
+    }
+}

@@ -19,6 +19,8 @@ pub struct Entry {
     pub encode: fn(&[u8], Measure) -> (usize, usize),
     /// See [`stable`].
     pub stable: fn(&[u8]) -> Result<bool, String>,
+    /// Decodes arbitrary bytes and encodes the value again.
+    pub reencode: fn(&[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError>,
 }
 
 pub const fn entry<T>(name: &'static str) -> Entry
@@ -31,7 +33,12 @@ where
         reuse: reuse::<T>,
         encode: encode::<T>,
         stable: stable::<T>,
+        reencode: reencode::<T>,
     }
+}
+
+fn reencode<T: Encode + Decode>(bytes: &[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError> {
+    T::decode(bytes).map(|v| v.encode_to_vec())
 }
 
 /// Decodes arbitrary bytes. `Ok(false)` when they are rejected; `Ok(true)`

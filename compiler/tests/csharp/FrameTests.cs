@@ -119,5 +119,70 @@ namespace PktTests
             Check.True(!reader.TryRead(out c), "drained");
             Check.True(!reader.IsFailed, "a bad frame does not fail the reader");
         }
+
+        public static void EmptyFrameFlood()
+        {
+            var reader = new PktFrameReader<Command>(Command.ReadFrom);
+            var chunk = new byte[4096]; // 1024 empty frames per push
+            int errors = 0;
+            for (int round = 0; round < 100; round++)
+            {
+                reader.Push(chunk);
+                Check.True(reader.Buffered <= chunk.Length, "buffered " + reader.Buffered);
+                while (true)
+                {
+                    Command c;
+                    try
+                    {
+                        if (!reader.TryRead(out c)) break;
+                        Check.True(false, "an empty frame decoded");
+                    }
+                    catch (PktDecodeException e)
+                    {
+                        Check.Equal(PktDecodeReason.UnexpectedEnd, e.Reason, "empty frame reason");
+                        errors++;
+                    }
+                }
+                Check.Equal(0, reader.Buffered, "every empty frame consumed");
+            }
+            Check.Equal(100 * 1024, errors, "one error per empty frame");
+            Check.True(!reader.IsFailed, "empty frames are bad frames, not a broken stream");
+            reader.Push(new Command.Ping(9).ToArray());
+            Command last;
+            Check.True(reader.TryRead(out last) && last is Command.Ping, "a good frame after the flood");
+        }
+
+        public static void GarbageBetweenFrames()
+        {
+            List<byte[]> frames;
+            var good = Stream(out frames);
+            var limits = new PktLimits(64, 1 << 24, 4096, 1 << 24);
+            var rand = new Random(1234);
+            for (int round = 0; round < 200; round++)
+            {
+                var reader = new PktFrameReader<Command>(Command.ReadFrom, limits);
+                var bytes = new List<byte>(good);
+                var garbage = new byte[1 + rand.Next(16)];
+                rand.NextBytes(garbage);
+                bytes.InsertRange(rand.Next(bytes.Count), garbage);
+                for (int i = 0; i < 8192; i++) bytes.Add(0xAA);
+                var all = bytes.ToArray();
+                for (int at = 0; at < all.Length && !reader.IsFailed; )
+                {
+                    int n = Math.Min(1 + rand.Next(64), all.Length - at);
+                    reader.Push(all, at, n);
+                    at += n;
+                    Check.True(reader.Buffered <= 4096 + 4 + n, "round " + round + ": buffered " + reader.Buffered);
+                    while (true)
+                    {
+                        Command c;
+                        try { if (!reader.TryRead(out c)) break; }
+                        catch (PktDecodeException) { if (reader.IsFailed) break; }
+                    }
+                }
+                // The 0xAA tail reads as a huge length prefix wherever framing lands.
+                Check.True(reader.IsFailed, "round " + round + ": stream refused in the end");
+            }
+        }
     }
 }

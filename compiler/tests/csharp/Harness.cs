@@ -186,6 +186,8 @@ namespace PktTests
             Run("frame.split_everywhere", FrameTests.SplitEverywhere);
             Run("frame.oversized_prefix", FrameTests.OversizedPrefix);
             Run("frame.bad_frame_keeps_sync", FrameTests.BadFrameKeepsSync);
+            Run("frame.empty_frame_flood", FrameTests.EmptyFrameFlood);
+            Run("frame.garbage_between_frames", FrameTests.GarbageBetweenFrames);
 
             Run("alloc.steady_state", AllocTests.SteadyState);
 
