@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use pktc::emit::{generate, GenOptions, GeneratedFile};
 use pktc::Lang;
 
@@ -55,33 +53,5 @@ fn serde_attributes_appear_only_when_asked() {
 #[test]
 fn serde_output_is_rustfmt_clean() {
     let files = generate_with("schemas/everything.pkt", true);
-    let dir = common::root().join("target/rustfmt-check-serde");
-    std::fs::create_dir_all(&dir).expect("create target/rustfmt-check-serde");
-    let mut paths = Vec::new();
-    for f in &files {
-        let p = dir.join(&f.path);
-        std::fs::write(&p, &f.contents).expect("write generated file");
-        paths.push(p);
-    }
-    let out = match Command::new("rustfmt")
-        .args(["--edition", "2021", "--check"])
-        .args(&paths)
-        .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            let msg =
-                format!("rustfmt is not available ({e}); generated code was not format-checked");
-            if std::env::var_os("CI").is_some() {
-                panic!("{msg}");
-            }
-            eprintln!("warning: {msg}");
-            return;
-        }
-    };
-    assert!(
-        out.status.success(),
-        "generated code is not rustfmt-clean:\n{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_rustfmt_clean(&files, "rustfmt-check-serde");
 }

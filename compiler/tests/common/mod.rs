@@ -91,3 +91,38 @@ pub fn check_format(src: &str, what: &str) -> String {
     );
     out
 }
+
+/// Writes generated Rust files under `target/<dir>` and asserts that rustfmt
+/// would change nothing. Without rustfmt: a failure under `CI=true`, a loud
+/// warning elsewhere.
+pub fn assert_rustfmt_clean(files: &[pktc::emit::GeneratedFile], dir: &str) {
+    let dir = root().join("target").join(dir);
+    std::fs::create_dir_all(&dir).expect("create the rustfmt check directory");
+    let mut paths = Vec::new();
+    for f in files {
+        let p = dir.join(&f.path);
+        std::fs::write(&p, &f.contents).expect("write generated file");
+        paths.push(p);
+    }
+    let out = match std::process::Command::new("rustfmt")
+        .args(["--edition", "2021", "--check"])
+        .args(&paths)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            let msg =
+                format!("rustfmt is not available ({e}); generated code was not format-checked");
+            if std::env::var_os("CI").is_some() {
+                panic!("{msg}");
+            }
+            eprintln!("warning: {msg}");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "generated code is not rustfmt-clean:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

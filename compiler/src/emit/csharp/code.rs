@@ -263,6 +263,41 @@ impl Gen<'_> {
 
     /// Adds statements that add the variable part of `expr`'s encoded size to
     /// `n`; returns the constant part.
+    /// The size of a list or map: its count prefix, `Count` times the fixed
+    /// part of one element, and a loop over the elements for the rest.
+    fn collection_size(
+        &self,
+        c: &mut Code,
+        var: &str,
+        expr: &str,
+        elems: &[(&Type, String)],
+        d: usize,
+    ) -> u64 {
+        let i = format!("i{d}");
+        c.open();
+        c.line(&format!("var {var} = {expr};"));
+        c.line(&format!("if ({var} != null)"));
+        c.open();
+        let mut inner = Code::new(c.level + 1);
+        let k: u64 = elems
+            .iter()
+            .map(|(t, e)| self.size(&mut inner, t, e, d + 1))
+            .sum();
+        if k > 0 {
+            c.line(&format!("n += {var}.Count * {k};"));
+        }
+        let body = inner.finish();
+        if !body.is_empty() {
+            c.line(&format!("for (int {i} = 0; {i} < {var}.Count; {i}++)"));
+            c.open();
+            c.text.push_str(&body);
+            c.close();
+        }
+        c.close();
+        c.close();
+        4
+    }
+
     pub(super) fn size(&self, c: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
         if let Some(size) = self.fixed_size(ty) {
             return u64::from(size);
@@ -299,48 +334,15 @@ impl Gen<'_> {
             }
             Type::List(t) => {
                 let (l, i) = (format!("l{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {l} = {expr};"));
-                c.line(&format!("if ({l} != null)"));
-                c.open();
-                let mut inner = Code::new(c.level + 1);
-                let k = self.size(&mut inner, t, &format!("{l}[{i}]"), d + 1);
-                if k > 0 {
-                    c.line(&format!("n += {l}.Count * {k};"));
-                }
-                let body = inner.finish();
-                if !body.is_empty() {
-                    c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
-                    c.open();
-                    c.text.push_str(&body);
-                    c.close();
-                }
-                c.close();
-                c.close();
-                4
+                self.collection_size(c, &l, expr, &[(t, format!("{l}[{i}]"))], d)
             }
             Type::Map(kt, vt) => {
                 let (m, i) = (format!("m{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {m} = {expr};"));
-                c.line(&format!("if ({m} != null)"));
-                c.open();
-                let mut inner = Code::new(c.level + 1);
-                let k = self.size(&mut inner, kt, &format!("{m}.KeyAt({i})"), d + 1)
-                    + self.size(&mut inner, vt, &format!("{m}.ValueAt({i})"), d + 1);
-                if k > 0 {
-                    c.line(&format!("n += {m}.Count * {k};"));
-                }
-                let body = inner.finish();
-                if !body.is_empty() {
-                    c.line(&format!("for (int {i} = 0; {i} < {m}.Count; {i}++)"));
-                    c.open();
-                    c.text.push_str(&body);
-                    c.close();
-                }
-                c.close();
-                c.close();
-                4
+                let elems = [
+                    (kt.as_ref(), format!("{m}.KeyAt({i})")),
+                    (vt.as_ref(), format!("{m}.ValueAt({i})")),
+                ];
+                self.collection_size(c, &m, expr, &elems, d)
             }
             Type::Array(t, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
