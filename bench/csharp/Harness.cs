@@ -172,6 +172,14 @@ namespace PktBench
                 E("TransformPacket", "Span/MemoryMarshal", Seed004.Methods.Span_3, p3),
                 E("TransformPacket", "unsafe pointer", Seed004.Methods.Unsafe_3, p3),
                 E("TransformPacket", "union struct", Seed004.Methods.UnionStruct_3, p3),
+                E("Packet", "candidate: span byte stores", Candidates.SpanShifts_1, p1),
+                E("Packet", "candidate: byte[] byte stores", Candidates.ArrayShifts_1, p1),
+                E("Packet", "candidate: MemoryMarshal.Write struct", Candidates.StructWrite_1, p1),
+                E("Packet", "candidate: unsafe stores into span", Candidates.Unsafe_1, p1),
+                E("TransformPacket", "candidate: span byte stores", Candidates.SpanShifts_3, p3),
+                E("TransformPacket", "candidate: byte[] byte stores", Candidates.ArrayShifts_3, p3),
+                E("TransformPacket", "candidate: MemoryMarshal.Write struct", Candidates.StructWrite_3, p3),
+                E("TransformPacket", "candidate: unsafe stores into span", Candidates.Unsafe_3, p3),
             };
 
             // Every method must write exactly pktc's bytes at the offset and nothing else.
