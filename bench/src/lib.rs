@@ -12,6 +12,7 @@ pub mod pkt {
 
 pub mod baseline;
 pub mod codec;
+pub mod csharp_report;
 pub mod data;
 pub mod peers;
 pub mod suite;

@@ -2,9 +2,14 @@
 //! `cargo bench -p pkt-bench` run (criterion's `new/estimates.json`, median)
 //! plus wire sizes and allocation counts measured here.
 //!
-//! Usage: `cargo run -p pkt-bench --release --bin report [-- CRITERION_DIR]`.
+//! Usage: `cargo run -p pkt-bench --release --bin report [-- [--csharp-only] [CRITERION_DIR]]`.
 //! CRITERION_DIR defaults to `$CARGO_TARGET_DIR/criterion`, else
 //! `target/criterion` in the workspace.
+//!
+//! When `$CARGO_TARGET_DIR/csharp-bench/results.tsv` (written by
+//! `--bin csharp`) exists, a C# section is added. `--csharp-only` replaces
+//! just that section in the existing `docs/benchmarks.md` and leaves the Rust
+//! part (and the chart) as they are, so no criterion results are needed.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
@@ -13,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pkt_bench::codec::Codec;
+use pkt_bench::csharp_report;
 use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED};
 use rkyv::util::AlignedVec;
 
@@ -498,16 +504,34 @@ impl Report {
 }
 
 fn main() {
-    let criterion = std::env::args().nth(1).map_or_else(
-        || {
-            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-                || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
-                PathBuf::from,
-            );
-            target.join("criterion")
-        },
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
         PathBuf::from,
     );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let csharp_only = args.iter().any(|a| a == "--csharp-only");
+    let csharp_results = target.join("csharp-bench").join("results.tsv");
+    let csharp = csharp_report::section(&csharp_results);
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    if csharp_only {
+        let Some(section) = csharp else {
+            eprintln!(
+                "no C# results in {}; run `cargo run -p pkt-bench --release --bin csharp` first",
+                csharp_results.display()
+            );
+            std::process::exit(1);
+        };
+        let path = docs.join("benchmarks.md");
+        let doc = std::fs::read_to_string(&path).expect("read docs/benchmarks.md");
+        std::fs::write(&path, csharp_report::splice(&doc, &section))
+            .expect("write docs/benchmarks.md");
+        println!("replaced the C# section of docs/benchmarks.md");
+        return;
+    }
+    let criterion = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or_else(|| target.join("criterion"), PathBuf::from);
     let times = read_times(&criterion);
     if times.is_empty() {
         eprintln!(
@@ -523,7 +547,6 @@ fn main() {
         times,
     };
 
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
     let mut out = String::new();
     out.push_str(include_str!("report_head.md"));
     out.push_str("\n## Machine\n\n");
@@ -535,6 +558,13 @@ fn main() {
         report.table(ds, &mut out);
     }
     out.push_str(include_str!("report_tail.md"));
+    match csharp {
+        Some(section) => out = csharp_report::splice(&out, &section),
+        None => eprintln!(
+            "no C# results in {}: the C# section is left out",
+            csharp_results.display()
+        ),
+    }
     std::fs::write(docs.join("benchmarks.md"), out).expect("write docs/benchmarks.md");
     std::fs::write(docs.join("benchmarks.svg"), report.svg()).expect("write docs/benchmarks.svg");
     println!("wrote docs/benchmarks.md and docs/benchmarks.svg");

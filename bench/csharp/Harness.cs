@@ -1,0 +1,244 @@
+// Runs the C# benchmarks and writes one tab-separated line per result:
+//
+//   meta    <key>     <value>
+//   verify  <packet>  <method>  ok|MISMATCH  <bytes>
+//   speed   <packet>  <method>  <median ns/op>  <min>  <max>  <samples>  <ops per sample>
+//   alloc   <id>  <B/op>  <expected B/op>  <result bytes>  <gen0>  <gen1>  <gen2>  <ns/op>  <calls>
+//
+// Usage: mono PktCsBench.exe RESULTS.tsv [OPS_PER_SAMPLE] [SAMPLES]
+
+using System;
+using System.Buffers;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Reflection;
+using System.Threading;
+
+namespace PktBench
+{
+    /// <summary>A minimal reusable IBufferWriter: one array, reset between messages.</summary>
+    public sealed class ReusableWriter : IBufferWriter<byte>
+    {
+        byte[] buffer;
+        int written;
+
+        public ReusableWriter(int capacity)
+        {
+            buffer = new byte[capacity];
+        }
+
+        public int WrittenCount { get { return written; } }
+
+        public ReadOnlySpan<byte> WrittenSpan { get { return new ReadOnlySpan<byte>(buffer, 0, written); } }
+
+        public void Reset()
+        {
+            written = 0;
+        }
+
+        public void Advance(int count)
+        {
+            if (count < 0 || written + count > buffer.Length) throw new ArgumentOutOfRangeException("count");
+            written += count;
+        }
+
+        public Memory<byte> GetMemory(int sizeHint = 0)
+        {
+            Ensure(sizeHint);
+            return new Memory<byte>(buffer, written, buffer.Length - written);
+        }
+
+        public Span<byte> GetSpan(int sizeHint = 0)
+        {
+            Ensure(sizeHint);
+            return new Span<byte>(buffer, written, buffer.Length - written);
+        }
+
+        void Ensure(int sizeHint)
+        {
+            if (sizeHint < 1) sizeHint = 1;
+            if (buffer.Length - written < sizeHint)
+            {
+                Array.Resize(ref buffer, Math.Max(buffer.Length * 2, written + sizeHint));
+            }
+        }
+    }
+
+    public static class Harness
+    {
+        static readonly List<string> Lines = new List<string>();
+        static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
+
+        static void Emit(params object[] fields)
+        {
+            var parts = new string[fields.Length];
+            for (int i = 0; i < fields.Length; i++)
+            {
+                object f = fields[i];
+                if (f is double) parts[i] = ((double)f).ToString("0.###", Inv);
+                else parts[i] = Convert.ToString(f, Inv).Replace('\t', ' ').Replace('\n', ' ');
+            }
+            string line = string.Join("\t", parts);
+            Lines.Add(line);
+            Console.WriteLine(line);
+        }
+
+        public static int Main(string[] args)
+        {
+            if (args.Length < 1)
+            {
+                Console.Error.WriteLine("usage: PktCsBench.exe RESULTS.tsv [OPS_PER_SAMPLE] [SAMPLES]");
+                return 2;
+            }
+            int ops = args.Length > 1 ? int.Parse(args[1], Inv) : 1000000;
+            int samples = args.Length > 2 ? int.Parse(args[2], Inv) : 21;
+
+            Emit("meta", "runtime", RuntimeName());
+            Emit("meta", "clr_version", Environment.Version);
+            Emit("meta", "os", Environment.OSVersion);
+            Emit("meta", "pointer_size", IntPtr.Size);
+            Emit("meta", "gc_max_generation", GC.MaxGeneration);
+            Emit("meta", "ops_per_sample", ops);
+            Emit("meta", "samples", samples);
+
+            // Cold first calls must come before anything else touches the types.
+            Alloc.ColdFirstCalls(Emit);
+            Alloc.Run(Emit);
+            bool ok = Speed.Run(Emit, ops, samples);
+
+            File.WriteAllLines(args[0], Lines);
+            if (!ok)
+            {
+                Console.Error.WriteLine("some method wrote different bytes from pktc");
+                return 1;
+            }
+            return 0;
+        }
+
+        static string RuntimeName()
+        {
+            Type mono = Type.GetType("Mono.Runtime");
+            if (mono == null) return ".NET " + Environment.Version;
+            MethodInfo name = mono.GetMethod("GetDisplayName", BindingFlags.NonPublic | BindingFlags.Static);
+            return "Mono " + (name == null ? "?" : (string)name.Invoke(null, null));
+        }
+    }
+
+    public delegate void Emitter(params object[] fields);
+
+    /// <summary>Seed 004: the six methods against pktc's Encode(Span), ns/op.</summary>
+    public static class Speed
+    {
+        struct Entry
+        {
+            public string Packet;
+            public string Method;
+            public Action Op;
+            public Func<byte[]> Expected;
+        }
+
+        static Entry E(string packet, string method, Action op, Func<byte[]> expected)
+        {
+            return new Entry { Packet = packet, Method = method, Op = op, Expected = expected };
+        }
+
+        public static bool Run(Emitter emit, int ops, int samples)
+        {
+            Func<byte[]> p1 = () => Seed004.Methods.pkPacket.ToArray();
+            Func<byte[]> p2 = () => Seed004.Methods.pkInt3.ToArray();
+            Func<byte[]> p3 = () => Seed004.Methods.pkTransform.ToArray();
+            var entries = new List<Entry>
+            {
+                E("-", "empty call", Seed004.Methods.Empty, null),
+                E("Packet", "pktc Encode(Span)", Seed004.Methods.Pktc_1, p1),
+                E("Packet", "BitConverter.GetBytes", Seed004.Methods.GetBytes_1, p1),
+                E("Packet", "BitConverter.TryWriteBytes", Seed004.Methods.TryWriteBytes_1, p1),
+                E("Packet", "Span/MemoryMarshal", Seed004.Methods.Span_1, p1),
+                E("Packet", "unsafe pointer", Seed004.Methods.Unsafe_1, p1),
+                E("Packet", "bit shifts", Seed004.Methods.BitCalculation_1, p1),
+                E("Packet", "union struct", Seed004.Methods.UnionStruct_1, p1),
+                E("Int3Packet", "pktc Encode(Span)", Seed004.Methods.Pktc_2, p2),
+                E("Int3Packet", "BitConverter.GetBytes", Seed004.Methods.GetBytes_2, p2),
+                E("Int3Packet", "BitConverter.TryWriteBytes", Seed004.Methods.TryWriteBytes_2, p2),
+                E("Int3Packet", "Span/MemoryMarshal", Seed004.Methods.Span_2, p2),
+                E("Int3Packet", "unsafe pointer", Seed004.Methods.Unsafe_2, p2),
+                E("Int3Packet", "bit shifts", Seed004.Methods.BitCalculation_2, p2),
+                E("Int3Packet", "union struct", Seed004.Methods.UnionStruct_2, p2),
+                E("TransformPacket", "pktc Encode(Span)", Seed004.Methods.Pktc_3, p3),
+                E("TransformPacket", "BitConverter.GetBytes", Seed004.Methods.GetBytes_3, p3),
+                E("TransformPacket", "BitConverter.TryWriteBytes", Seed004.Methods.TryWriteBytes_3, p3),
+                E("TransformPacket", "Span/MemoryMarshal", Seed004.Methods.Span_3, p3),
+                E("TransformPacket", "unsafe pointer", Seed004.Methods.Unsafe_3, p3),
+                E("TransformPacket", "union struct", Seed004.Methods.UnionStruct_3, p3),
+                E("Packet", "candidate: span byte stores", Candidates.SpanShifts_1, p1),
+                E("Packet", "candidate: byte[] byte stores", Candidates.ArrayShifts_1, p1),
+                E("Packet", "candidate: MemoryMarshal.Write struct", Candidates.StructWrite_1, p1),
+                E("Packet", "candidate: unsafe stores into span", Candidates.Unsafe_1, p1),
+                E("TransformPacket", "candidate: span byte stores", Candidates.SpanShifts_3, p3),
+                E("TransformPacket", "candidate: byte[] byte stores", Candidates.ArrayShifts_3, p3),
+                E("TransformPacket", "candidate: MemoryMarshal.Write struct", Candidates.StructWrite_3, p3),
+                E("TransformPacket", "candidate: unsafe stores into span", Candidates.Unsafe_3, p3),
+            };
+
+            // Every method must write exactly pktc's bytes at the offset and nothing else.
+            bool ok = true;
+            byte[] buffer = Seed004.Methods.buffer;
+            int offset = Seed004.Methods.offset;
+            foreach (var e in entries)
+            {
+                if (e.Expected == null) continue;
+                byte[] want = e.Expected();
+                Array.Clear(buffer, 0, buffer.Length);
+                e.Op();
+                bool same = true;
+                for (int i = 0; i < buffer.Length; i++)
+                {
+                    byte expect = i >= offset && i < offset + want.Length ? want[i - offset] : (byte)0;
+                    if (buffer[i] != expect) same = false;
+                }
+                if (!same) ok = false;
+                emit("verify", e.Packet, e.Method, same ? "ok" : "MISMATCH", want.Length);
+            }
+
+            // Warm-up: every method, well past JIT and the first GCs.
+            foreach (var e in entries)
+            {
+                Loop(e.Op, Math.Max(ops / 5, 1));
+            }
+
+            // Samples: every method once per round, rotating the starting
+            // method, so slow drifts of the shared machine hit all of them.
+            var times = new List<double>[entries.Count];
+            for (int i = 0; i < entries.Count; i++) times[i] = new List<double>(samples);
+            for (int s = 0; s < samples; s++)
+            {
+                for (int k = 0; k < entries.Count; k++)
+                {
+                    int i = (k + s) % entries.Count;
+                    times[i].Add(Loop(entries[i].Op, ops));
+                }
+            }
+            for (int i = 0; i < entries.Count; i++)
+            {
+                var t = times[i];
+                t.Sort();
+                emit("speed", entries[i].Packet, entries[i].Method, t[t.Count / 2], t[0], t[t.Count - 1], t.Count, ops);
+            }
+            return ok;
+        }
+
+        /// <summary>ns per call of <paramref name="op"/> over <paramref name="n"/> calls.</summary>
+        static double Loop(Action op, int n)
+        {
+            var sw = Stopwatch.StartNew();
+            for (int i = 0; i < n; i++)
+            {
+                op();
+            }
+            sw.Stop();
+            return sw.ElapsedTicks * (1e9 / Stopwatch.Frequency) / n;
+        }
+    }
+}
