@@ -126,6 +126,8 @@ namespace Pkt
             return Error(PktDecodeReason.UnexpectedEnd, pos, "unexpected end of input: needed " + needed + " bytes, " + (end - pos) + " remaining");
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+
         public global::System.ReadOnlySpan<byte> ReadSpan(int n)
         {
             if (n > end - pos) throw UnexpectedEnd(n);
@@ -134,21 +136,35 @@ namespace Pkt
             return s;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+
         public byte ReadU8()
         {
             if (pos >= end) throw UnexpectedEnd(1);
             return buf[pos++];
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+
         public sbyte ReadI8() { return unchecked((sbyte)ReadU8()); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public ushort ReadU16() { return global::System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(ReadSpan(2)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public short ReadI16() { return global::System.Buffers.Binary.BinaryPrimitives.ReadInt16LittleEndian(ReadSpan(2)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public uint ReadU32() { return global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(ReadSpan(4)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public int ReadI32() { return global::System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(ReadSpan(4)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public ulong ReadU64() { return global::System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(ReadSpan(8)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public long ReadI64() { return global::System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(ReadSpan(8)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public float ReadF32() { return global::System.BitConverter.Int32BitsToSingle(ReadI32()); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public double ReadF64() { return global::System.BitConverter.Int64BitsToDouble(ReadI64()); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
 
         public bool ReadBool()
         {
@@ -386,6 +402,7 @@ namespace Pkt
         }
 
         /// <summary>The next <paramref name="n"/> bytes, for straight-line stores at constant offsets.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public global::System.Span<byte> Reserve(int n)
         {
             if (n > buf.Length - pos) throw TooSmall(n, buf.Length - pos);
@@ -394,21 +411,34 @@ namespace Pkt
             return s;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+
         public void WriteU8(byte v)
         {
             if (pos >= buf.Length) throw TooSmall(1, 0);
             buf[pos++] = v;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+
         public void WriteI8(sbyte v) { WriteU8(unchecked((byte)v)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteBool(bool v) { WriteU8(v ? (byte)1 : (byte)0); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteU16(ushort v) { global::System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(Reserve(2), v); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteI16(short v) { global::System.Buffers.Binary.BinaryPrimitives.WriteInt16LittleEndian(Reserve(2), v); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteU32(uint v) { global::System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(Reserve(4), v); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteI32(int v) { global::System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(Reserve(4), v); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteU64(ulong v) { global::System.Buffers.Binary.BinaryPrimitives.WriteUInt64LittleEndian(Reserve(8), v); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteI64(long v) { global::System.Buffers.Binary.BinaryPrimitives.WriteInt64LittleEndian(Reserve(8), v); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteF32(float v) { WriteI32(global::System.BitConverter.SingleToInt32Bits(v)); }
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteF64(double v) { WriteI64(global::System.BitConverter.DoubleToInt64Bits(v)); }
 
         /// <summary>Writes a count prefix; null collections have count 0.</summary>

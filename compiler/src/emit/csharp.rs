@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
-use crate::ir::{EnumValue, Field, Ir, Prim, TypeDef, TypeKind, Variant};
+use crate::ir::{EnumValue, Field, Ir, Prim, Type, TypeDef, TypeKind, Variant};
 use crate::names::{self, Lang, NameKind};
 
 use code::Gen;
@@ -351,6 +351,26 @@ struct StructView {
     write: String,
     /// Loads from a span of exactly `size` bytes into a local `v`.
     read: String,
+    /// The C# layout of the struct is its wire layout (see [`raw_layout`]):
+    /// on little-endian hosts it is copied with one `MemoryMarshal` call.
+    raw: bool,
+}
+
+/// Whether a struct's C# memory layout, declared `Sequential, Pack = 1`, is
+/// exactly its wire layout: every field a scalar other than `bool`, an enum,
+/// or such a struct. `bool` is excluded because it makes .NET leave the
+/// managed layout unspecified (and every byte must be checked to be 0 or 1);
+/// arrays because they are references in C#.
+fn raw_layout(ir: &Ir, fields: &[Field]) -> bool {
+    fields.iter().all(|f| match &f.ty {
+        Type::Prim(p) => *p != Prim::Bool,
+        Type::Named(r) => match &ir.ty(r.id).kind {
+            TypeKind::Enum { .. } => true,
+            TypeKind::Struct { fields } => raw_layout(ir, fields),
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 #[derive(Serialize)]
@@ -395,6 +415,7 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
             .collect(),
         write: write.finish(),
         read: read.finish(),
+        raw: raw_layout(gen.ir, fields),
     }
 }
 
