@@ -222,6 +222,9 @@ fn schema_fuzz_corpus_replays_cleanly() {
     for entry in std::fs::read_dir(&dir).expect("fuzz/corpus/schema exists") {
         let file = entry.expect("entry").path();
         let text = String::from_utf8_lossy(&std::fs::read(&file).expect("readable")).into_owned();
+        if pktc::syntax::parse(&text, pktc::diag::FileId(0)).is_ok() {
+            common::check_format(&text, &file.display().to_string());
+        }
         let reader = MemReader(HashMap::from([(path.clone(), text)]));
         assert_handled(&reader, &path, n);
         n += 1;

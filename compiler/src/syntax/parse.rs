@@ -339,12 +339,17 @@ impl Cx<'_> {
                 Rule::ident if name.is_none() => name = Some(self.ident(q)),
                 Rule::ident => tag = Some(self.ident(q)),
                 Rule::reserved => {
-                    reserved_entries.push(self.span(&q));
+                    // From the keyword on: a doc comment before it is
+                    // trivia, as for every other declaration.
+                    let mut span = self.span(&q);
                     for r in q.into_inner() {
-                        if r.as_rule() == Rule::literal {
-                            reserved.push(self.literal(r));
+                        match r.as_rule() {
+                            Rule::kw_reserved => span.start = r.as_span().start() as u32,
+                            Rule::literal => reserved.push(self.literal(r)),
+                            _ => {}
                         }
                     }
+                    reserved_entries.push(span);
                 }
                 Rule::variant => {
                     let span = self.span(&q);
