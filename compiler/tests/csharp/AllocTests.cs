@@ -173,6 +173,12 @@ namespace PktTests
             v = PerCall(() => world.ToArray(), 20);
             Report("ToArray(WorldSnapshot, 30,000 cells)", v);
             Check.Equal(ArrayCost(wbytes.Length), v, "one array for 120 KB");
+            v = PerCall(() => Seeds.World.WorldSnapshot.Decode(wbytes), 20);
+            Report("Decode(WorldSnapshot, 30,000 cells)", v);
+            long cellsArray = PerCall(() => new int[30000].GetHashCode(), 20);
+            // The object, its list and one right-sized backing array: the list
+            // is sized from the checked count, not grown by doubling.
+            Check.True(v < cellsArray + 1024, "Decode allocates the cells once: " + v + " B vs " + cellsArray + " B for int[30000]");
 
             var inv = new Seeds.Chat.Inventory { OwnerId = 1 };
             for (int i = 0; i < 100; i++) inv.Slots.Add(new Seeds.Chat.ItemSlot { Slot = (ushort)i });

@@ -497,6 +497,14 @@ impl Gen<'_> {
                     c.open();
                     c.line(&format!("{l}.RemoveRange({n}, {l}.Count - {n});"));
                     c.close();
+                    if min > 0 {
+                        // The count is checked against the input: grow once,
+                        // not by doubling.
+                        c.line(&format!("else if ({l}.Capacity < {n})"));
+                        c.open();
+                        c.line(&format!("{l}.Capacity = {n};"));
+                        c.close();
+                    }
                     c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
                     c.open();
                     self.read(c, t, &format!("{l}[{i}]"), true, None, d + 1);
