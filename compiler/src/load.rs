@@ -11,8 +11,9 @@ use crate::syntax::{self, ast};
 /// which cycle detection by path cannot see.
 const MAX_IMPORT_DEPTH: usize = 64;
 
-/// Most files one compilation reads.
-const MAX_FILES: usize = 4096;
+/// Most files one compilation reads: far more than real schema sets use,
+/// few enough that a pathological import graph stays fast to reject.
+const MAX_FILES: usize = 1024;
 
 /// Where schema text comes from: the file system, or e.g. a git revision.
 pub trait FileReader {
@@ -22,6 +23,13 @@ pub trait FileReader {
     fn display(&self, path: &Path) -> String {
         display(path)
     }
+
+    /// What identifies the file, so that one file reached by two paths is
+    /// loaded once (and an import cycle through a symbolic link is seen as
+    /// a cycle). Defaults to the path itself.
+    fn identity(&self, path: &Path) -> PathBuf {
+        path.to_path_buf()
+    }
 }
 
 /// Reads from the file system.
@@ -30,6 +38,10 @@ pub struct FsReader;
 impl FileReader for FsReader {
     fn read(&self, path: &Path) -> io::Result<String> {
         std::fs::read_to_string(path)
+    }
+
+    fn identity(&self, path: &Path) -> PathBuf {
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
     }
 }
 
@@ -74,7 +86,8 @@ pub fn load_into(
     };
     for input in inputs {
         let path = normalize(input);
-        match cx.paths.iter().position(|p| *p == path) {
+        let id = reader.identity(&path);
+        match cx.paths.iter().position(|p| *p == id) {
             Some(i) => cx.loaded.files[i].is_input = true,
             None => {
                 if let Some(i) = cx.visit(&path, None) {
@@ -89,7 +102,7 @@ pub fn load_into(
 struct Loader<'r> {
     reader: &'r dyn FileReader,
     loaded: Loaded,
-    /// Normalized path of each entry of `loaded.files`.
+    /// Identity (see [`FileReader::identity`]) of each entry of `loaded.files`.
     paths: Vec<PathBuf>,
     diags: Vec<Diagnostic>,
     /// Files being loaded, for cycle detection.
@@ -160,14 +173,15 @@ impl Loader<'_> {
             imports: Vec::new(),
             is_input: false,
         });
-        self.paths.push(path.to_path_buf());
+        self.paths.push(self.reader.identity(path));
         self.stack.push(index);
 
         let dir = path.parent().unwrap_or(Path::new(""));
         let mut resolved = Vec::with_capacity(imports.len());
         for imp in &imports {
             let target = normalize(&dir.join(&imp.path));
-            let r = match self.paths.iter().position(|p| *p == target) {
+            let id = self.reader.identity(&target);
+            let r = match self.paths.iter().position(|p| *p == id) {
                 Some(i) if self.stack.contains(&i) => {
                     self.diags.push(self.cycle_error(i, imp));
                     None
