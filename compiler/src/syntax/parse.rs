@@ -55,8 +55,11 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
             }
         } else {
             match bytes[i] {
+                // Line comments and strings end at any newline the grammar
+                // knows, a lone `\r` included, so that this scan sees the
+                // same block comments the parser will.
                 _ if pair == b"//" => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
+                    while i < bytes.len() && !matches!(bytes[i], b'\n' | b'\r') {
                         i += 1;
                     }
                 }
@@ -67,7 +70,7 @@ fn check_nesting(text: &str, file: FileId) -> Result<(), Diagnostic> {
                 }
                 b'"' => {
                     i += 1;
-                    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\n' | b'\r') {
                         i += if bytes[i] == b'\\' { 2 } else { 1 };
                     }
                 }
@@ -714,6 +717,9 @@ union ServerPacket : u16 {
         // Far below what rescanning 50 nested openers would take.
         assert!(start.elapsed() < std::time::Duration::from_secs(1));
         assert!(parse("/* a /* nested */ comment */ message A {}", FileId(0)).is_ok());
+        // A lone carriage return ends a line comment, as the grammar says.
+        let d = parse("// note\r/* open\nmessage A {}", FileId(0)).unwrap_err();
+        assert_eq!(d.message, "unterminated block comment");
     }
 
     #[test]
