@@ -255,7 +255,11 @@ fn a_symlink_loop_on_disk_is_an_import_cycle() {
     let dir = common::root().join("target/symlink-loop-test");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(dir.join("a.pkt"), "import \"sub/a.pkt\";\nmessage M { x: u8 }\n").expect("write");
+    std::fs::write(
+        dir.join("a.pkt"),
+        "import \"sub/a.pkt\";\nmessage M { x: u8 }\n",
+    )
+    .expect("write");
     std::os::unix::fs::symlink(".", dir.join("sub")).expect("symlink");
     let failed = pktc::check(&[dir.join("a.pkt")]).unwrap_err();
     let text = failed.to_string();
