@@ -51,6 +51,108 @@ impl Ir {
     pub fn is_fixed(&self, ty: &Type) -> bool {
         self.layout(ty).is_fixed()
     }
+
+    /// The memory model of any type expression stored inline. The models of
+    /// declared types are computed once by `sema::memory`; this derives every
+    /// other from them, so there is one rule for decoded sizes.
+    pub fn memory(&self, ty: &Type) -> Memory {
+        match ty {
+            Type::Prim(p) => Memory::scalar(p.size()),
+            Type::String | Type::Bytes | Type::List(_) | Type::Map(..) => Memory::HANDLE,
+            Type::Optional(t) => {
+                let m = self.memory(t);
+                Memory {
+                    size: round_up(m.size.saturating_add(u64::from(m.align)), m.align),
+                    align: m.align,
+                }
+            }
+            Type::Array(t, n) => {
+                let m = self.memory(t);
+                Memory {
+                    size: m.size.saturating_mul(u64::from(*n)),
+                    align: m.align,
+                }
+            }
+            Type::Named(r) => self.ty(r.id).memory,
+        }
+    }
+
+    /// The memory a field or variant takes inside its parent: a pointer when
+    /// it is boxed ([`Field::cyclic`]), else the value itself.
+    pub fn slot_memory(&self, ty: &Type, cyclic: bool) -> Memory {
+        if cyclic {
+            Memory::POINTER
+        } else {
+            self.memory(ty)
+        }
+    }
+
+    /// The separate allocation a boxed (cyclic) field or variant makes when
+    /// decoded: the value behind the pointer (`T` of `Option<Box<T>>`).
+    pub fn boxed_memory(&self, ty: &Type) -> u64 {
+        let inner = match ty {
+            Type::Optional(t) => t,
+            t => t,
+        };
+        self.memory(inner).size
+    }
+}
+
+/// `n` rounded up to a multiple of `align` (a power of two), saturating.
+pub fn round_up(n: u64, align: u32) -> u64 {
+    let a = u64::from(align.max(1));
+    n.saturating_add(a - 1) / a * a
+}
+
+/// The decoded-memory model: what one value of a type occupies once decoded,
+/// the same for every language and for `pktc inspect`, so that every decoder
+/// charges the same numbers against the decode budget at the same offsets.
+///
+/// It is an upper bound of the in-memory size of the generated Rust type
+/// (fields laid out in declaration order with natural alignment, which Rust's
+/// reordering can only shrink): scalars take their wire size; an enum twice
+/// its base (the `Unknown(raw)` variant next to a discriminant); `string`,
+/// `bytes`, `list` and `map` a 24-byte handle (their contents are charged
+/// when read); `T?` one alignment unit more than `T`; a boxed field a
+/// pointer; a union its largest payload (at least the 32-byte unknown
+/// variant) plus one alignment unit for the discriminant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Memory {
+    /// Bytes, saturating at `u64::MAX`.
+    pub size: u64,
+    /// Alignment in bytes: 1, 2, 4 or 8.
+    pub align: u32,
+}
+
+impl Memory {
+    /// A `String`, `Vec` or map: pointer, length, capacity.
+    pub const HANDLE: Memory = Memory { size: 24, align: 8 };
+    /// A `Box`.
+    pub const POINTER: Memory = Memory { size: 8, align: 8 };
+    /// An empty value.
+    pub const EMPTY: Memory = Memory { size: 0, align: 1 };
+
+    pub fn scalar(size: u32) -> Memory {
+        Memory {
+            size: u64::from(size),
+            align: size.max(1),
+        }
+    }
+
+    /// Fields laid out one after another, each at its alignment, the whole
+    /// rounded up to the largest alignment.
+    pub fn sequence(parts: impl IntoIterator<Item = Memory>) -> Memory {
+        let mut size = 0u64;
+        let mut align = 1u32;
+        for p in parts {
+            size = round_up(size, p.align).saturating_add(p.size);
+            align = align.max(p.align);
+        }
+        Memory {
+            size: round_up(size, align),
+            align,
+        }
+    }
 }
 
 /// One schema file.
@@ -105,6 +207,9 @@ pub struct TypeDef {
     pub doc: Vec<String>,
     pub deprecated: bool,
     pub layout: Layout,
+    /// What one decoded value occupies in memory, by the model of
+    /// [`Memory`]; computed once by `sema::memory`.
+    pub memory: Memory,
     #[serde(flatten)]
     pub kind: TypeKind,
     /// The span of the declared name.

@@ -118,6 +118,7 @@ impl Lowerer<'_> {
                             doc: item.doc.clone(),
                             deprecated: false,
                             layout: Layout::Variable { min_size: 0 },
+                            memory: Memory::EMPTY,
                             kind: TypeKind::Struct { fields: Vec::new() },
                             span: name.span,
                         });

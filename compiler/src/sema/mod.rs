@@ -2,11 +2,13 @@
 //!
 //! Passes, in order: `lower` binds names and checks each declaration on its
 //! own; `layout` computes sizes and offsets and finds containment cycles;
+//! `memory` models what each type occupies once decoded;
 //! `naming` checks that every name survives conversion to each target
 //! language. Each pass reports every problem it finds before the next runs.
 
 mod layout;
 mod lower;
+mod memory;
 mod naming;
 
 use crate::diag::Diagnostic;
@@ -24,6 +26,7 @@ pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
+    memory::compute(&mut ir);
     diags.extend(naming::check(&ir));
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
