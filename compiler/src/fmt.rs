@@ -39,7 +39,12 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
     let text =
-        std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {shown}: {e}"))?;
+        std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "error: cannot read {shown}: {}",
+            crate::load::describe_io(&e)
+        )
+    })?;
     let formatted = match format_source(&text) {
         Ok(f) => f,
         Err(d) => {
@@ -53,7 +58,12 @@ pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> 
     }
     if !check {
         std::fs::write(path, &formatted)
-            .map_err(|e| format!("error: cannot write {shown}: {e}"))?;
+            .map_err(|e| {
+                format!(
+                    "error: cannot write {shown}: {}",
+                    crate::load::describe_io(&e)
+                )
+            })?;
     }
     Ok(true)
 }

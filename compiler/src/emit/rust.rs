@@ -5,10 +5,9 @@
 //! fields are encoded through those traits, so one template line serves every
 //! field type and the runtime's bulk paths apply to lists of fixed-size data.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
+use super::output;
 use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
 use crate::ir::*;
@@ -81,22 +80,12 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     out
 }
 
-/// `<stem>.rs` for each file; a stem used twice gets a numeric suffix so no
-/// output overwrites another.
+/// `<stem>.rs` for each file, by the shared output-naming rule; `mod` is
+/// the module tree's own file.
 fn output_names(ir: &Ir) -> Vec<String> {
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    ir.files
-        .iter()
-        .map(|f| {
-            let stem = f.stem().to_string();
-            let n = seen.entry(stem.clone()).or_insert(0);
-            *n += 1;
-            if *n == 1 {
-                format!("{stem}.rs")
-            } else {
-                format!("{stem}_{n}.rs")
-            }
-        })
+    output::stems(ir, &["mod"])
+        .into_iter()
+        .map(|s| format!("{s}.rs"))
         .collect()
 }
 
