@@ -64,6 +64,9 @@ pub struct FileIr {
     pub path: std::path::PathBuf,
     /// The dotted namespace split into segments; empty when none is declared.
     pub namespace: Vec<String>,
+    /// Where the namespace path is written, when one is declared.
+    #[serde(skip)]
+    pub namespace_span: Option<crate::diag::Span>,
     pub doc: Vec<String>,
     /// Indices into [`Ir::files`].
     pub imports: Vec<usize>,

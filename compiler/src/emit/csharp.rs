@@ -402,8 +402,8 @@ struct FieldDecl {
     init: String,
 }
 
-fn field_name(f: &Field) -> String {
-    names::ident(Lang::CSharp, NameKind::Field, &f.name)
+fn field_name(def: &TypeDef, f: &Field) -> String {
+    names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
 }
 
 fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
@@ -411,7 +411,7 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
     for f in fields {
-        let name = field_name(f);
+        let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
         gen.fixed_write(&mut write, &f.ty, &name, &off, 0);
         gen.fixed_read(&mut read, &f.ty, &format!("v.{name}"), &off, 0);
@@ -427,7 +427,7 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
                 doc: doc_lines(&f.doc),
                 obsolete: f.deprecated,
                 ty: gen.cs_type(&f.ty),
-                name: field_name(f),
+                name: field_name(def, f),
                 has_init: false,
                 init: String::new(),
             })
@@ -464,7 +464,7 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
     let mut constant: u64 = 4;
     let mut decls = Vec::new();
     for f in fields {
-        let name = field_name(f);
+        let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
         let max = f.max.map(|m| (m, format!("{}.{}", def.name, f.name)));
         constant += gen.size(&mut size, &f.ty, &name, 0);
@@ -572,7 +572,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 VariantView {
                     doc: doc_lines(&v.doc),
                     obsolete: v.deprecated,
-                    name: names::ident(Lang::CSharp, NameKind::Variant, &v.name),
+                    name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),

@@ -13,6 +13,7 @@ mod write;
 
 use std::path::PathBuf;
 
+pub use csharp::{consts_class as csharp_consts_class, RUNTIME_STEM as CSHARP_RUNTIME_STEM};
 pub use write::{write_files, WriteError, WriteMode, WriteReport};
 
 use crate::ir::Ir;

@@ -139,6 +139,13 @@ impl Lowerer<'_> {
                 id: file.id,
                 path: self.loaded.sources.get(file.id).path.clone(),
                 namespace,
+                namespace_span: ast.namespace.as_ref().and_then(|n| {
+                    let (first, last) = (n.path.first()?, n.path.last()?);
+                    Some(Span {
+                        end: last.span.end,
+                        ..first.span
+                    })
+                }),
                 doc: ast
                     .namespace
                     .as_ref()

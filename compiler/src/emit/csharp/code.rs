@@ -215,7 +215,11 @@ impl Gen<'_> {
                                 self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
                                     format!(
                                         "{} = {d}",
-                                        names::ident(Lang::CSharp, NameKind::Field, &f.name)
+                                        names::csharp_member_ident(
+                                            NameKind::Field,
+                                            &f.name,
+                                            &def.name
+                                        )
                                     )
                                 })
                             })
@@ -227,7 +231,7 @@ impl Gen<'_> {
                         let first = variants.first().expect("unions have variants");
                         Some(format!(
                             "new {q}.{}()",
-                            names::ident(Lang::CSharp, NameKind::Variant, &first.name)
+                            names::csharp_member_ident(NameKind::Variant, &first.name, &def.name)
                         ))
                     }
                 }
