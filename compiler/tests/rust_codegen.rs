@@ -1,7 +1,8 @@
 //! The generated Rust as a reviewer sees it: snapshots of every schema's
 //! output, determinism, rustfmt cleanliness, and the `gen` command's
 //! write-only-when-changed, stale-file and `--check` behaviour. (That the output
-//! compiles, is clippy-clean and behaves is tested by the rust-tests crate.)
+//! compiles and behaves is tested by the rust-tests crate.) The output of every
+//! schema is also linted with `cargo clippy -- -D warnings` in a crate of its own.
 
 mod common;
 
@@ -195,4 +196,66 @@ fn files_with_the_same_name_get_distinct_outputs() {
     let names: Vec<_> = files.iter().map(|f| f.path.display().to_string()).collect();
     assert_eq!(names, ["top.rs", "common.rs", "common_2.rs", "mod.rs"]);
     assert!(files.iter().all(|f| pktc::emit::output::is_generated(&f.contents)));
+}
+
+/// The generated Rust of every schema, in a crate of its own, passes
+/// `cargo clippy -- -D warnings`: users compile it with their own lints.
+/// Without cargo-clippy: a failure under `CI=true`, a loud warning elsewhere.
+#[test]
+fn generated_rust_is_clippy_clean() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let has_clippy = Command::new(&cargo)
+        .args(["clippy", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_clippy {
+        let msg = "cargo clippy is not available; generated code was not linted";
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{msg}");
+        }
+        eprintln!("warning: {msg}");
+        return;
+    }
+    let dir = common::root().join("target/clippy-generated");
+    let src = dir.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    let sets: [(&str, Vec<PathBuf>); 2] = [
+        ("all", all_schemas()),
+        ("same_stem", vec![PathBuf::from("schemas/same_stem/top.pkt")]),
+    ];
+    let mut lib = String::new();
+    for (name, schemas) in &sets {
+        let checked =
+            pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
+        let out = src.join(name);
+        std::fs::create_dir_all(&out).expect("create source dir");
+        for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
+            std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
+        }
+        lib.push_str(&format!(
+            "pub mod generated_{name} {{\n    include!(\"{name}/mod.rs\");\n}}\n"
+        ));
+    }
+    std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
+    let runtime = common::root().join("runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"pkt-generated-clippy\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
+    )
+    .expect("write Cargo.toml");
+    let out = Command::new(&cargo)
+        .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .expect("run cargo clippy");
+    assert!(
+        out.status.success(),
+        "generated code is not clippy-clean:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -509,11 +509,13 @@ impl Cx<'_> {
                     optional: matches!(f.ty, Type::Optional(_)),
                 });
                 let ty = self.field_type(&f.ty, f.cyclic);
+                let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 MessageFieldView {
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
+                    reset_place: format!("{}self.{name}", if boxed { "*" } else { "" }),
                     name,
                     schema_name: format!("{}.{}", def.name, f.name),
                     ty,
@@ -735,6 +737,10 @@ struct MessageFieldView {
     ty_sep: String,
     ty: String,
     default: String,
+    /// Where `decode_into` stores the default when the field is absent:
+    /// `self.x`, or `*self.x` for a boxed field, so that the existing box
+    /// is reused rather than replaced by a new allocation.
+    reset_place: String,
     max: Option<MaxView>,
 }
 
