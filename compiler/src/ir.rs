@@ -370,6 +370,12 @@ impl Layout {
     }
 }
 
+/// The bits of a `nan` default: the quiet NaN with sign and payload 0, the
+/// same in every language.
+pub const NAN_F32_BITS: u32 = 0x7FC0_0000;
+/// [`NAN_F32_BITS`] for `f64`.
+pub const NAN_F64_BITS: u64 = 0x7FF8_0000_0000_0000;
+
 /// A literal after checking against the type it initialises.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]

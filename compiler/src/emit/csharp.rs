@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::output;
 use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
-use crate::ir::{EnumValue, Field, Ir, Prim, Type, TypeDef, TypeKind, Variant};
+use crate::ir::{EnumValue, Field, Ir, Prim, Type, TypeDef, TypeKind, Variant, NAN_F64_BITS};
 use crate::names::{self, Lang, NameKind};
 
 use code::Gen;
@@ -218,14 +218,29 @@ fn int_literal(p: Prim, v: i128) -> String {
     }
 }
 
+/// A float expression with exactly the value's bits. Literals cannot carry
+/// `-0.0` (mcs -optimize+ folds `-0.0f` to `+0.0f`) nor a particular NaN
+/// (`float.NaN` is negative on .NET), so those two are built from their bits.
 fn float_literal(p: Prim, v: f64) -> String {
     let (ty, suffix) = if p == Prim::F32 {
         ("float", "f")
     } else {
         ("double", "")
     };
-    if v.is_nan() {
-        return format!("{ty}.NaN");
+    if v.is_nan() || (v == 0.0 && v.is_sign_negative()) {
+        // The double with these bits converts to the same float value (the
+        // quiet NaN's sign and payload, and the sign of zero, carry over).
+        let bits = if v.is_nan() { NAN_F64_BITS } else { v.to_bits() };
+        let long = match i64::try_from(bits) {
+            Ok(b) => format!("0x{b:X}L"),
+            Err(_) => format!("unchecked((long)0x{bits:X}UL)"),
+        };
+        let double = format!("global::System.BitConverter.Int64BitsToDouble({long})");
+        return if p == Prim::F32 {
+            format!("(float){double}")
+        } else {
+            double
+        };
     }
     if v.is_infinite() {
         return format!(

@@ -657,7 +657,21 @@ impl Cx<'_> {
     }
 }
 
+/// A float expression with exactly the value's bits: `-0.0` stays negative
+/// and NaN is the quiet NaN with sign and payload 0.
 fn float_literal(f: f64, is_f32: bool) -> String {
+    let ty = if is_f32 { "f32" } else { "f64" };
+    if f.is_nan() {
+        return if is_f32 {
+            format!("f32::from_bits({NAN_F32_BITS:#x})")
+        } else {
+            format!("f64::from_bits({NAN_F64_BITS:#x})")
+        };
+    }
+    if f.is_infinite() {
+        let which = if f > 0.0 { "INFINITY" } else { "NEG_INFINITY" };
+        return format!("{ty}::{which}");
+    }
     // `{:?}` always keeps a decimal point or exponent, so the literal stays a float.
     if is_f32 {
         format!("{:?}", f as f32)

@@ -570,7 +570,10 @@ impl Lowerer<'_> {
                 }
                 LitKind::Float(f) => Some(Value::Float(f)),
                 LitKind::Int(i) => Some(Value::Float(i as f64)),
-                _ => mismatch(self, "a number"),
+                LitKind::Ident(ref name) if name == "inf" => Some(Value::Float(f64::INFINITY)),
+                // The quiet NaN with sign and payload 0, in every language.
+                LitKind::Ident(ref name) if name == "nan" => Some(Value::Float(f64::NAN)),
+                _ => mismatch(self, "a number, `inf`, `-inf` or `nan`"),
             },
             Type::Prim(p) => match lit.kind {
                 LitKind::Int(_) | LitKind::Ident(_) => {
