@@ -239,7 +239,7 @@ fn gen(
 fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitCode {
     let result = match against_git {
         Some(rev) => match pktc::compat::GitReader::new(rev) {
-            Ok(reader) => pktc::compat::compare(files, &reader, files, &pktc::load::FsReader),
+            Ok(reader) => pktc::compat::compare_with_revision(&reader, files),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);

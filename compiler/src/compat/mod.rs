@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-pub use git::GitReader;
+pub use git::{compare_with_revision, GitReader};
 
 use crate::diag::{self, Diagnostic, SourceMap, Span};
 use crate::ir::*;
