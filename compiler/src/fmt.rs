@@ -38,8 +38,7 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 /// error is ready to print (a rendered syntax error or an I/O error).
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
-    let text =
-        std::fs::read_to_string(path).map_err(|e| {
+    let text = std::fs::read_to_string(path).map_err(|e| {
         format!(
             "error: cannot read {shown}: {}",
             crate::load::describe_io(&e)
@@ -57,13 +56,12 @@ pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> 
         return Ok(false);
     }
     if !check {
-        std::fs::write(path, &formatted)
-            .map_err(|e| {
-                format!(
-                    "error: cannot write {shown}: {}",
-                    crate::load::describe_io(&e)
-                )
-            })?;
+        std::fs::write(path, &formatted).map_err(|e| {
+            format!(
+                "error: cannot write {shown}: {}",
+                crate::load::describe_io(&e)
+            )
+        })?;
     }
     Ok(true)
 }

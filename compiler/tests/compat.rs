@@ -169,9 +169,17 @@ fn against_git_compares_with_a_revision() {
         &["compat", "--against-git", "HEAD", "schemas/lobby.pkt"],
     );
     let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.contains("0 breaking, 0 source-only, 1 safe"), "{out}");
-    assert!(out.contains("`g.Lobby`") || out.contains("`Lobby`"), "{out}");
+    assert!(
+        out.contains("`g.Lobby`") || out.contains("`Lobby`"),
+        "{out}"
+    );
     // A file deleted since the revision: its types are removed (source-only:
     // the wire does not change, code that names them does).
     std::fs::remove_file(repo.join("schemas/common.pkt")).unwrap();
@@ -181,7 +189,12 @@ fn against_git_compares_with_a_revision() {
         &["compat", "--against-git", "HEAD", "schemas/game.pkt"],
     );
     let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.contains("0 breaking, 2 source-only, 0 safe"), "{out}");
     assert!(out.contains("union `g.Packet` was removed"), "{out}");
     // A file in neither place is an error that names it.
@@ -191,7 +204,10 @@ fn against_git_compares_with_a_revision() {
     );
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("cannot read schemas/nowhere.pkt: no such file"), "{err}");
+    assert!(
+        err.contains("cannot read schemas/nowhere.pkt: no such file"),
+        "{err}"
+    );
 
     let o = pktc(
         &repo,

@@ -67,7 +67,11 @@ fn every_invalid_schema_yields_its_diagnostic() {
             .iter()
             .map(|d| header(d, &failed.sources, &path))
             .collect();
-        assert!(!expected.is_empty(), "{}: no expected diagnostics", path.display());
+        assert!(
+            !expected.is_empty(),
+            "{}: no expected diagnostics",
+            path.display()
+        );
         assert_eq!(actual, expected, "{}:\n{failed}", path.display());
         let rendered = pktc::diag::render_all(&failed.diagnostics, &failed.sources);
         settings("diagnostics").bind(|| {

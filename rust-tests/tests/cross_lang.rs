@@ -320,7 +320,11 @@ fn check_value(name: &str, bytes: &[u8]) {
             let expected = FloatDefaults::default().encode_to_vec();
             assert_eq!(bytes, expected, "{name}: C# encodes other bits");
             let absent = FloatDefaults::decode(&[0, 0, 0, 0]).expect("empty body");
-            assert_eq!(absent.encode_to_vec(), expected, "{name}: Rust's absent fields");
+            assert_eq!(
+                absent.encode_to_vec(),
+                expected,
+                "{name}: Rust's absent fields"
+            );
             assert_eq!(&bytes[4..8], &(-0.0f32).to_bits().to_le_bytes(), "{name}");
             assert_eq!(&bytes[16..20], &0x7FC0_0000u32.to_le_bytes(), "{name}");
         }

@@ -79,7 +79,11 @@ pub fn compare_with_revision(
     reader: &GitReader,
     files: &[PathBuf],
 ) -> Result<super::Report, crate::Failed> {
-    let old: Vec<PathBuf> = files.iter().filter(|f| reader.contains(f)).cloned().collect();
+    let old: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| reader.contains(f))
+        .cloned()
+        .collect();
     let new: Vec<PathBuf> = files.iter().filter(|f| f.exists()).cloned().collect();
     let missing: Vec<Diagnostic> = files
         .iter()

@@ -61,7 +61,7 @@ fn templates() -> &'static Templates {
 
 pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
-    let gen = Gen { ir };
+    let gen = Gen { ir, member: "" };
     let stems = output::stems(ir, &[RUNTIME_STEM]);
     let mut out = Vec::new();
     for (index, file) in ir.files.iter().enumerate() {
@@ -230,7 +230,11 @@ fn float_literal(p: Prim, v: f64) -> String {
     if v.is_nan() || (v == 0.0 && v.is_sign_negative()) {
         // The double with these bits converts to the same float value (the
         // quiet NaN's sign and payload, and the sign of zero, carry over).
-        let bits = if v.is_nan() { NAN_F64_BITS } else { v.to_bits() };
+        let bits = if v.is_nan() {
+            NAN_F64_BITS
+        } else {
+            v.to_bits()
+        };
         let long = match i64::try_from(bits) {
             Ok(b) => format!("0x{b:X}L"),
             Err(_) => format!("unchecked((long)0x{bits:X}UL)"),
@@ -428,6 +432,11 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
+        let member = format!("{}.{}", def.name, f.name);
+        let gen = Gen {
+            ir: gen.ir,
+            member: &member,
+        };
         gen.fixed_write(&mut write, &f.ty, &name, &off, 0);
         gen.fixed_read(&mut read, &f.ty, &format!("v.{name}"), &off, 0);
     }
@@ -482,6 +491,11 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
         let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
         let max = f.max.map(|m| (m, format!("{}.{}", def.name, f.name)));
+        let member = format!("{}.{}", def.name, f.name);
+        let gen = &Gen {
+            ir: gen.ir,
+            member: &member,
+        };
         constant += gen.size(&mut size, &f.ty, &name, 0);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         read.line("if (more)");
@@ -575,6 +589,11 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
         variants: variants
             .iter()
             .map(|v| {
+                let member = format!("{}.{}", def.name, v.name);
+                let gen = &Gen {
+                    ir: gen.ir,
+                    member: &member,
+                };
                 let mut size = code::Code::new(3);
                 let constant = 4 + tag_size + gen.size(&mut size, &v.ty, "Value", 0);
                 let mut size_text = code::Code::new(3);

@@ -42,7 +42,11 @@ pub fn stems(ir: &Ir, reserved: &[&str]) -> Vec<String> {
                     }
                 })
                 .collect();
-            let base = if base.is_empty() { "schema".to_string() } else { base };
+            let base = if base.is_empty() {
+                "schema".to_string()
+            } else {
+                base
+            };
             let mut candidate = base.clone();
             let mut n = 1;
             while !taken.insert(candidate.to_lowercase()) {

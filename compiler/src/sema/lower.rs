@@ -191,6 +191,9 @@ impl Lowerer<'_> {
         }
         match found.len() {
             1 => Some(found[0].1),
+            // An import of this file failed (missing, or a cycle), which is
+            // reported already; the name may be declared there.
+            0 if self.loaded.files[file].imports.iter().any(Option::is_none) => None,
             0 => {
                 let shown: String = path
                     .iter()

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::names::{
-    self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_RUNTIME_NAMESPACE,
-    CSHARP_UNION_MEMBERS, CSHARP_UNION_OWN_MEMBERS, RUST_PRELUDE_TYPES,
+    self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_RUNTIME_NAMESPACE, CSHARP_UNION_MEMBERS,
+    CSHARP_UNION_OWN_MEMBERS, RUST_PRELUDE_TYPES,
 };
 
 /// A name as declared, what it denotes, and where.
@@ -116,7 +116,6 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .map(|v| (v.name.as_str(), NameKind::Variant, v.span))
                     .collect();
                 unique(&names, "enum", owner, &mut diags);
-
             }
         }
     }
@@ -326,7 +325,8 @@ fn constants_classes(ir: &Ir, diags: &mut Vec<Diagnostic>) {
         let class = crate::emit::csharp_consts_class(stem);
         for other in &ir.types {
             let same_namespace = ir.files[other.file].namespace == file.namespace;
-            if same_namespace && names::convert(Lang::CSharp, NameKind::Type, &other.name) == class {
+            if same_namespace && names::convert(Lang::CSharp, NameKind::Type, &other.name) == class
+            {
                 diags.push(
                     Diagnostic::error(
                         format!(

@@ -553,15 +553,13 @@ fn unescape(s: &str) -> Result<String, (usize, usize, String)> {
                     .and_then(char::from_u32);
                 match value {
                     Some(ch) => out.push(ch),
-                    None => {
-                        return Err((
-                            at,
-                            len,
-                            format!(
-                                "`\\u{{{digits}}}` is not a Unicode scalar value in 1 to 6 hex digits"
-                            ),
-                        ))
-                    }
+                    None => return Err((
+                        at,
+                        len,
+                        format!(
+                            "`\\u{{{digits}}}` is not a Unicode scalar value in 1 to 6 hex digits"
+                        ),
+                    )),
                 }
                 for _ in 0..len - 2 {
                     chars.next();
@@ -846,7 +844,14 @@ union ServerPacket : u16 {
         let (at, len, msg) = unescape(r"ab\q").unwrap_err();
         assert_eq!((at, len), (2, 2));
         assert!(msg.contains("unknown escape `\\q`"), "{msg}");
-        for bad in [r"\u{}", r"\u{1234567}", r"\u{D800}", r"\u{110000}", r"\u{zz}", r"\u{41"] {
+        for bad in [
+            r"\u{}",
+            r"\u{1234567}",
+            r"\u{D800}",
+            r"\u{110000}",
+            r"\u{zz}",
+            r"\u{41",
+        ] {
             assert!(unescape(bad).is_err(), "{bad}");
         }
         let d = parse("import \"a\\qb.pkt\";", FileId(0)).unwrap_err();

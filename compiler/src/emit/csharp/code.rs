@@ -109,6 +109,9 @@ fn max_args(max: Option<&Max>) -> String {
 
 pub(super) struct Gen<'a> {
     pub ir: &'a Ir,
+    /// The member being generated as errors name it (`Type.field`), for the
+    /// wrong-array-length exception.
+    pub member: &'a str,
 }
 
 impl Gen<'_> {
@@ -352,7 +355,10 @@ impl Gen<'_> {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 c.open();
                 c.line(&format!("var {a} = {expr};"));
-                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!(
+                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
+                    string_literal(self.member)
+                ));
                 c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
                 c.open();
                 let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
@@ -425,7 +431,10 @@ impl Gen<'_> {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 c.open();
                 c.line(&format!("var {a} = {expr};"));
-                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!(
+                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
+                    string_literal(self.member)
+                ));
                 c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
                 c.open();
                 let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
@@ -639,7 +648,10 @@ impl Gen<'_> {
                 let size = self.fixed_size(t).expect("struct arrays are fixed");
                 c.open();
                 c.line(&format!("var {a} = {expr};"));
-                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!(
+                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
+                    string_literal(self.member)
+                ));
                 c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
                 c.open();
                 let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
