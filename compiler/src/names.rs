@@ -136,6 +136,11 @@ pub const CSHARP_GENERATED_MEMBERS: &[&str] = &[
     "ReferenceEquals",
 ];
 
+/// Members the Rust backend generates besides the schema's own: the
+/// `unknown_fields` of `@preserve_unknown` messages, the `Unknown` variant of
+/// enums and unions, and the inherent functions of enums.
+pub const RUST_GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
+
 /// Prelude types generated Rust names without a path; a schema type of the
 /// same name would hide them.
 pub const RUST_PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "Box", "Default"];

@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::names::{
     self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_RUNTIME_NAMESPACE, CSHARP_UNION_MEMBERS,
-    CSHARP_UNION_OWN_MEMBERS, RUST_PRELUDE_TYPES,
+    CSHARP_UNION_OWN_MEMBERS, RUST_GENERATED_MEMBERS, RUST_PRELUDE_TYPES,
 };
 
 /// A name as declared, what it denotes, and where.
@@ -230,7 +230,23 @@ fn members(
     diags: &mut Vec<Diagnostic>,
 ) {
     let cs = names::csharp_member(kind, name, &def.name);
-    if reserved.contains(&cs.as_str()) {
+    let rust = names::convert(Lang::Rust, kind, name);
+    // `Unknown` has a check of its own.
+    let rust_reserved = rust != names::UNKNOWN && RUST_GENERATED_MEMBERS.contains(&rust.as_str());
+    if !reserved.contains(&cs.as_str()) && rust_reserved {
+        diags.push(
+            Diagnostic::error(
+                format!("`{name}` collides with the generated member `{rust}` in Rust"),
+                span,
+                format!("becomes `{rust}`"),
+            )
+            .with_note(format!(
+                "generated Rust types have the members {}",
+                RUST_GENERATED_MEMBERS.join(", ")
+            ))
+            .with_help("rename it"),
+        );
+    } else if reserved.contains(&cs.as_str()) {
         diags.push(
             Diagnostic::error(
                 format!("`{name}` collides with the generated member `{cs}` in C#"),

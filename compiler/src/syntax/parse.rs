@@ -553,13 +553,15 @@ fn unescape(s: &str) -> Result<String, (usize, usize, String)> {
                     .and_then(char::from_u32);
                 match value {
                     Some(ch) => out.push(ch),
-                    None => return Err((
-                        at,
-                        len,
-                        format!(
+                    None => {
+                        return Err((
+                            at,
+                            len,
+                            format!(
                             "`\\u{{{digits}}}` is not a Unicode scalar value in 1 to 6 hex digits"
                         ),
-                    )),
+                        ))
+                    }
                 }
                 for _ in 0..len - 2 {
                     chars.next();
