@@ -325,3 +325,34 @@ fn generated_rust_is_clippy_clean() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Before outputs had distinct names, the second `common.cs` overwrote the
+/// first on every run and `--check` never passed.
+#[test]
+fn gen_check_passes_after_gen_with_same_named_files() {
+    for lang in ["rust", "csharp"] {
+        let out = common::root().join(format!("target/gen-same-stem-{lang}"));
+        let _ = std::fs::remove_dir_all(&out);
+        let out_s = out.to_string_lossy().into_owned();
+        let schema = "schemas/same_stem/top.pkt";
+        let o = pktc(&["gen", "--lang", lang, "-o", &out_s, schema]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = pktc(&["gen", "--lang", lang, "-o", &out_s, "--check", schema]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        let ext = if lang == "rust" { "rs" } else { "cs" };
+        let first = std::fs::read_to_string(out.join(format!("common.{ext}"))).unwrap();
+        let second = std::fs::read_to_string(out.join(format!("common_2.{ext}"))).unwrap();
+        assert!(first.contains("client/common.pkt"), "{first}");
+        assert!(second.contains("server/common.pkt"), "{second}");
+    }
+}
