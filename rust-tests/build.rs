@@ -27,6 +27,11 @@ fn main() -> Result<(), pktc::Error> {
             .compile(&[format!("../schemas/evolution/{version}/protocol.pkt")])?;
     }
 
+    // Two imported files with the same name, which must not overwrite each other.
+    pktc::Config::new()
+        .out_dir(out.join("same_stem"))
+        .compile(&["../schemas/same_stem/top.pkt"])?;
+
     let checked = pktc::check(&schemas).map_err(pktc::Error::Schema)?;
     let mut table = String::from(
         "/// Every generated type by qualified schema name, with the property\n\

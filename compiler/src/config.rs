@@ -111,7 +111,7 @@ impl Config {
             }
         }
         let files = emit::generate(&checked.ir, &self.options);
-        emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Io)?;
+        emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Write)?;
         Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
     }
 }
@@ -142,8 +142,10 @@ pub fn compile(inputs: &[impl AsRef<Path>]) -> Result<(), Error> {
 pub enum Error {
     /// The schemas have errors; displays as rendered diagnostics.
     Schema(Failed),
-    /// Writing the output failed.
+    /// Reading or writing a file failed.
     Io(io::Error),
+    /// Writing the output failed; names the file.
+    Write(emit::WriteError),
     /// No output directory was set and `OUT_DIR` is not set (not in a build script).
     NoOutDir,
 }
@@ -153,6 +155,7 @@ impl fmt::Display for Error {
         match self {
             Error::Schema(failed) => write!(f, "{failed}"),
             Error::Io(e) => write!(f, "cannot write generated code: {e}"),
+            Error::Write(e) => write!(f, "cannot write generated code: {e}"),
             Error::NoOutDir => f.write_str(
                 "no output directory: call Config::out_dir, or run inside a build script",
             ),
@@ -173,6 +176,7 @@ impl std::error::Error for Error {
         match self {
             Error::Schema(f) => Some(f),
             Error::Io(e) => Some(e),
+            Error::Write(e) => Some(e),
             Error::NoOutDir => None,
         }
     }

@@ -38,8 +38,12 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 /// error is ready to print (a rendered syntax error or an I/O error).
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {shown}: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "error: cannot read {shown}: {}",
+            crate::load::describe_io(&e)
+        )
+    })?;
     let formatted = match format_source(&text) {
         Ok(f) => f,
         Err(d) => {
@@ -52,8 +56,12 @@ pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> 
         return Ok(false);
     }
     if !check {
-        std::fs::write(path, &formatted)
-            .map_err(|e| format!("error: cannot write {shown}: {e}"))?;
+        std::fs::write(path, &formatted).map_err(|e| {
+            format!(
+                "error: cannot write {shown}: {}",
+                crate::load::describe_io(&e)
+            )
+        })?;
     }
     Ok(true)
 }

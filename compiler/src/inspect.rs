@@ -980,9 +980,9 @@ fn rows(node: &Node, depth: usize, prefix: &str, out: &mut Vec<Row>) {
         },
         Kind::List | Kind::Array | Kind::Map | Kind::Struct(_) => {
             let text = match &node.kind {
-                Kind::List => format!("list, {n} elements"),
-                Kind::Array => format!("array, {n} elements"),
-                Kind::Map => format!("map, {} entries", n.div_ceil(2)),
+                Kind::List => format!("list, {}", plural(n, "element", "elements")),
+                Kind::Array => format!("array, {}", plural(n, "element", "elements")),
+                Kind::Map => format!("map, {}", plural(n.div_ceil(2), "entry", "entries")),
                 Kind::Struct(name) => format!("struct {name}"),
                 _ => String::new(),
             };
@@ -1106,6 +1106,11 @@ fn hex_spaced(b: &[u8]) -> String {
         .map(|x| format!("{x:02x}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `1 element`, `2 elements`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Bytes from hex text: pairs of hex digits, with whitespace, `,`, `:` and

@@ -166,6 +166,9 @@ pub struct FileIr {
     pub path: std::path::PathBuf,
     /// The dotted namespace split into segments; empty when none is declared.
     pub namespace: Vec<String>,
+    /// Where the namespace path is written, when one is declared.
+    #[serde(skip)]
+    pub namespace_span: Option<crate::diag::Span>,
     pub doc: Vec<String>,
     /// Indices into [`Ir::files`].
     pub imports: Vec<usize>,
@@ -471,6 +474,12 @@ impl Layout {
         }
     }
 }
+
+/// The bits of a `nan` default: the quiet NaN with sign and payload 0, the
+/// same in every language.
+pub const NAN_F32_BITS: u32 = 0x7FC0_0000;
+/// [`NAN_F32_BITS`] for `f64`.
+pub const NAN_F64_BITS: u64 = 0x7FF8_0000_0000_0000;
 
 /// A literal after checking against the type it initialises.
 #[derive(Clone, Debug, PartialEq, Serialize)]

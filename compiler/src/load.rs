@@ -218,10 +218,26 @@ impl Loader<'_> {
     }
 }
 
-fn describe_io(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file".to_string(),
+/// An I/O error as every command words it: `no such file`, `permission
+/// denied`, …, without the operating system's error number.
+pub fn describe_io(e: &io::Error) -> String {
+    let text = match e.kind() {
+        io::ErrorKind::NotFound => return "no such file".to_string(),
+        io::ErrorKind::PermissionDenied => return "permission denied".to_string(),
+        io::ErrorKind::AlreadyExists => return "already exists".to_string(),
         _ => e.to_string(),
+    };
+    let text = match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    };
+    // `Not a directory` → `not a directory`, as the messages above.
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if chars.clone().next().is_some_and(|n| n.is_lowercase()) => {
+            c.to_lowercase().chain(chars).collect()
+        }
+        _ => text,
     }
 }
 

@@ -211,7 +211,7 @@ fn gen(
             pktc::emit::WriteMode::Write
         };
         let report = pktc::emit::write_files(out_dir, &generated, mode)
-            .map_err(|e| format!("cannot write to {}: {e}", out_dir.display()))?;
+            .map_err(|e| format!("cannot write generated code: {e}"))?;
         for path in &report.changed {
             if check {
                 println!("would change: {}", path.display());
@@ -219,7 +219,14 @@ fn gen(
                 println!("wrote {}", path.display());
             }
         }
-        stale = check && !report.changed.is_empty();
+        for path in &report.stale {
+            if check {
+                println!("would remove: {}", path.display());
+            } else {
+                println!("removed {}", path.display());
+            }
+        }
+        stale = check && report.is_outdated();
         Ok(())
     });
     if stale {
@@ -232,7 +239,7 @@ fn gen(
 fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitCode {
     let result = match against_git {
         Some(rev) => match pktc::compat::GitReader::new(rev) {
-            Ok(reader) => pktc::compat::compare(files, &reader, files, &pktc::load::FsReader),
+            Ok(reader) => pktc::compat::compare_with_revision(&reader, files),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
@@ -308,7 +315,13 @@ fn read_input(path: &std::path::Path, hex: bool) -> Result<Vec<u8>, String> {
     } else {
         std::fs::read(path).map(|b| bytes = b)
     };
-    read.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read.map_err(|e| {
+        format!(
+            "cannot read {}: {}",
+            pktc::load::display(path),
+            pktc::load::describe_io(&e)
+        )
+    })?;
     if !hex {
         return Ok(bytes);
     }

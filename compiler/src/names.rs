@@ -52,6 +52,14 @@ fn upper_camel(name: &str) -> String {
     }
 }
 
+/// Whether a schema name can be converted for every language: its first
+/// character other than `_` is an ASCII letter. Case conversion drops
+/// underscores, so `_1` would become `1` and `__` nothing at all.
+pub fn starts_with_letter(name: &str) -> bool {
+    name.trim_start_matches('_')
+        .starts_with(|c: char| c.is_ascii_alphabetic())
+}
+
 /// The identifier as written in generated source: converted, then escaped
 /// when it is a keyword (`r#type` in Rust, `@class` in C#).
 pub fn ident(lang: Lang, kind: NameKind, name: &str) -> String {
@@ -63,6 +71,32 @@ pub fn ident(lang: Lang, kind: NameKind, name: &str) -> String {
         }
     } else {
         converted
+    }
+}
+
+/// What the C# backend appends to a field or union variant whose name would
+/// equal its enclosing type's, which C# forbids (CS0542): `health` in
+/// `message Health` becomes `HealthValue`.
+pub const CSHARP_SAME_AS_TYPE_SUFFIX: &str = "Value";
+
+/// The C# name, before keyword escaping, of a field or union variant of the
+/// type named `owner`.
+pub fn csharp_member(kind: NameKind, name: &str, owner: &str) -> String {
+    let cs = convert(Lang::CSharp, kind, name);
+    if cs == convert(Lang::CSharp, NameKind::Type, owner) {
+        format!("{cs}{CSHARP_SAME_AS_TYPE_SUFFIX}")
+    } else {
+        cs
+    }
+}
+
+/// [`csharp_member`] as written in generated source.
+pub fn csharp_member_ident(kind: NameKind, name: &str, owner: &str) -> String {
+    let cs = csharp_member(kind, name, owner);
+    if is_keyword(Lang::CSharp, &cs) {
+        format!("@{cs}")
+    } else {
+        cs
     }
 }
 
@@ -102,6 +136,11 @@ pub const CSHARP_GENERATED_MEMBERS: &[&str] = &[
     "ReferenceEquals",
 ];
 
+/// Members the Rust backend generates besides the schema's own: the
+/// `unknown_fields` of `@preserve_unknown` messages, the `Unknown` variant of
+/// enums and unions, and the inherent functions of enums.
+pub const RUST_GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
+
 /// Prelude types generated Rust names without a path; a schema type of the
 /// same name would hide them.
 pub const RUST_PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "Box", "Default"];
@@ -109,6 +148,13 @@ pub const RUST_PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "
 /// Members of C# union classes, which variant classes (nested in the union)
 /// must not be named after.
 pub const CSHARP_UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
+
+/// Members of the C# class of a union itself (besides
+/// [`CSHARP_GENERATED_MEMBERS`]): a union may not be named after them.
+pub const CSHARP_UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
+
+/// The namespace of the C# runtime support types (`PktRuntime.cs`).
+pub const CSHARP_RUNTIME_NAMESPACE: &str = "Pkt";
 
 /// The name both backends give the catch-all for tags and values the reader
 /// does not know; schemas may not use it.
@@ -222,10 +268,33 @@ mod tests {
     }
 
     #[test]
+    fn names_must_start_with_a_letter_after_underscores() {
+        for ok in ["a", "_a", "__a1", "A_1"] {
+            assert!(starts_with_letter(ok), "{ok}");
+        }
+        for bad in ["_", "__", "_1", "_1a", "1a"] {
+            assert!(!starts_with_letter(bad), "{bad}");
+        }
+    }
+
+    #[test]
     fn escapes_keywords() {
         assert_eq!(ident(Lang::Rust, NameKind::Field, "type"), "r#type");
         assert_eq!(ident(Lang::Rust, NameKind::Field, "kind"), "kind");
         assert!(is_unescapable(Lang::Rust, "self"));
         assert_eq!(ident(Lang::CSharp, NameKind::Field, "type"), "Type");
+    }
+
+    #[test]
+    fn csharp_members_named_like_their_type_get_a_suffix() {
+        assert_eq!(
+            csharp_member(NameKind::Field, "health", "Health"),
+            "HealthValue"
+        );
+        assert_eq!(csharp_member(NameKind::Field, "hp", "Health"), "Hp");
+        assert_eq!(
+            csharp_member(NameKind::Variant, "Packet", "packet"),
+            "PacketValue"
+        );
     }
 }

@@ -88,3 +88,41 @@ fn unreadable_input_is_an_error_not_a_panic() {
         stderr(&o)
     );
 }
+
+/// Every command words a missing file the same way, without the operating
+/// system's error number.
+#[test]
+fn every_command_reports_a_missing_file_alike() {
+    let runs: [&[&str]; 5] = [
+        &["check", "schemas/nowhere.pkt"],
+        &["fmt", "schemas/nowhere.pkt"],
+        &["compat", "schemas/nowhere.pkt", "schemas/game.pkt"],
+        &[
+            "gen",
+            "--lang",
+            "rust",
+            "-o",
+            "target/nowhere-out",
+            "schemas/nowhere.pkt",
+        ],
+        &[
+            "inspect",
+            "--type",
+            "Kick",
+            "--input",
+            "schemas/nowhere.bin",
+            "schemas/game.pkt",
+        ],
+    ];
+    for args in runs {
+        let o = pktc(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot read schemas/nowhere."),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(": no such file"), "{args:?}: {err}");
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
+}

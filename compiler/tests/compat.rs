@@ -162,6 +162,53 @@ fn against_git_compares_with_a_revision() {
         "{out}"
     );
 
+    // A file added since the revision: every type in it is added (safe).
+    write("lobby.pkt", "namespace g;\nmessage Lobby { size: u8 }\n");
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "HEAD", "schemas/lobby.pkt"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("0 breaking, 0 source-only, 1 safe"), "{out}");
+    assert!(
+        out.contains("`g.Lobby`") || out.contains("`Lobby`"),
+        "{out}"
+    );
+    // A file deleted since the revision: its types are removed (source-only:
+    // the wire does not change, code that names them does).
+    std::fs::remove_file(repo.join("schemas/common.pkt")).unwrap();
+    std::fs::remove_file(repo.join("schemas/game.pkt")).unwrap();
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "HEAD", "schemas/game.pkt"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("0 breaking, 2 source-only, 0 safe"), "{out}");
+    assert!(out.contains("union `g.Packet` was removed"), "{out}");
+    // A file in neither place is an error that names it.
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "HEAD", "schemas/nowhere.pkt"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot read schemas/nowhere.pkt: no such file"),
+        "{err}"
+    );
+
     let o = pktc(
         &repo,
         &["compat", "--against-git", "no-such-rev", "schemas/game.pkt"],

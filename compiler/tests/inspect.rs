@@ -409,3 +409,17 @@ fn cli_reads_raw_or_hex_and_fails_clearly() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a union"));
 }
+
+#[test]
+fn hex_dump_counts_in_the_singular_for_one() {
+    let ir = ir("schemas/scoreboard.pkt");
+    // round 3, one score "amy" → 10, no mvp.
+    let input = bytes("12 00 00 00 03 00 01 00 00 00 03 00 00 00 61 6d 79 0a 00 00 00 00");
+    let out =
+        inspect::inspect(&ir, "Scoreboard", &input, inspect::Format::Hex, false).expect("decodes");
+    assert!(out.contains("map, 1 entry\n"), "{out}");
+    let input = bytes("07 00 00 00 03 00 00 00 00 00 00");
+    let out =
+        inspect::inspect(&ir, "Scoreboard", &input, inspect::Format::Hex, false).expect("decodes");
+    assert!(out.contains("map, 0 entries\n"), "{out}");
+}

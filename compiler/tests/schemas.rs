@@ -4,6 +4,8 @@
 mod common;
 
 use common::{check, schemas_in, stem};
+use std::path::Path;
+
 use pktc::ir::{Ir, Layout, TypeKind};
 
 fn settings(dir: &str) -> insta::Settings {
@@ -52,28 +54,51 @@ fn every_invalid_schema_yields_its_diagnostic() {
             Err(f) => f,
         };
         let text = std::fs::read_to_string(common::root().join(&path)).expect("readable");
-        // Each file states the diagnostics it expects as `// error[name]: ...`
-        // lines; a file without them (the second half of a cycle) expects one.
-        let expected = text
+        // Each file states the diagnostics it expects, in order, as
+        // `// error[LINE:COL]: message` lines (`FILE:LINE:COL` when the
+        // diagnostic is in another file).
+        let expected: Vec<&str> = text
             .lines()
-            .filter(|l| l.starts_with("// error["))
-            .count()
-            .max(1);
-        let errors = failed.diagnostics.iter().filter(|d| d.is_error()).count();
-        assert_eq!(errors, expected, "{}:\n{failed}", path.display());
-        for d in &failed.diagnostics {
-            assert!(
-                d.primary_span().is_some(),
-                "{}: diagnostic without a location: {}",
-                path.display(),
-                d.message
-            );
-        }
+            .filter(|l| l.starts_with("// error") || l.starts_with("// warning"))
+            .map(|l| l.trim_start_matches("// "))
+            .collect();
+        let actual: Vec<String> = failed
+            .diagnostics
+            .iter()
+            .map(|d| header(d, &failed.sources, &path))
+            .collect();
+        assert!(
+            !expected.is_empty(),
+            "{}: no expected diagnostics",
+            path.display()
+        );
+        assert_eq!(actual, expected, "{}:\n{failed}", path.display());
         let rendered = pktc::diag::render_all(&failed.diagnostics, &failed.sources);
         settings("diagnostics").bind(|| {
             insta::assert_snapshot!(stem(&path), rendered);
         });
     }
+}
+
+/// A diagnostic as the header line of an invalid schema states it.
+fn header(d: &pktc::diag::Diagnostic, sources: &pktc::diag::SourceMap, path: &Path) -> String {
+    let severity = if d.is_error() { "error" } else { "warning" };
+    let span = d.primary_span().unwrap_or_else(|| {
+        panic!(
+            "{}: diagnostic without a location: {}",
+            path.display(),
+            d.message
+        )
+    });
+    let (line, col) = sources.line_col(span.file, span.start);
+    let file = &sources.get(span.file).path;
+    let at = if file == path {
+        format!("{line}:{col}")
+    } else {
+        let name = file.file_name().expect("file name").to_string_lossy();
+        format!("{name}:{line}:{col}")
+    };
+    format!("{severity}[{at}]: {}", d.message)
 }
 
 fn type_named<'a>(ir: &'a Ir, name: &str) -> &'a pktc::ir::TypeDef {

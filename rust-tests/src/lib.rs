@@ -13,6 +13,11 @@ pub mod evo_v2 {
     include!(concat!(env!("OUT_DIR"), "/evo_v2/mod.rs"));
 }
 
+/// `schemas/same_stem/`: imports of two files named `common.pkt`.
+pub mod same_stem_output {
+    include!(concat!(env!("OUT_DIR"), "/same_stem/mod.rs"));
+}
+
 pub mod fuzzing;
 pub mod props;
 

@@ -177,3 +177,21 @@ fn huge_length_prefixes_allocate_nothing() {
     let n = measure(&mut || assert!(ChatMessage::decode(&lie).is_err()));
     assert_eq!(n, 0);
 }
+
+/// A boxed field (`Binary.left: Box<Expr>`) that is absent from older data
+/// is reset inside its existing box: `decode_into` allocates nothing.
+#[test]
+fn absent_boxed_fields_reset_in_place() {
+    use pkt_rust_tests::test::expressions::{Binary, Expr};
+    let mut value = Binary {
+        op: 1,
+        left: Box::new(Expr::Literal(5)),
+        right: Box::new(Expr::Literal(6)),
+    };
+    // A message body with only `op`: `left` and `right` take their defaults.
+    let old = [1, 0, 0, 0, 9];
+    assert_eq!(measure(&mut || value.decode_into(&old).unwrap()), 0);
+    assert_eq!(value.op, 9);
+    assert_eq!(*value.left, Expr::default());
+    assert_eq!(*value.right, Expr::default());
+}

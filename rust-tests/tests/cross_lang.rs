@@ -20,6 +20,7 @@ use pkt_rust_tests::seeds::chat::{Inventory, ItemKind, ItemSlot};
 use pkt_rust_tests::seeds::packets::TransformPacket;
 use pkt_rust_tests::seeds::small::Small;
 use pkt_rust_tests::test::everything::LinkedNode;
+use pkt_rust_tests::test::floats::FloatDefaults;
 use pkt_rust_tests::TYPES;
 use pktc::ir::{TypeId, TypeKind};
 use support::{ir, mono, qualified, Gen};
@@ -153,6 +154,11 @@ static class Values
         list = new Test.Everything.LinkedNode { Value = 2, Next = list };
         list = new Test.Everything.LinkedNode { Value = 1, Next = list };
         yield return Pair("linked", list.ToArray());
+
+        // Defaults as initialised, and as decoded from a body that lacks the
+        // fields (older data): -0.0 and NaN must keep their bits.
+        yield return Pair("float_defaults", new Test.Floats.FloatDefaults().ToArray());
+        yield return Pair("float_defaults_absent", Test.Floats.FloatDefaults.Decode(new byte[4]).ToArray());
     }
 
     static KeyValuePair<string, byte[]> Pair(string name, byte[] bytes)
@@ -308,6 +314,20 @@ fn check_value(name: &str, bytes: &[u8]) {
                 })),
             },
         ),
+        // NaN is not equal to itself: compare the bytes, which also pin the
+        // sign of zero and the NaN's bits.
+        "float_defaults" | "float_defaults_absent" => {
+            let expected = FloatDefaults::default().encode_to_vec();
+            assert_eq!(bytes, expected, "{name}: C# encodes other bits");
+            let absent = FloatDefaults::decode(&[0, 0, 0, 0]).expect("empty body");
+            assert_eq!(
+                absent.encode_to_vec(),
+                expected,
+                "{name}: Rust's absent fields"
+            );
+            assert_eq!(&bytes[4..8], &(-0.0f32).to_bits().to_le_bytes(), "{name}");
+            assert_eq!(&bytes[16..20], &0x7FC0_0000u32.to_le_bytes(), "{name}");
+        }
         other => panic!("no Rust value for {other}"),
     }
 }
@@ -370,7 +390,7 @@ fn rust_and_csharp_agree_byte_for_byte() {
         check_value(name, &unhex(bytes));
         names.push(name);
     }
-    assert_eq!(names.len(), 8, "{names:?}");
+    assert_eq!(names.len(), 10, "{names:?}");
     println!(
         "{count} vectors agree; {} C# values decode in Rust",
         names.len()

@@ -42,3 +42,19 @@ fn every_type_round_trips_random_values() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(cases, ir.types.len() as u64 * CASES_PER_TYPE);
 }
+
+/// Both imported `common.pkt` files are generated (as `common.rs` and
+/// `common_2.rs`) and their types round-trip side by side.
+#[test]
+fn files_with_the_same_name_both_generate() {
+    use pkt_rust_tests::same_stem_output::same_stem::{client, server, Both};
+    let v = Both {
+        client: client::Settings { volume: 7 },
+        server: server::Settings { tick_rate: 60 },
+    };
+    let bytes = pkt_runtime::Encode::encode_to_vec(&v);
+    assert_eq!(bytes, [3, 0, 0, 0, 7, 60, 0]);
+    assert_eq!(<Both as pkt_runtime::Decode>::decode(&bytes).unwrap(), v);
+    assert_eq!(client::LIMIT, 8);
+    assert_eq!(server::LIMIT, 16);
+}

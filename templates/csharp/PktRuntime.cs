@@ -477,9 +477,9 @@ namespace Pkt
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private static PktEncodeException WrongLength(int actual, int expected)
+        private static PktEncodeException WrongLength(string field, int actual, int expected)
         {
-            return new PktEncodeException("fixed-length array has " + actual + " elements, expected " + expected);
+            return new PktEncodeException("field `" + field + "` is an array of " + actual + (actual == 1 ? " element" : " elements") + ", but its type has " + expected);
         }
 
         /// <summary>Writes bytes without a prefix (unknown fields, unknown union bodies).</summary>
@@ -503,9 +503,9 @@ namespace Pkt
         }
 
         /// <summary>Throws unless a fixed-length array has its declared length (null is allowed: it encodes as defaults).</summary>
-        public static void CheckArray(global::System.Array a, int length)
+        public static void CheckArray(global::System.Array a, int length, string field)
         {
-            if (a != null && a.Length != length) throw WrongLength(a.Length, length);
+            if (a != null && a.Length != length) throw WrongLength(field, a.Length, length);
         }
 
         /// <summary>Length of a bytes value without its prefix (null counts as empty).</summary>

@@ -4,6 +4,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::diag::Diagnostic;
 use crate::load::{display, FileReader};
 
 /// Reads `REV:path` with `git show`, for paths relative to the current
@@ -54,6 +55,54 @@ impl GitReader {
         };
         format!("{}:{}", self.rev, display(&rel))
     }
+}
+
+impl GitReader {
+    /// Whether the revision has a file at `path`.
+    pub fn contains(&self, path: &Path) -> bool {
+        Command::new("git")
+            .args(["cat-file", "-e", &self.object(path)])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    /// The revision as given on the command line.
+    pub fn rev(&self) -> &str {
+        &self.rev
+    }
+}
+
+/// Compares each of `files` with its version at the reader's revision. A
+/// file that did not exist at the revision is all new (its types are added);
+/// one that no longer exists in the working tree is all removed.
+pub fn compare_with_revision(
+    reader: &GitReader,
+    files: &[PathBuf],
+) -> Result<super::Report, crate::Failed> {
+    let old: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| reader.contains(f))
+        .cloned()
+        .collect();
+    let new: Vec<PathBuf> = files.iter().filter(|f| f.exists()).cloned().collect();
+    let missing: Vec<Diagnostic> = files
+        .iter()
+        .filter(|f| !old.contains(f) && !new.contains(f))
+        .map(|f| {
+            Diagnostic::bare(format!(
+                "cannot read {}: no such file, neither in the working tree nor at revision {}",
+                display(f),
+                reader.rev
+            ))
+        })
+        .collect();
+    if !missing.is_empty() {
+        return Err(crate::Failed {
+            sources: Default::default(),
+            diagnostics: missing,
+        });
+    }
+    super::compare(&old, reader, &new, &crate::load::FsReader)
 }
 
 impl FileReader for GitReader {

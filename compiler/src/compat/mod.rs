@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-pub use git::GitReader;
+pub use git::{compare_with_revision, GitReader};
 
 use crate::diag::{self, Diagnostic, SourceMap, Span};
 use crate::ir::*;
@@ -412,6 +412,9 @@ impl Comparer<'_> {
     }
 
     fn compare_message(&mut self, n: &TypeDef, of: &[Field], nf: &[Field]) {
+        if self.removed_inside(n, of, nf) {
+            return;
+        }
         for (i, (a, b)) in of.iter().zip(nf).enumerate() {
             if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) {
                 let moved = of.iter().position(|f| f.name == b.name).filter(|&j| j != i);
@@ -484,6 +487,45 @@ impl Comparer<'_> {
                 Some("fields are never removed; mark it `@deprecated` instead (it stays on the wire)"),
             );
         }
+    }
+
+    /// Fields removed before the last kept one, the rest in order: reported
+    /// as the removals they are, rather than as every later field changing
+    /// type or moving. Returns whether that was the case.
+    fn removed_inside(&mut self, n: &TypeDef, of: &[Field], nf: &[Field]) -> bool {
+        let kept = |a: &&Field| nf.iter().any(|b| b.name == a.name);
+        let Some(last_kept) = of.iter().rposition(|a| kept(&a)) else {
+            return false;
+        };
+        let removed: Vec<&Field> = of[..last_kept].iter().filter(|a| !kept(a)).collect();
+        let survivors: Vec<&str> = of.iter().filter(kept).map(|a| a.name.as_str()).collect();
+        let same_order = nf
+            .iter()
+            .take(survivors.len())
+            .map(|b| b.name.as_str())
+            .eq(survivors.iter().copied());
+        if removed.is_empty() || !same_order {
+            return false;
+        }
+        for a in removed {
+            self.push(
+                ChangeKind::Breaking,
+                format!("field `{}` was removed from message `{}`", a.name, n.name),
+                Some((a.span, "removed".into())),
+                Some((n.span, "message without it".into())),
+                Some("fields are identified by position, so every later field now decodes as another; mark it `@deprecated` instead (it stays on the wire)"),
+            );
+        }
+        for b in nf.iter().skip(survivors.len()) {
+            self.push(
+                ChangeKind::Safe,
+                format!("field `{}` was appended to message `{}`", b.name, n.name),
+                None,
+                Some((b.span, format!("default {}", show_default(&b.default)))),
+                None,
+            );
+        }
+        true
     }
 
     fn compare_enum(

@@ -6,13 +6,15 @@
 //! module picks a different template rather than the template branching.
 
 mod csharp;
+pub mod output;
 mod rust;
 mod templates;
 mod write;
 
 use std::path::PathBuf;
 
-pub use write::{write_files, WriteMode, WriteReport};
+pub use csharp::{consts_class as csharp_consts_class, RUNTIME_STEM as CSHARP_RUNTIME_STEM};
+pub use write::{write_files, WriteError, WriteMode, WriteReport};
 
 use crate::ir::Ir;
 use crate::names::Lang;

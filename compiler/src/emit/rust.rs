@@ -5,10 +5,9 @@
 //! fields are encoded through those traits, so one template line serves every
 //! field type and the runtime's bulk paths apply to lists of fixed-size data.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
+use super::output;
 use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
 use crate::ir::*;
@@ -81,22 +80,12 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     out
 }
 
-/// `<stem>.rs` for each file; a stem used twice gets a numeric suffix so no
-/// output overwrites another.
+/// `<stem>.rs` for each file, by the shared output-naming rule; `mod` is
+/// the module tree's own file.
 fn output_names(ir: &Ir) -> Vec<String> {
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    ir.files
-        .iter()
-        .map(|f| {
-            let stem = f.stem().to_string();
-            let n = seen.entry(stem.clone()).or_insert(0);
-            *n += 1;
-            if *n == 1 {
-                format!("{stem}.rs")
-            } else {
-                format!("{stem}_{n}.rs")
-            }
-        })
+    output::stems(ir, &["mod"])
+        .into_iter()
+        .map(|s| format!("{s}.rs"))
         .collect()
 }
 
@@ -520,11 +509,13 @@ impl Cx<'_> {
                     optional: matches!(f.ty, Type::Optional(_)),
                 });
                 let ty = self.field_type(&f.ty, f.cyclic);
+                let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 MessageFieldView {
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
+                    reset_place: format!("{}self.{name}", if boxed { "*" } else { "" }),
                     name,
                     schema_name: format!("{}.{}", def.name, f.name),
                     ty,
@@ -666,7 +657,21 @@ impl Cx<'_> {
     }
 }
 
+/// A float expression with exactly the value's bits: `-0.0` stays negative
+/// and NaN is the quiet NaN with sign and payload 0.
 fn float_literal(f: f64, is_f32: bool) -> String {
+    let ty = if is_f32 { "f32" } else { "f64" };
+    if f.is_nan() {
+        return if is_f32 {
+            format!("f32::from_bits({NAN_F32_BITS:#x})")
+        } else {
+            format!("f64::from_bits({NAN_F64_BITS:#x})")
+        };
+    }
+    if f.is_infinite() {
+        let which = if f > 0.0 { "INFINITY" } else { "NEG_INFINITY" };
+        return format!("{ty}::{which}");
+    }
     // `{:?}` always keeps a decimal point or exponent, so the literal stays a float.
     if is_f32 {
         format!("{:?}", f as f32)
@@ -746,6 +751,10 @@ struct MessageFieldView {
     ty_sep: String,
     ty: String,
     default: String,
+    /// Where `decode_into` stores the default when the field is absent:
+    /// `self.x`, or `*self.x` for a boxed field, so that the existing box
+    /// is reused rather than replaced by a new allocation.
+    reset_place: String,
     max: Option<MaxView>,
 }
 

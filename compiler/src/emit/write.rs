@@ -1,14 +1,18 @@
 //! Writing generated files: only when their content changes, so build tools
-//! that watch timestamps do not rebuild for nothing.
+//! that watch timestamps do not rebuild for nothing; and removing the files an
+//! earlier run wrote that the current one no longer produces.
 
-use std::io;
+use std::fmt;
+use std::io::{self, Read as _};
 use std::path::{Path, PathBuf};
 
+use super::output::is_generated;
 use super::GeneratedFile;
+use crate::load::{describe_io, display};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteMode {
-    /// Write files whose content differs from what is on disk.
+    /// Write files whose content differs from what is on disk, remove stale ones.
     Write,
     /// Write nothing; report what would change.
     Check,
@@ -21,13 +25,62 @@ pub struct WriteReport {
     pub changed: Vec<PathBuf>,
     /// Files already up to date.
     pub unchanged: Vec<PathBuf>,
+    /// Files an earlier run generated that the current output does not
+    /// include (a renamed or removed schema), removed in [`WriteMode::Write`].
+    pub stale: Vec<PathBuf>,
 }
 
+impl WriteReport {
+    /// Whether the output directory differs from what was generated.
+    pub fn is_outdated(&self) -> bool {
+        !self.changed.is_empty() || !self.stale.is_empty()
+    }
+}
+
+/// A failure to write the output, naming the path it concerns.
+#[derive(Debug)]
+pub struct WriteError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", display(&self.path), self.message)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+fn failed(path: &Path, what: &str, e: &io::Error) -> WriteError {
+    WriteError {
+        path: path.to_path_buf(),
+        message: format!("{what}: {}", describe_io(e)),
+    }
+}
+
+/// Writes `files` into `out_dir` and removes stale generated files there.
+///
+/// A file is stale when it sits directly in `out_dir`, has the extension of
+/// one of `files` (so Rust and C# output may share a directory), carries the
+/// generated-file marker and is not one of `files`. Files without the marker
+/// are never removed.
 pub fn write_files(
     out_dir: &Path,
     files: &[GeneratedFile],
     mode: WriteMode,
-) -> io::Result<WriteReport> {
+) -> Result<WriteReport, WriteError> {
+    match std::fs::metadata(out_dir) {
+        Ok(m) if !m.is_dir() => {
+            return Err(WriteError {
+                path: out_dir.to_path_buf(),
+                message: "the output directory is a file".to_string(),
+            })
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(failed(out_dir, "cannot access the output directory", &e)),
+    }
     let mut report = WriteReport::default();
     for f in files {
         let path = out_dir.join(&f.path);
@@ -38,11 +91,56 @@ pub fn write_files(
         }
         if mode == WriteMode::Write {
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)?;
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| failed(parent, "cannot create directory", &e))?;
             }
-            std::fs::write(&path, &f.contents)?;
+            std::fs::write(&path, &f.contents).map_err(|e| failed(&path, "cannot write", &e))?;
         }
         report.changed.push(path);
     }
+    report.stale = stale_files(out_dir, files)?;
+    if mode == WriteMode::Write {
+        for path in &report.stale {
+            std::fs::remove_file(path).map_err(|e| failed(path, "cannot remove", &e))?;
+        }
+    }
     Ok(report)
+}
+
+fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, WriteError> {
+    let entries = match std::fs::read_dir(out_dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(failed(out_dir, "cannot list", &e)),
+    };
+    let mut stale = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| failed(out_dir, "cannot list", &e))?;
+        let name = PathBuf::from(entry.file_name());
+        let ours = files.iter().any(|f| f.path == name);
+        let same_kind = files
+            .iter()
+            .any(|f| f.path.extension().is_some() && f.path.extension() == name.extension());
+        // Symbolic links and directories are never pktc's.
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if ours || !same_kind || !is_file {
+            continue;
+        }
+        let path = entry.path();
+        if starts_with_marker(&path) {
+            stale.push(path);
+        }
+    }
+    stale.sort();
+    Ok(stale)
+}
+
+/// Reads only the first lines: an unrelated large file costs nothing.
+fn starts_with_marker(path: &Path) -> bool {
+    let mut head = Vec::with_capacity(512);
+    let read = std::fs::File::open(path).and_then(|f| f.take(512).read_to_end(&mut head));
+    if read.is_err() {
+        return false;
+    }
+    is_generated(&String::from_utf8_lossy(&head))
 }

@@ -122,7 +122,9 @@ fn struct_layout(
             continue;
         }
         match ir.layout(&f.ty) {
-            Layout::Fixed { size: s } => size += s as u64,
+            // Computed in 64 bits: the 32-bit layout saturates, and the
+            // error below should state the real size.
+            Layout::Fixed { .. } => size = size.saturating_add(exact_size(ir, &f.ty)),
             Layout::Variable { .. } => {
                 ok = false;
                 diags.push(
@@ -156,6 +158,14 @@ fn struct_layout(
         state[id.0] = Visit::Done;
     } else {
         state[id.0] = Visit::Failed;
+    }
+}
+
+/// The size of a fixed-size type without the 32-bit cap of [`Layout`].
+fn exact_size(ir: &Ir, ty: &Type) -> u64 {
+    match ty {
+        Type::Array(elem, n) => exact_size(ir, elem).saturating_mul(u64::from(*n)),
+        _ => ir.layout(ty).min_size() as u64,
     }
 }
 

@@ -140,6 +140,13 @@ impl Lowerer<'_> {
                 id: file.id,
                 path: self.loaded.sources.get(file.id).path.clone(),
                 namespace,
+                namespace_span: ast.namespace.as_ref().and_then(|n| {
+                    let (first, last) = (n.path.first()?, n.path.last()?);
+                    Some(Span {
+                        end: last.span.end,
+                        ..first.span
+                    })
+                }),
                 doc: ast
                     .namespace
                     .as_ref()
@@ -185,6 +192,9 @@ impl Lowerer<'_> {
         }
         match found.len() {
             1 => Some(found[0].1),
+            // An import of this file failed (missing, or a cycle), which is
+            // reported already; the name may be declared there.
+            0 if self.loaded.files[file].imports.iter().any(Option::is_none) => None,
             0 => {
                 let shown: String = path
                     .iter()
@@ -564,7 +574,10 @@ impl Lowerer<'_> {
                 }
                 LitKind::Float(f) => Some(Value::Float(f)),
                 LitKind::Int(i) => Some(Value::Float(i as f64)),
-                _ => mismatch(self, "a number"),
+                LitKind::Ident(ref name) if name == "inf" => Some(Value::Float(f64::INFINITY)),
+                // The quiet NaN with sign and payload 0, in every language.
+                LitKind::Ident(ref name) if name == "nan" => Some(Value::Float(f64::NAN)),
+                _ => mismatch(self, "a number, `inf`, `-inf` or `nan`"),
             },
             Type::Prim(p) => match lit.kind {
                 LitKind::Int(_) | LitKind::Ident(_) => {

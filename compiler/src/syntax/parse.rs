@@ -152,7 +152,7 @@ impl Cx<'_> {
                         .expect("grammar: import has a string");
                     let path_span = self.span(&lit);
                     imports.push(Import {
-                        path: unescape(inner_str(lit)),
+                        path: self.string(lit),
                         path_span,
                         span,
                     });
@@ -447,6 +447,27 @@ impl Cx<'_> {
         TypeExpr { kind, span }
     }
 
+    /// The value of a string literal; an unknown or malformed escape is
+    /// recorded as the file's error.
+    fn string(&mut self, p: Pair<Rule>) -> String {
+        let Some(inner) = p.into_inner().next() else {
+            return String::new();
+        };
+        let start = inner.as_span().start();
+        match unescape(inner.as_str()) {
+            Ok(s) => s,
+            Err((at, len, problem)) => {
+                let span = Span::new(self.file, start + at, start + at + len);
+                self.errors.get_or_insert_with(|| {
+                    Diagnostic::error(problem, span, "not an escape of the language").with_help(
+                        "strings know the escapes \\\\, \\\", \\n, \\r, \\t, \\0 and \\u{...} (1 to 6 hex digits); write a backslash as \\\\",
+                    )
+                });
+                String::new()
+            }
+        }
+    }
+
     fn literal(&mut self, p: Pair<Rule>) -> Literal {
         let span = self.span(&p);
         let inner = p.into_inner().next().expect("grammar: literal has a kind");
@@ -466,7 +487,7 @@ impl Cx<'_> {
                 }
             },
             Rule::float_lit => LitKind::Float(text.parse().unwrap_or(f64::NAN)),
-            Rule::string_lit => LitKind::Str(unescape(inner_str(inner))),
+            Rule::string_lit => LitKind::Str(self.string(inner)),
             Rule::bool_lit => LitKind::Bool(text == "true"),
             Rule::ident => LitKind::Ident(text.to_string()),
             r => unreachable!("grammar: unexpected literal rule {r:?}"),
@@ -488,28 +509,74 @@ fn doc_text(p: Pair<Rule>) -> String {
         .to_string()
 }
 
-fn inner_str(p: Pair<'_, Rule>) -> &str {
-    p.into_inner().next().map(|q| q.as_str()).unwrap_or("")
-}
-
-fn unescape(s: &str) -> String {
+/// Resolves the escapes of a string literal's contents: `\\`, `\"`, `\n`,
+/// `\r`, `\t`, `\0` and `\u{X}` with 1 to 6 hex digits naming a Unicode
+/// scalar value. On error: the byte offset and length of the bad escape and
+/// what is wrong with it.
+fn unescape(s: &str) -> Result<String, (usize, usize, String)> {
     let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
+    let mut chars = s.char_indices();
+    while let Some((at, c)) = chars.next() {
         if c != '\\' {
             out.push(c);
             continue;
         }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('0') => out.push('\0'),
-            Some(other) => out.push(other),
-            None => {}
+        let Some((_, e)) = chars.next() else {
+            return Err((at, 1, "a string cannot end in a lone `\\`".to_string()));
+        };
+        match e {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '"' => out.push('"'),
+            'u' => {
+                let rest = &s[at + 2..];
+                let close = rest.find('}');
+                let digits = match (rest.strip_prefix('{'), close) {
+                    (Some(_), Some(close)) => &rest[1..close],
+                    _ => {
+                        return Err((
+                            at,
+                            2,
+                            "`\\u` must be followed by hex digits in braces, as in `\\u{e9}`"
+                                .to_string(),
+                        ))
+                    }
+                };
+                let len = 2 + close.expect("matched above") + 1;
+                let value = (1..=6)
+                    .contains(&digits.len())
+                    .then(|| u32::from_str_radix(digits, 16).ok())
+                    .flatten()
+                    .and_then(char::from_u32);
+                match value {
+                    Some(ch) => out.push(ch),
+                    None => {
+                        return Err((
+                            at,
+                            len,
+                            format!(
+                            "`\\u{{{digits}}}` is not a Unicode scalar value in 1 to 6 hex digits"
+                        ),
+                        ))
+                    }
+                }
+                for _ in 0..len - 2 {
+                    chars.next();
+                }
+            }
+            other => {
+                return Err((
+                    at,
+                    1 + other.len_utf8(),
+                    format!("unknown escape `\\{other}` in a string"),
+                ))
+            }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Integers up to the range of u64 and i64, in decimal or hex, with `_` separators.
@@ -561,6 +628,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             start + if i == 0 { c.len_utf8() } else { i }
         });
     let end = end.max(token_end).min(text.len()).max(start);
+    if let Some(d) = common_mistake(text, start, file) {
+        return d;
+    }
     let found = if start >= text.len() {
         "end of file".to_string()
     } else {
@@ -573,6 +643,50 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
         d = d.with_help(help);
     }
     d
+}
+
+/// Targeted messages for mistakes whose generic "expected …" list would not
+/// say what is wrong: single-quoted strings, and a `///` doc comment with
+/// nothing after it to document.
+fn common_mistake(text: &str, at: usize, file: FileId) -> Option<Diagnostic> {
+    let rest = &text[at..];
+    if rest.starts_with('\'') {
+        let line = rest.lines().next().unwrap_or("");
+        let len = line[1..].find('\'').map_or(1, |i| i + 2);
+        let quoted = &line[..len];
+        let inner = quoted.trim_matches('\'');
+        return Some(
+            Diagnostic::error(
+                format!("strings use double quotes, found `{quoted}`"),
+                Span::new(file, at, at + len),
+                "single quotes",
+            )
+            .with_help(format!("write \"{inner}\"")),
+        );
+    }
+    let next = rest.trim_start();
+    if next.is_empty() || next.starts_with('}') {
+        let before = text[..at].trim_end();
+        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let last = &before[line_start..];
+        let indent = last.len() - last.trim_start().len();
+        let comment = last.trim_start();
+        if comment.starts_with("///") && !comment.starts_with("////") {
+            let start = line_start + indent;
+            return Some(
+                Diagnostic::error(
+                    "doc comment documents nothing",
+                    Span::new(file, start, start + comment.len()),
+                    "nothing follows that it could document",
+                )
+                .with_help(
+                    "a `///` comment documents the item, field, variant or enum value after it; \
+                     write `//` for a plain comment",
+                ),
+            );
+        }
+    }
+    None
 }
 
 fn one_of(mut words: Vec<String>) -> String {
@@ -720,6 +834,30 @@ union ServerPacket : u16 {
         // A lone carriage return ends a line comment, as the grammar says.
         let d = parse("// note\r/* open\nmessage A {}", FileId(0)).unwrap_err();
         assert_eq!(d.message, "unterminated block comment");
+    }
+
+    #[test]
+    fn resolves_the_string_escapes_and_rejects_others() {
+        assert_eq!(
+            unescape(r#"a\n\t\r\0\\\"\u{e9}\u{1F600}z"#).unwrap(),
+            "a\n\t\r\0\\\"\u{e9}\u{1F600}z"
+        );
+        assert_eq!(unescape(r"h\u00e9llo").unwrap_err().0, 1);
+        let (at, len, msg) = unescape(r"ab\q").unwrap_err();
+        assert_eq!((at, len), (2, 2));
+        assert!(msg.contains("unknown escape `\\q`"), "{msg}");
+        for bad in [
+            r"\u{}",
+            r"\u{1234567}",
+            r"\u{D800}",
+            r"\u{110000}",
+            r"\u{zz}",
+            r"\u{41",
+        ] {
+            assert!(unescape(bad).is_err(), "{bad}");
+        }
+        let d = parse("import \"a\\qb.pkt\";", FileId(0)).unwrap_err();
+        assert_eq!(d.primary_span().unwrap().start, 9);
     }
 
     #[test]

@@ -176,10 +176,11 @@ namespace PktTests
         public static void EncodeErrors()
         {
             var e = new Everything();
-            e.ArrayU8 = new byte[3];
+            e.ArrayU8 = new byte[1];
+            string message = null;
+            try { e.ToArray(); } catch (PktEncodeException err) { message = err.Message; }
+            Check.Equal("field `Everything.array_u8` is an array of 1 element, but its type has 4", message, "wrong array length names the field");
             bool threw = false;
-            try { e.ToArray(); } catch (PktEncodeException) { threw = true; }
-            Check.True(threw, "wrong array length");
             e = new Everything { ShortText = new string('x', 17) };
             threw = false;
             try { e.ToArray(); } catch (PktEncodeException) { threw = true; }

@@ -109,6 +109,9 @@ fn max_args(max: Option<&Max>) -> String {
 
 pub(super) struct Gen<'a> {
     pub ir: &'a Ir,
+    /// The member being generated as errors name it (`Type.field`), for the
+    /// wrong-array-length exception.
+    pub member: &'a str,
 }
 
 impl Gen<'_> {
@@ -215,7 +218,11 @@ impl Gen<'_> {
                                 self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
                                     format!(
                                         "{} = {d}",
-                                        names::ident(Lang::CSharp, NameKind::Field, &f.name)
+                                        names::csharp_member_ident(
+                                            NameKind::Field,
+                                            &f.name,
+                                            &def.name
+                                        )
                                     )
                                 })
                             })
@@ -227,7 +234,7 @@ impl Gen<'_> {
                         let first = variants.first().expect("unions have variants");
                         Some(format!(
                             "new {q}.{}()",
-                            names::ident(Lang::CSharp, NameKind::Variant, &first.name)
+                            names::csharp_member_ident(NameKind::Variant, &first.name, &def.name)
                         ))
                     }
                 }
@@ -348,7 +355,10 @@ impl Gen<'_> {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 c.open();
                 c.line(&format!("var {a} = {expr};"));
-                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!(
+                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
+                    string_literal(self.member)
+                ));
                 c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
                 c.open();
                 let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
@@ -421,7 +431,10 @@ impl Gen<'_> {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 c.open();
                 c.line(&format!("var {a} = {expr};"));
-                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!(
+                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
+                    string_literal(self.member)
+                ));
                 c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
                 c.open();
                 let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
@@ -635,7 +648,10 @@ impl Gen<'_> {
                 let size = self.fixed_size(t).expect("struct arrays are fixed");
                 c.open();
                 c.line(&format!("var {a} = {expr};"));
-                c.line(&format!("global::Pkt.PktWriter.CheckArray({a}, {n});"));
+                c.line(&format!(
+                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
+                    string_literal(self.member)
+                ));
                 c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
                 c.open();
                 let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));

@@ -1,0 +1,323 @@
+//! Every member a template generates is on its backend's reserved list, which
+//! the checker holds schema names against. A template that gains a member
+//! fails here until the member is reserved, so a schema name can never
+//! collide with it in generated code.
+
+mod common;
+
+use std::collections::HashSet;
+
+use pktc::emit::{generate, GenOptions};
+use pktc::ir::{Ir, TypeDef, TypeKind};
+use pktc::names::{
+    self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_UNION_MEMBERS, CSHARP_UNION_OWN_MEMBERS,
+    RUST_GENERATED_MEMBERS, UNKNOWN,
+};
+
+fn checked_ir() -> Ir {
+    let schemas = common::schemas_in("schemas");
+    pktc::check_with(&schemas, &common::RootReader)
+        .unwrap_or_else(|f| panic!("{f}"))
+        .ir
+}
+
+/// A class, struct or enum declared in generated C#, with the names of the
+/// members declared directly in it (nested types included).
+#[derive(Debug)]
+struct CsType {
+    name: String,
+    /// The enclosing generated type, for nested classes.
+    parent: Option<String>,
+    members: Vec<String>,
+}
+
+const ACCESS: [&str; 4] = ["public ", "private ", "internal ", "protected "];
+
+/// The declarations of generated C#, read line by line: the templates put
+/// every declaration on a line of its own that starts with its access
+/// modifier, and braces on lines that balance.
+fn csharp_types(text: &str) -> Vec<CsType> {
+    let mut types: Vec<CsType> = Vec::new();
+    // (index into `types`, brace depth of its body)
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut pending: Option<usize> = None;
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("").trim();
+        let declares = ACCESS.iter().any(|a| code.starts_with(a));
+        if declares && open.last().is_some_and(|&(_, d)| d == depth) {
+            let (owner, _) = *open.last().expect("checked");
+            if let Some(name) = member_name(code) {
+                if name != types[owner].name {
+                    types[owner].members.push(name);
+                }
+            }
+        }
+        if declares {
+            if let Some(name) = type_name(code) {
+                let parent = open.last().map(|&(i, _)| types[i].name.clone());
+                types.push(CsType {
+                    name,
+                    parent,
+                    members: Vec::new(),
+                });
+                pending = Some(types.len() - 1);
+            }
+        }
+        for c in code.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    if let Some(i) = pending.take() {
+                        open.push((i, depth));
+                    }
+                }
+                '}' => {
+                    if open.last().is_some_and(|&(_, d)| d == depth) {
+                        open.pop();
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    types
+}
+
+/// `Name` of `public sealed partial class Name : Base`.
+fn type_name(code: &str) -> Option<String> {
+    let words: Vec<&str> = code.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| matches!(*w, "class" | "struct" | "enum"))?;
+    let name = words.get(at + 1)?;
+    Some(
+        name.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_')
+            .to_string(),
+    )
+}
+
+/// The name a member declaration declares: the identifier before the first
+/// `(`, `=`, `;` or `{`, or the name of a nested type.
+fn member_name(code: &str) -> Option<String> {
+    if let Some(name) = type_name(code) {
+        return Some(name);
+    }
+    let end = code.find(['(', '=', ';', '{'])?;
+    let before = code[..end].trim_end();
+    let name: String = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '@')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+fn cs_type_name(def: &TypeDef) -> String {
+    names::ident(Lang::CSharp, NameKind::Type, &def.name)
+}
+
+#[test]
+fn every_generated_csharp_member_is_reserved() {
+    let ir = checked_ir();
+    let mut options = GenOptions::new(Lang::CSharp);
+    options.runtime = false;
+    let generic: HashSet<&str> = CSHARP_GENERATED_MEMBERS.iter().copied().collect();
+    let for_variants: HashSet<&str> = generic
+        .iter()
+        .copied()
+        .chain(CSHARP_UNION_MEMBERS.iter().copied())
+        .collect();
+    let for_union_names: HashSet<&str> = generic
+        .iter()
+        .copied()
+        .chain(CSHARP_UNION_OWN_MEMBERS.iter().copied())
+        .collect();
+    let mut checked = 0;
+    let generated = generate(&ir, &options);
+    assert_eq!(
+        generated.len(),
+        ir.files.len(),
+        "one C# file per schema file"
+    );
+    for (file, schema_file) in generated.iter().zip(&ir.files) {
+        let declared: Vec<&TypeDef> = schema_file.types.iter().map(|&id| ir.ty(id)).collect();
+        let types = csharp_types(&file.contents);
+        for t in &types {
+            let def = declared
+                .iter()
+                .copied()
+                .find(|d| cs_type_name(d) == t.name && !matches!(d.kind, TypeKind::Enum { .. }));
+            let parent_union = t.parent.as_ref().and_then(|p| {
+                declared
+                    .iter()
+                    .copied()
+                    .find(|d| cs_type_name(d) == *p && matches!(d.kind, TypeKind::Union { .. }))
+            });
+            let (schema, reserved): (HashSet<String>, Vec<&HashSet<&str>>) =
+                match (parent_union, def.map(|d| &d.kind)) {
+                    // The catch-all class declares nothing a schema names:
+                    // variant classes are its siblings, not its members.
+                    (Some(_), _) if t.name == UNKNOWN => continue,
+                    // A variant class nested in its union.
+                    (Some(_), _) => (HashSet::new(), vec![&for_variants]),
+                    (None, Some(TypeKind::Struct { fields }))
+                    | (None, Some(TypeKind::Message { fields, .. })) => {
+                        let def = def.expect("matched");
+                        let own = fields
+                            .iter()
+                            .map(|f| {
+                                names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
+                            })
+                            .collect();
+                        (own, vec![&generic])
+                    }
+                    (None, Some(TypeKind::Union { variants, .. })) => {
+                        let def = def.expect("matched");
+                        let own = variants
+                            .iter()
+                            .map(|v| {
+                                names::csharp_member_ident(NameKind::Variant, &v.name, &def.name)
+                            })
+                            .collect();
+                        (own, vec![&for_variants, &for_union_names])
+                    }
+                    // Constants classes, enums and key orders hold no
+                    // generated member a schema name could meet.
+                    _ => continue,
+                };
+            for m in &t.members {
+                if schema.contains(m) {
+                    continue;
+                }
+                for list in &reserved {
+                    assert!(
+                        list.contains(m.as_str()) || (m == UNKNOWN && list == &&for_variants),
+                        "{}: `{}.{m}` is generated but not reserved (names.rs)",
+                        file.path.display(),
+                        t.name
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    // Struct, message, union, variant and Unknown members of every schema.
+    assert!(checked > 100, "only {checked} generated members found");
+}
+
+/// The Rust items a template declares: struct fields, enum variants and
+/// inherent functions.
+fn rust_members(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, &str)> = None;
+    for line in text.lines() {
+        let code = line.trim();
+        if code.is_empty() || code.starts_with("//") || code.starts_with("#[") {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            current = None;
+            let words: Vec<&str> = code.split_whitespace().collect();
+            match words.as_slice() {
+                ["pub", "struct", name, ..] => current = Some((name.to_string(), "struct")),
+                ["pub", "enum", name, ..] => current = Some((name.to_string(), "enum")),
+                ["impl", name, "{"] => current = Some((name.to_string(), "impl")),
+                _ => {}
+            }
+            continue;
+        }
+        let Some((owner, kind)) = &current else {
+            continue;
+        };
+        // Direct members only: four spaces of indentation.
+        if line.starts_with("     ") {
+            continue;
+        }
+        let name = match *kind {
+            "struct" => code
+                .strip_prefix("pub ")
+                .and_then(|r| r.split(':').next())
+                .map(str::to_string),
+            "enum" => Some(
+                code.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect::<String>(),
+            ),
+            _ => code
+                .strip_prefix("pub const fn ")
+                .or_else(|| code.strip_prefix("pub fn "))
+                .and_then(|r| r.split('(').next())
+                .map(str::to_string),
+        };
+        if let Some(name) = name.filter(|n| !n.is_empty()) {
+            out.push((owner.clone(), name.trim_start_matches("r#").to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_generated_rust_member_is_reserved() {
+    let ir = checked_ir();
+    let mut schema: HashSet<String> = HashSet::new();
+    for def in &ir.types {
+        match &def.kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+                schema.extend(
+                    fields
+                        .iter()
+                        .map(|f| names::convert(Lang::Rust, NameKind::Field, &f.name)),
+                );
+            }
+            TypeKind::Union { variants, .. } => schema.extend(
+                variants
+                    .iter()
+                    .map(|v| names::convert(Lang::Rust, NameKind::Variant, &v.name)),
+            ),
+            TypeKind::Enum { values, .. } => schema.extend(
+                values
+                    .iter()
+                    .map(|v| names::convert(Lang::Rust, NameKind::Variant, &v.name)),
+            ),
+        }
+    }
+    let mut generated = HashSet::new();
+    for file in generate(&ir, &GenOptions::new(Lang::Rust)) {
+        for (owner, name) in rust_members(&file.contents) {
+            if schema.contains(&name) {
+                continue;
+            }
+            assert!(
+                RUST_GENERATED_MEMBERS.contains(&name.as_str()),
+                "{}: `{owner}::{name}` is generated but not reserved (names.rs)",
+                file.path.display()
+            );
+            generated.insert(name);
+        }
+    }
+    // The parser found the generated members the schemas exercise.
+    for expected in ["unknown_fields", "Unknown", "from_raw", "to_raw"] {
+        assert!(
+            generated.contains(expected),
+            "{expected} not found: {generated:?}"
+        );
+    }
+}
+
+#[test]
+fn the_csharp_reader_finds_declarations() {
+    let text = "public sealed partial class Health\n{\n    public ushort HealthValue;\n\n    public int GetEncodedSize()\n    {\n        int n = 4;\n        return n;\n    }\n    public override byte Tag { get { return 1; } }\n    public sealed class Inner : Health\n    {\n        public Inner() { }\n        public int Value;\n    }\n}\n";
+    let types = csharp_types(text);
+    assert_eq!(types.len(), 2, "{types:?}");
+    assert_eq!(
+        types[0].members,
+        ["HealthValue", "GetEncodedSize", "Tag", "Inner"]
+    );
+    assert_eq!(types[1].parent.as_deref(), Some("Health"));
+    assert_eq!(types[1].members, ["Value"]);
+}
