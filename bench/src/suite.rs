@@ -4,11 +4,11 @@
 use crate::baseline::Baseline;
 use crate::codec::{
     pktc_decode_into, pktc_decode_stream_into, Bebop, BincodeFixint, BincodeVarint, Bitcode, Codec,
-    Pktc, PktcSlice, Postcard, Prost, Rkyv, Speedy, Stream,
+    Memcpy, Pktc, PktcSlice, Postcard, Prost, Rkyv, Speedy, Stream, Wincode,
 };
-use crate::data;
 use crate::peers::bebop::generated::owned as bop;
 use crate::peers::{native, proto, FromPkt};
+use crate::{data, public_data};
 
 /// Receives each (data set, codec) pair of the matrix.
 pub trait Visitor {
@@ -32,7 +32,7 @@ pub trait Visitor {
 }
 
 /// Data set names, in report order.
-pub const DATASETS: [&str; 8] = [
+pub const DATASETS: [&str; 11] = [
     "Packet",
     "Int3Packet",
     "TransformPacket",
@@ -41,13 +41,18 @@ pub const DATASETS: [&str; 8] = [
     "WorldSnapshot",
     "Mesh",
     "ServerPacket stream",
+    "Logs",
+    "Minecraft players",
+    "mk48 updates",
 ];
 
 /// Codec names, in report order.
-pub const CODECS: [&str; 12] = [
+pub const CODECS: [&str; 14] = [
     "pktc",
     "pktc (slice)",
     "baseline",
+    "memcpy",
+    "wincode",
     "bincode (fixint)",
     "bincode (varint)",
     "postcard",
@@ -59,15 +64,45 @@ pub const CODECS: [&str; 12] = [
     "pktc decode_into",
 ];
 
+/// The data sets in the shapes of the public Rust serialization benchmark,
+/// which only the derive-based peers (and pktc) encode.
+pub const PUBLIC: [&str; 3] = ["Logs", "Minecraft players", "mk48 updates"];
+
 /// The fixed-size seed packets.
 pub const FIXED: [&str; 3] = ["Packet", "Int3Packet", "TransformPacket"];
 
+/// pktc and the peers that share the hand-written native types.
+macro_rules! native_value {
+    ($v:expr, $ds:expr, $p:expr, $native:ty) => {{
+        let p = $p;
+        $v.codec($ds, "pktc", &p, Pktc::default());
+        $v.codec($ds, "pktc (slice)", &p, PktcSlice::default());
+        let n = <$native>::from_pkt(&p);
+        $v.codec($ds, "wincode", &n, Wincode::default());
+        $v.codec($ds, "bincode (fixint)", &n, BincodeFixint::default());
+        $v.codec($ds, "bincode (varint)", &n, BincodeVarint::default());
+        $v.codec($ds, "postcard", &n, Postcard::default());
+        $v.codec($ds, "bitcode", &n, Bitcode::default());
+        $v.codec($ds, "rkyv", &n, Rkyv::default());
+        $v.codec($ds, "speedy", &n, Speedy::default());
+        $v.decode_into(
+            $ds,
+            &p,
+            pkt_runtime::Encode::encode_to_vec(&p),
+            pktc_decode_into,
+        );
+        p
+    }};
+}
+
+/// Every codec, prost and bebop included.
 macro_rules! one_value {
     ($v:expr, $ds:expr, $p:expr, $native:ty, $proto:ty, $bebop:ty) => {{
         let p = $p;
         $v.codec($ds, "pktc", &p, Pktc::default());
         $v.codec($ds, "pktc (slice)", &p, PktcSlice::default());
         let n = <$native>::from_pkt(&p);
+        $v.codec($ds, "wincode", &n, Wincode::default());
         $v.codec($ds, "bincode (fixint)", &n, BincodeFixint::default());
         $v.codec($ds, "bincode (varint)", &n, BincodeVarint::default());
         $v.codec($ds, "postcard", &n, Postcard::default());
@@ -155,7 +190,7 @@ pub fn run(v: &mut impl Visitor, only: Option<&str>) {
         );
     }
     if want("Mesh") {
-        one_value!(
+        let p = one_value!(
             v,
             "Mesh",
             data::mesh(),
@@ -163,6 +198,7 @@ pub fn run(v: &mut impl Visitor, only: Option<&str>) {
             proto::Mesh,
             bop::Mesh
         );
+        v.codec("Mesh", "memcpy", &p, Memcpy::default());
     }
     if want("ServerPacket stream") {
         const DS: &str = "ServerPacket stream";
@@ -170,6 +206,7 @@ pub fn run(v: &mut impl Visitor, only: Option<&str>) {
         v.codec(DS, "pktc", &frames, Stream(Pktc::default()));
         v.codec(DS, "pktc (slice)", &frames, Stream(PktcSlice::default()));
         let n = Vec::<native::ServerPacket>::from_pkt(&frames);
+        v.codec(DS, "wincode", &n, Stream(Wincode::default()));
         v.codec(DS, "bincode (fixint)", &n, Stream(BincodeFixint::default()));
         v.codec(DS, "bincode (varint)", &n, Stream(BincodeVarint::default()));
         v.codec(DS, "postcard", &n, Stream(Postcard::default()));
@@ -188,5 +225,19 @@ pub fn run(v: &mut impl Visitor, only: Option<&str>) {
         v.decode_into(DS, &frames, wire, |bytes, out| {
             pktc_decode_stream_into(bytes, out)
         });
+    }
+    if want("Logs") {
+        native_value!(v, "Logs", public_data::logs(), native::LogFile);
+    }
+    if want("Minecraft players") {
+        native_value!(
+            v,
+            "Minecraft players",
+            public_data::players(),
+            native::SaveFile
+        );
+    }
+    if want("mk48 updates") {
+        native_value!(v, "mk48 updates", public_data::updates(), native::TickBatch);
     }
 }
