@@ -10,6 +10,9 @@ fn main() -> Result<(), pktc::Error> {
         "world.pkt",
         "mesh.pkt",
         "game.pkt",
+        "logs.pkt",
+        "minecraft.pkt",
+        "mk48.pkt",
     ]
     .iter()
     .map(|f| PathBuf::from("../schemas").join(f))

@@ -14,7 +14,7 @@ use crate::pkt::seeds::world::WorldSnapshot;
 /// Number of `i32` cells in the world snapshot.
 pub const WORLD_CELLS: usize = 30_000;
 /// Number of triangles in the mesh.
-pub const MESH_TRIANGLES: usize = 10_000;
+pub const MESH_TRIANGLES: usize = 125_000;
 /// Number of inventory slots.
 pub const INVENTORY_SLOTS: usize = 100;
 /// Number of union frames in the server stream.
@@ -141,7 +141,8 @@ fn mesh_vec3(rng: &mut Rng, range: f32) -> MVec3 {
     }
 }
 
-/// 10,000 triangles with arbitrary float coordinates.
+/// 125,000 triangles with arbitrary float coordinates (the size of the
+/// public Rust serialization benchmark's mesh).
 pub fn mesh() -> Mesh {
     let mut rng = Rng::new(3);
     let triangles = (0..MESH_TRIANGLES)

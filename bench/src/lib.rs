@@ -15,4 +15,5 @@ pub mod codec;
 pub mod csharp_report;
 pub mod data;
 pub mod peers;
+pub mod public_data;
 pub mod suite;

@@ -1,5 +1,6 @@
 //! Hand-written Rust types equivalent to the pktc types, shared by the
-//! derive-based peers: serde (bincode, postcard), bitcode, speedy and rkyv.
+//! derive-based peers: serde (bincode, postcard), bitcode, speedy, rkyv and
+//! wincode.
 //! Enums are carried as their `u8` wire value, as a hand-written protocol
 //! usually does.
 
@@ -13,6 +14,7 @@ macro_rules! native {
             serde::Serialize, serde::Deserialize,
             bitcode::Encode, bitcode::Decode,
             speedy::Readable, speedy::Writable,
+            wincode::SchemaWrite, wincode::SchemaRead,
             rkyv::Archive, rkyv::Serialize, rkyv::Deserialize,
         )]
         $item
@@ -144,6 +146,168 @@ native! {
     pub struct Pong {
         pub client_time: u64,
         pub server_time: u64,
+    }
+
+    pub struct Address {
+        pub x0: u8,
+        pub x1: u8,
+        pub x2: u8,
+        pub x3: u8,
+    }
+
+    pub struct Log {
+        pub address: Address,
+        pub identity: String,
+        pub userid: String,
+        pub date: String,
+        pub request: String,
+        pub code: u16,
+        pub size: u64,
+    }
+
+    pub struct LogFile {
+        pub logs: Vec<Log>,
+    }
+
+    pub struct Item {
+        pub count: i8,
+        pub slot: u8,
+        pub id: String,
+    }
+
+    pub struct Abilities {
+        pub walk_speed: f32,
+        pub fly_speed: f32,
+        pub may_fly: bool,
+        pub flying: bool,
+        pub invulnerable: bool,
+        pub may_build: bool,
+        pub instabuild: bool,
+    }
+
+    pub struct Vec3d {
+        pub x: f64,
+        pub y: f64,
+        pub z: f64,
+    }
+
+    pub struct Entity {
+        pub id: String,
+        pub pos: Vec3d,
+        pub motion: Vec3d,
+        pub rotation: [f32; 2],
+        pub fall_distance: f32,
+        pub fire: u16,
+        pub air: u16,
+        pub on_ground: bool,
+        pub no_gravity: bool,
+        pub invulnerable: bool,
+        pub portal_cooldown: i32,
+        pub uuid: [u32; 4],
+        pub custom_name: Option<String>,
+        pub custom_name_visible: bool,
+        pub silent: bool,
+        pub glowing: bool,
+        pub tags: Vec<String>,
+    }
+
+    pub struct Vehicle {
+        pub uuid: [u32; 4],
+        pub entity: Entity,
+    }
+
+    pub struct RecipeBook {
+        pub recipes: Vec<String>,
+        pub to_be_displayed: Vec<String>,
+        pub is_filtering_craftable: bool,
+        pub is_gui_open: bool,
+        pub is_furnace_filtering_craftable: bool,
+        pub is_furnace_gui_open: bool,
+        pub is_blasting_furnace_filtering_craftable: bool,
+        pub is_blasting_furnace_gui_open: bool,
+        pub is_smoker_filtering_craftable: bool,
+        pub is_smoker_gui_open: bool,
+    }
+
+    pub struct Player {
+        pub game_type: u8,
+        pub previous_game_type: u8,
+        pub score: i64,
+        pub dimension: String,
+        pub selected_item_slot: u32,
+        pub selected_item: Item,
+        pub spawn_dimension: Option<String>,
+        pub spawn_x: i64,
+        pub spawn_y: i64,
+        pub spawn_z: i64,
+        pub spawn_forced: Option<bool>,
+        pub sleep_timer: u16,
+        pub food_exhaustion_level: f32,
+        pub food_saturation_level: f32,
+        pub food_tick_timer: u32,
+        pub xp_level: u32,
+        pub xp_p: f32,
+        pub xp_total: i32,
+        pub xp_seed: i32,
+        pub inventory: Vec<Item>,
+        pub ender_items: Vec<Item>,
+        pub abilities: Abilities,
+        pub entered_nether_position: Option<Vec3d>,
+        pub root_vehicle: Option<Vehicle>,
+        pub shoulder_entity_left: Option<Entity>,
+        pub shoulder_entity_right: Option<Entity>,
+        pub seen_credits: bool,
+        pub recipe_book: RecipeBook,
+    }
+
+    pub struct SaveFile {
+        pub players: Vec<Player>,
+    }
+
+    pub struct Vec2 {
+        pub x: f32,
+        pub y: f32,
+    }
+
+    pub struct Transform {
+        pub altitude: i8,
+        pub angle: u16,
+        pub position: Vec2,
+        pub velocity: i16,
+    }
+
+    pub struct Guidance {
+        pub angle: u16,
+        pub submerge: bool,
+        pub velocity: i16,
+    }
+
+    pub struct Contact {
+        pub damage: f32,
+        pub entity_id: u32,
+        pub entity_type: Option<u8>,
+        pub guidance: Guidance,
+        pub player_id: Option<u16>,
+        pub reloads: Vec<bool>,
+        pub transform: Transform,
+        pub turrets: Vec<u16>,
+    }
+
+    pub struct TerrainUpdate {
+        pub chunk_x: i8,
+        pub chunk_y: i8,
+        pub data: Vec<u8>,
+    }
+
+    pub struct Update {
+        pub contacts: Vec<Contact>,
+        pub score: u32,
+        pub world_radius: f32,
+        pub terrain_updates: Vec<TerrainUpdate>,
+    }
+
+    pub struct TickBatch {
+        pub updates: Vec<Update>,
     }
 
     /// The server packets that occur in the stream benchmark.
@@ -322,6 +486,186 @@ impl FromPkt<pkt::game::net::ServerPacket> for ServerPacket {
                 sent_at: v.sent_at,
             }),
             other => panic!("the stream benchmark does not use {other:?}"),
+        }
+    }
+}
+
+impl FromPkt<pkt::bench::logs::LogFile> for LogFile {
+    fn from_pkt(p: &pkt::bench::logs::LogFile) -> Self {
+        Self {
+            logs: p
+                .logs
+                .iter()
+                .map(|l| Log {
+                    address: Address {
+                        x0: l.address.x0,
+                        x1: l.address.x1,
+                        x2: l.address.x2,
+                        x3: l.address.x3,
+                    },
+                    identity: l.identity.clone(),
+                    userid: l.userid.clone(),
+                    date: l.date.clone(),
+                    request: l.request.clone(),
+                    code: l.code,
+                    size: l.size,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn item(i: &pkt::bench::minecraft::Item) -> Item {
+    Item {
+        count: i.count,
+        slot: i.slot,
+        id: i.id.clone(),
+    }
+}
+
+fn vec3d(v: &pkt::bench::minecraft::Vec3d) -> Vec3d {
+    Vec3d {
+        x: v.x,
+        y: v.y,
+        z: v.z,
+    }
+}
+
+fn entity(e: &pkt::bench::minecraft::Entity) -> Entity {
+    Entity {
+        id: e.id.clone(),
+        pos: vec3d(&e.pos),
+        motion: vec3d(&e.motion),
+        rotation: e.rotation,
+        fall_distance: e.fall_distance,
+        fire: e.fire,
+        air: e.air,
+        on_ground: e.on_ground,
+        no_gravity: e.no_gravity,
+        invulnerable: e.invulnerable,
+        portal_cooldown: e.portal_cooldown,
+        uuid: e.uuid,
+        custom_name: e.custom_name.clone(),
+        custom_name_visible: e.custom_name_visible,
+        silent: e.silent,
+        glowing: e.glowing,
+        tags: e.tags.clone(),
+    }
+}
+
+impl FromPkt<pkt::bench::minecraft::SaveFile> for SaveFile {
+    fn from_pkt(p: &pkt::bench::minecraft::SaveFile) -> Self {
+        Self {
+            players: p
+                .players
+                .iter()
+                .map(|p| Player {
+                    game_type: p.game_type.to_raw(),
+                    previous_game_type: p.previous_game_type.to_raw(),
+                    score: p.score,
+                    dimension: p.dimension.clone(),
+                    selected_item_slot: p.selected_item_slot,
+                    selected_item: item(&p.selected_item),
+                    spawn_dimension: p.spawn_dimension.clone(),
+                    spawn_x: p.spawn_x,
+                    spawn_y: p.spawn_y,
+                    spawn_z: p.spawn_z,
+                    spawn_forced: p.spawn_forced,
+                    sleep_timer: p.sleep_timer,
+                    food_exhaustion_level: p.food_exhaustion_level,
+                    food_saturation_level: p.food_saturation_level,
+                    food_tick_timer: p.food_tick_timer,
+                    xp_level: p.xp_level,
+                    xp_p: p.xp_p,
+                    xp_total: p.xp_total,
+                    xp_seed: p.xp_seed,
+                    inventory: p.inventory.iter().map(item).collect(),
+                    ender_items: p.ender_items.iter().map(item).collect(),
+                    abilities: Abilities {
+                        walk_speed: p.abilities.walk_speed,
+                        fly_speed: p.abilities.fly_speed,
+                        may_fly: p.abilities.may_fly,
+                        flying: p.abilities.flying,
+                        invulnerable: p.abilities.invulnerable,
+                        may_build: p.abilities.may_build,
+                        instabuild: p.abilities.instabuild,
+                    },
+                    entered_nether_position: p.entered_nether_position.as_ref().map(vec3d),
+                    root_vehicle: p.root_vehicle.as_ref().map(|v| Vehicle {
+                        uuid: v.uuid,
+                        entity: entity(&v.entity),
+                    }),
+                    shoulder_entity_left: p.shoulder_entity_left.as_ref().map(entity),
+                    shoulder_entity_right: p.shoulder_entity_right.as_ref().map(entity),
+                    seen_credits: p.seen_credits,
+                    recipe_book: RecipeBook {
+                        recipes: p.recipe_book.recipes.clone(),
+                        to_be_displayed: p.recipe_book.to_be_displayed.clone(),
+                        is_filtering_craftable: p.recipe_book.is_filtering_craftable,
+                        is_gui_open: p.recipe_book.is_gui_open,
+                        is_furnace_filtering_craftable: p
+                            .recipe_book
+                            .is_furnace_filtering_craftable,
+                        is_furnace_gui_open: p.recipe_book.is_furnace_gui_open,
+                        is_blasting_furnace_filtering_craftable: p
+                            .recipe_book
+                            .is_blasting_furnace_filtering_craftable,
+                        is_blasting_furnace_gui_open: p.recipe_book.is_blasting_furnace_gui_open,
+                        is_smoker_filtering_craftable: p.recipe_book.is_smoker_filtering_craftable,
+                        is_smoker_gui_open: p.recipe_book.is_smoker_gui_open,
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
+fn contact(c: &pkt::bench::mk48::Contact) -> Contact {
+    Contact {
+        damage: c.damage,
+        entity_id: c.entity_id,
+        entity_type: c.entity_type.map(|t| t.to_raw()),
+        guidance: Guidance {
+            angle: c.guidance.angle,
+            submerge: c.guidance.submerge,
+            velocity: c.guidance.velocity,
+        },
+        player_id: c.player_id,
+        reloads: c.reloads.clone(),
+        transform: Transform {
+            altitude: c.transform.altitude,
+            angle: c.transform.angle,
+            position: Vec2 {
+                x: c.transform.position.x,
+                y: c.transform.position.y,
+            },
+            velocity: c.transform.velocity,
+        },
+        turrets: c.turrets.clone(),
+    }
+}
+
+impl FromPkt<pkt::bench::mk48::TickBatch> for TickBatch {
+    fn from_pkt(p: &pkt::bench::mk48::TickBatch) -> Self {
+        Self {
+            updates: p
+                .updates
+                .iter()
+                .map(|u| Update {
+                    contacts: u.contacts.iter().map(contact).collect(),
+                    score: u.score,
+                    world_radius: u.world_radius,
+                    terrain_updates: u
+                        .terrain_updates
+                        .iter()
+                        .map(|t| TerrainUpdate {
+                            chunk_x: t.chunk_x,
+                            chunk_y: t.chunk_y,
+                            data: t.data.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
         }
     }
 }
