@@ -1,23 +1,54 @@
-//! The compatibility checker: one old/new pair per rule under
-//! `schemas/compat/`, each stating the kinds of change it expects; the
-//! rendered reports are snapshots. Also `--format json` and `--against-git`.
+//! The compatibility checker: old/new pairs under `schemas/compat/`, each
+//! stating the rules it expects to trigger; together they trigger every rule,
+//! and docs/evolution.md lists the same rules. The rendered reports are
+//! snapshots. Also `--format json` and `--against-git`.
 
 mod common;
 
 use std::path::Path;
 use std::process::Command;
 
-use pktc::compat::{compare, ChangeKind};
+use std::collections::BTreeSet;
 
-#[test]
-fn every_rule_case_classifies_as_expected() {
+use pktc::compat::{compare, ChangeKind, Rule};
+
+fn compat_cases() -> Vec<String> {
     let dir = common::root().join("schemas/compat");
     let mut cases: Vec<String> = std::fs::read_dir(&dir)
         .expect("schemas/compat exists")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 25, "{cases:?}");
+    cases
+}
+
+/// The rules a case's `new.pkt` says it triggers (`// expect: id, id`).
+fn expected_rules(case: &str) -> Vec<Rule> {
+    let new = common::root()
+        .join("schemas/compat")
+        .join(case)
+        .join("new.pkt");
+    let text = std::fs::read_to_string(new).expect("readable");
+    let line = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// expect: "))
+        .unwrap_or_else(|| panic!("{case}: new.pkt must start with `// expect: ...`"));
+    if line == "nothing" {
+        return Vec::new();
+    }
+    let mut rules: Vec<Rule> = line
+        .split(", ")
+        .map(|id| Rule::from_id(id).unwrap_or_else(|| panic!("{case}: no rule `{id}`")))
+        .collect();
+    rules.sort();
+    rules
+}
+
+#[test]
+fn every_rule_case_triggers_the_rules_it_names() {
+    let cases = compat_cases();
+    assert!(cases.len() >= 30, "{cases:?}");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(common::root().join("snapshots/compat"));
     settings.set_prepend_module_to_snapshot(false);
@@ -25,31 +56,66 @@ fn every_rule_case_classifies_as_expected() {
     for case in cases {
         let old = Path::new("schemas/compat").join(&case).join("old.pkt");
         let new = Path::new("schemas/compat").join(&case).join("new.pkt");
-        let text = std::fs::read_to_string(common::root().join(&new)).expect("readable");
-        let expect_line = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// expect: "))
-            .unwrap_or_else(|| panic!("{case}: new.pkt must start with `// expect: ...`"));
-        let mut expected: Vec<&str> = if expect_line == "nothing" {
-            Vec::new()
-        } else {
-            expect_line.split(", ").collect()
-        };
-        expected.sort();
-
+        let expected = expected_rules(&case);
         let report = compare(&[old], &common::RootReader, &[new], &common::RootReader)
             .unwrap_or_else(|f| panic!("{case}: {f}"));
-        let mut kinds: Vec<&str> = report.changes.iter().map(|c| c.kind.word()).collect();
-        kinds.sort();
-        assert_eq!(kinds, expected, "{case}:\n{}", report.render());
+        let mut rules: Vec<Rule> = report.changes.iter().map(|c| c.rule).collect();
+        rules.sort();
+        assert_eq!(rules, expected, "{case}:\n{}", report.render());
+        for c in &report.changes {
+            assert_eq!(c.kind, c.rule.class(), "{case}: {}", c.message);
+        }
         assert_eq!(
             report.is_breaking(),
-            expected.contains(&"breaking"),
+            expected.iter().any(|r| r.class() == ChangeKind::Breaking),
             "{case}"
         );
         settings.bind(|| insta::assert_snapshot!(case.clone(), report.render()));
     }
+}
+
+#[test]
+fn the_cases_the_rule_enum_and_the_docs_list_the_same_rules() {
+    let all: BTreeSet<Rule> = Rule::ALL.iter().copied().collect();
+    let exercised: BTreeSet<Rule> = compat_cases()
+        .iter()
+        .flat_map(|c| expected_rules(c))
+        .collect();
+    let missing: Vec<&str> = all.difference(&exercised).map(|r| r.id()).collect();
+    assert!(
+        missing.is_empty(),
+        "rules without a case in schemas/compat: {missing:?}"
+    );
+
+    // The docs' rule table: `| <a id="ID"></a>`ID` | summary | class |`.
+    let docs = std::fs::read_to_string(common::root().join("docs/evolution.md")).expect("docs");
+    let documented: Vec<(String, String, String)> = docs
+        .lines()
+        .filter_map(|l| l.strip_prefix("| <a id=\""))
+        .map(|l| {
+            let (id, rest) = l.split_once('"').expect("anchor id");
+            let cells: Vec<&str> = rest.split(" | ").collect();
+            (
+                id.to_owned(),
+                cells[1].trim().to_owned(),
+                cells[2].trim_end_matches('|').trim().to_owned(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, String)> = Rule::ALL
+        .iter()
+        .map(|r| {
+            (
+                r.id().to_owned(),
+                r.summary().to_owned(),
+                r.class().word().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        documented, expected,
+        "docs/evolution.md's rule table and compat::Rule differ"
+    );
 }
 
 fn pktc(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -77,6 +143,8 @@ fn json_output_lists_changes_with_locations() {
     assert_eq!(v["breaking"], 1);
     let c = &v["changes"][0];
     assert_eq!(c["kind"], "breaking");
+    assert_eq!(c["rule"], "union-tag-repointed");
+    assert_eq!(c["docs"], "docs/evolution.md#union-tag-repointed");
     assert_eq!(
         c["old"]["file"],
         "schemas/compat/union_tag_repointed/old.pkt"

@@ -6,6 +6,7 @@
 //! `source-only`, and `bytes` ↔ `list<u8>` (the same bytes) is too.
 
 mod git;
+mod rules;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 pub use git::{compare_with_revision, GitReader};
+pub use rules::Rule;
 
 use crate::diag::{self, Diagnostic, SourceMap, Span};
 use crate::ir::*;
@@ -46,6 +48,7 @@ impl ChangeKind {
 /// One classified change, with where it is in each version.
 #[derive(Clone, Debug)]
 pub struct Change {
+    pub rule: Rule,
     pub kind: ChangeKind,
     pub message: String,
     pub old: Option<(Span, String)>,
@@ -91,7 +94,7 @@ impl Report {
         let mut out = String::new();
         for c in &self.changes {
             out.push_str(&diag::render_as(
-                c.kind.word(),
+                &format!("{}[{}]", c.kind.word(), c.rule.id()),
                 &Self::diagnostic(c),
                 &self.sources,
             ));
@@ -126,6 +129,8 @@ impl Report {
             .map(|c| {
                 serde_json::json!({
                     "kind": c.kind,
+                    "rule": c.rule,
+                    "docs": c.rule.docs(),
                     "message": c.message,
                     "old": loc(&c.old),
                     "new": loc(&c.new),
@@ -189,14 +194,15 @@ fn by_name(ir: &Ir) -> BTreeMap<String, TypeId> {
 impl Comparer<'_> {
     fn push(
         &mut self,
-        kind: ChangeKind,
+        rule: Rule,
         message: String,
         old: Option<(Span, String)>,
         new: Option<(Span, String)>,
         help: Option<&str>,
     ) {
         self.changes.push(Change {
-            kind,
+            rule,
+            kind: rule.class(),
             message,
             old,
             new,
@@ -213,7 +219,7 @@ impl Comparer<'_> {
                 None => {
                     let def = self.old.ty(oid);
                     self.push(
-                        ChangeKind::SourceOnly,
+                        Rule::TypeRemoved,
                         format!("{} `{name}` was removed", def.kind.keyword()),
                         Some((def.span, "declared here in the old version".into())),
                         None,
@@ -226,7 +232,7 @@ impl Comparer<'_> {
             if !old_names.contains_key(name) {
                 let def = self.new.ty(nid);
                 self.push(
-                    ChangeKind::Safe,
+                    Rule::TypeAdded,
                     format!("{} `{name}` was added", def.kind.keyword()),
                     None,
                     Some((def.span, "new".into())),
@@ -262,7 +268,7 @@ impl Comparer<'_> {
                 self.compare_message(n, of, nf);
                 if op != np {
                     self.push(
-                        ChangeKind::SourceOnly,
+                        Rule::PreserveUnknownChanged,
                         format!(
                             "message `{}` {} `@preserve_unknown`",
                             n.name,
@@ -297,7 +303,7 @@ impl Comparer<'_> {
                 },
             ) => self.compare_union(o, n, (*ot, ov, or), (*nt, nv, nr)),
             _ => self.push(
-                ChangeKind::Breaking,
+                Rule::KindChanged,
                 format!(
                     "`{}` changed from a {} to a {}",
                     n.name,
@@ -311,7 +317,7 @@ impl Comparer<'_> {
         }
         if o.deprecated != n.deprecated {
             self.push(
-                ChangeKind::SourceOnly,
+                Rule::DeprecationChanged,
                 format!(
                     "`{}` is {} deprecated",
                     n.name,
@@ -356,7 +362,7 @@ impl Comparer<'_> {
                 ),
             };
             self.push(
-                ChangeKind::Breaking,
+                Rule::StructLayoutChanged,
                 format!("struct `{}` changed layout: {what}", n.name),
                 Some((old_at, "old layout".into())),
                 Some((new_at, "new layout".into())),
@@ -373,7 +379,7 @@ impl Comparer<'_> {
     fn compare_field_source(&mut self, owner: &TypeDef, a: &Field, b: &Field) {
         if a.name != b.name {
             self.push(
-                ChangeKind::SourceOnly,
+                Rule::FieldRenamed,
                 format!(
                     "field `{}` of `{}` was renamed to `{}`",
                     a.name, owner.name, b.name
@@ -385,7 +391,7 @@ impl Comparer<'_> {
         }
         if a.ty.to_string() != b.ty.to_string() {
             self.push(
-                ChangeKind::SourceOnly,
+                Rule::SameEncodingRetyped,
                 format!(
                     "field `{}` of `{}` changed type from `{}` to `{}` with the same encoding",
                     b.name, owner.name, a.ty, b.ty
@@ -397,7 +403,7 @@ impl Comparer<'_> {
         }
         if a.deprecated != b.deprecated {
             self.push(
-                ChangeKind::SourceOnly,
+                Rule::DeprecationChanged,
                 format!(
                     "field `{}` of `{}` is {} deprecated",
                     b.name,
@@ -418,12 +424,14 @@ impl Comparer<'_> {
         for (i, (a, b)) in of.iter().zip(nf).enumerate() {
             if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) {
                 let moved = of.iter().position(|f| f.name == b.name).filter(|&j| j != i);
-                let (message, help) = match moved {
+                let (rule, message, help) = match moved {
                     Some(_) => (
+                        Rule::MessageFieldsReordered,
                         format!("fields of message `{}` were reordered: `{}` is now field {}", n.name, b.name, i + 1),
                         "fields are identified by position; never reorder them, only append",
                     ),
                     None => (
+                        Rule::MessageFieldRetyped,
                         format!(
                             "field {} of message `{}` changed type from `{}` to `{}`",
                             i + 1,
@@ -435,7 +443,7 @@ impl Comparer<'_> {
                     ),
                 };
                 self.push(
-                    ChangeKind::Breaking,
+                    rule,
                     message,
                     Some((a.span, format!("`{}: {}`", a.name, a.ty))),
                     Some((b.span, format!("`{}: {}`", b.name, b.ty))),
@@ -446,7 +454,7 @@ impl Comparer<'_> {
             self.compare_field_source(n, a, b);
             if a.default != b.default {
                 self.push(
-                    ChangeKind::Breaking,
+                    Rule::MessageDefaultChanged,
                     format!("the default of `{}.{}` changed", n.name, b.name),
                     Some((a.span, format!("was {}", show_default(&a.default)))),
                     Some((b.span, format!("now {}", show_default(&b.default)))),
@@ -455,7 +463,7 @@ impl Comparer<'_> {
             }
             if a.max != b.max {
                 self.push(
-                    ChangeKind::Breaking,
+                    Rule::MessageMaxChanged,
                     format!(
                         "the limit of `{}.{}` changed from {} to {}",
                         n.name,
@@ -471,7 +479,7 @@ impl Comparer<'_> {
         }
         for b in nf.iter().skip(of.len()) {
             self.push(
-                ChangeKind::Safe,
+                Rule::MessageFieldAppended,
                 format!("field `{}` was appended to message `{}`", b.name, n.name),
                 None,
                 Some((b.span, format!("default {}", show_default(&b.default)))),
@@ -480,7 +488,7 @@ impl Comparer<'_> {
         }
         for a in of.iter().skip(nf.len()) {
             self.push(
-                ChangeKind::Breaking,
+                Rule::MessageFieldRemoved,
                 format!("field `{}` was removed from message `{}`", a.name, n.name),
                 Some((a.span, "removed".into())),
                 Some((n.span, "message without it".into())),
@@ -509,7 +517,7 @@ impl Comparer<'_> {
         }
         for a in removed {
             self.push(
-                ChangeKind::Breaking,
+                Rule::MessageFieldRemoved,
                 format!("field `{}` was removed from message `{}`", a.name, n.name),
                 Some((a.span, "removed".into())),
                 Some((n.span, "message without it".into())),
@@ -518,7 +526,7 @@ impl Comparer<'_> {
         }
         for b in nf.iter().skip(survivors.len()) {
             self.push(
-                ChangeKind::Safe,
+                Rule::MessageFieldAppended,
                 format!("field `{}` was appended to message `{}`", b.name, n.name),
                 None,
                 Some((b.span, format!("default {}", show_default(&b.default)))),
@@ -539,7 +547,7 @@ impl Comparer<'_> {
     ) {
         if ob != nb {
             self.push(
-                ChangeKind::Breaking,
+                Rule::EnumBaseChanged,
                 format!(
                     "enum `{}` changed its base type from `{}` to `{}`",
                     n.name,
@@ -555,7 +563,7 @@ impl Comparer<'_> {
         if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
             if a.value != b.value {
                 self.push(
-                    ChangeKind::Breaking,
+                    Rule::EnumDefaultChanged,
                     format!(
                         "the default of enum `{}` changed from `{}` to `{}`",
                         n.name, a.name, b.name
@@ -569,7 +577,7 @@ impl Comparer<'_> {
         for a in ov {
             match nv.iter().find(|b| b.name == a.name) {
                 Some(b) if b.value != a.value => self.push(
-                    ChangeKind::Breaking,
+                    Rule::EnumValueRenumbered,
                     format!(
                         "`{}::{}` was renumbered from {} to {}",
                         n.name, a.name, a.value, b.value
@@ -581,7 +589,7 @@ impl Comparer<'_> {
                 Some(b) => {
                     if a.deprecated != b.deprecated {
                         self.push(
-                            ChangeKind::SourceOnly,
+                            Rule::DeprecationChanged,
                             format!(
                                 "`{}::{}` is {} deprecated",
                                 n.name,
@@ -599,14 +607,14 @@ impl Comparer<'_> {
                     .find(|b| b.value == a.value && !ov.iter().any(|x| x.name == b.name))
                 {
                     Some(b) => self.push(
-                        ChangeKind::SourceOnly,
+                        Rule::EnumValueRenamed,
                         format!("`{}::{}` was renamed to `{}`", n.name, a.name, b.name),
                         Some((a.span, "old name".into())),
                         Some((b.span, "new name".into())),
                         Some("the number is unchanged, so the wire is too; code using the old name must be updated"),
                     ),
                     None => self.push(
-                        ChangeKind::Breaking,
+                        Rule::EnumValueRemoved,
                         format!("`{}::{}` ({}) was removed", n.name, a.name, a.value),
                         Some((a.span, "removed".into())),
                         Some((n.span, "enum without it".into())),
@@ -618,7 +626,7 @@ impl Comparer<'_> {
         for b in nv {
             if !ov.iter().any(|a| a.name == b.name || a.value == b.value) {
                 self.push(
-                    ChangeKind::Safe,
+                    Rule::EnumValueAdded,
                     format!("`{}::{}` ({}) was added", n.name, b.name, b.value),
                     None,
                     Some((b.span, "new value".into())),
@@ -637,7 +645,7 @@ impl Comparer<'_> {
     ) {
         if ot != nt {
             self.push(
-                ChangeKind::Breaking,
+                Rule::UnionTagWidthChanged,
                 format!(
                     "union `{}` changed its tag from `{}` to `{}`",
                     n.name,
@@ -653,7 +661,7 @@ impl Comparer<'_> {
         if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
             if a.tag != b.tag {
                 self.push(
-                    ChangeKind::Breaking,
+                    Rule::UnionDefaultChanged,
                     format!(
                         "the default of union `{}` changed from `{}` to `{}`",
                         n.name, a.name, b.name
@@ -667,7 +675,7 @@ impl Comparer<'_> {
         for a in ov {
             match nv.iter().find(|b| b.tag == a.tag) {
                 Some(b) if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) => self.push(
-                    ChangeKind::Breaking,
+                    Rule::UnionTagRepointed,
                     format!(
                         "tag {} of union `{}` was re-pointed from `{}({})` to `{}({})`",
                         a.tag, n.name, a.name, a.ty, b.name, b.ty
@@ -679,7 +687,7 @@ impl Comparer<'_> {
                 Some(b) => {
                     if a.name != b.name {
                         self.push(
-                            ChangeKind::SourceOnly,
+                            Rule::UnionVariantRenamed,
                             format!(
                                 "variant `{}::{}` was renamed to `{}`",
                                 n.name, a.name, b.name
@@ -691,7 +699,7 @@ impl Comparer<'_> {
                     }
                     if a.ty.to_string() != b.ty.to_string() {
                         self.push(
-                            ChangeKind::SourceOnly,
+                            Rule::SameEncodingRetyped,
                             format!(
                                 "variant `{}::{}` changed payload type from `{}` to `{}` with the same encoding",
                                 n.name, b.name, a.ty, b.ty
@@ -703,7 +711,7 @@ impl Comparer<'_> {
                     }
                 }
                 None if nr.contains(&a.tag) => self.push(
-                    ChangeKind::SourceOnly,
+                    Rule::UnionVariantRemovedReserved,
                     format!(
                         "variant `{}::{}` was removed and its tag {} reserved",
                         n.name, a.name, a.tag
@@ -713,7 +721,7 @@ impl Comparer<'_> {
                     Some("new readers decode it as `Unknown`; code using the variant must be updated"),
                 ),
                 None => self.push(
-                    ChangeKind::Breaking,
+                    Rule::UnionVariantRemoved,
                     format!(
                         "variant `{}::{}` was removed without reserving tag {}",
                         n.name, a.name, a.tag
@@ -730,7 +738,7 @@ impl Comparer<'_> {
             }
             if or.contains(&b.tag) {
                 self.push(
-                    ChangeKind::Breaking,
+                    Rule::UnionReservedTagReused,
                     format!(
                         "variant `{}::{}` reuses reserved tag {}",
                         n.name, b.name, b.tag
@@ -741,7 +749,7 @@ impl Comparer<'_> {
                 );
             } else {
                 self.push(
-                    ChangeKind::Safe,
+                    Rule::UnionVariantAdded,
                     format!("variant `{}::{}` (tag {}) was added", n.name, b.name, b.tag),
                     None,
                     Some((b.span, "new variant".into())),
@@ -752,7 +760,7 @@ impl Comparer<'_> {
         for tag in or {
             if !nr.contains(tag) && !nv.iter().any(|b| b.tag == *tag) {
                 self.push(
-                    ChangeKind::Breaking,
+                    Rule::UnionTagUnreserved,
                     format!("tag {tag} of union `{}` is no longer reserved", n.name),
                     Some((o.span, format!("reserved {tag}"))),
                     Some((n.span, "not reserved".into())),
