@@ -51,6 +51,11 @@ impl Code {
         self.text.push_str(&other.text);
     }
 
+    /// Appends lines already indented for this position.
+    pub(super) fn raw(&mut self, lines: &str) {
+        self.text.push_str(lines);
+    }
+
     /// The lines, each ending in a newline (empty when there are none).
     pub(super) fn finish(self) -> String {
         self.text
@@ -105,6 +110,36 @@ fn max_args(max: Option<&Max>) -> String {
         Some((m, name)) => format!(", {m}, {}", string_literal(name)),
         None => String::new(),
     }
+}
+
+/// What a decode statement needs to know about where it is.
+pub(super) struct ReadCx<'a> {
+    /// C# string literal naming the innermost declared field (`Type.field`)
+    /// or union variant, for budget errors.
+    pub field: &'a str,
+    /// C# expression: whether the value read into still holds the defaults
+    /// it was constructed with (absent fields then need no reset).
+    pub fresh: &'a str,
+    /// Model bytes charged when the value is present, for a boxed (cyclic)
+    /// field or variant: [`Ir::boxed_memory`].
+    pub boxed: Option<u64>,
+}
+
+impl ReadCx<'_> {
+    /// The context of a value nested inside this one (a list element, an
+    /// optional's value): same field, nothing boxed.
+    fn nested<'b>(&'b self, fresh: &'b str) -> ReadCx<'b> {
+        ReadCx {
+            field: self.field,
+            fresh,
+            boxed: None,
+        }
+    }
+}
+
+/// A model size as a C# `long` literal (saturated at `long.MaxValue`).
+fn long_literal(n: u64) -> String {
+    format!("{}L", n.min(i64::MAX as u64))
 }
 
 pub(super) struct Gen<'a> {
@@ -284,7 +319,7 @@ impl Gen<'_> {
             .map(|(t, e)| self.size(&mut inner, t, e, d + 1))
             .sum();
         if k > 0 {
-            c.line(&format!("n += {var}.Count * {k};"));
+            c.line(&format!("n += (long){var}.Count * {k};"));
         }
         let body = inner.finish();
         if !body.is_empty() {
@@ -359,7 +394,9 @@ impl Gen<'_> {
             }
             Type::Named(_) => {
                 let default = self.default_or_zero(ty);
-                c.line(&format!("n += ({expr} ?? {default}).GetEncodedSize();"));
+                c.line(&format!(
+                    "n += ({expr} ?? {default}).GetEncodedSize(depth + 1);"
+                ));
                 0
             }
             Type::Prim(_) => unreachable!("scalars are fixed-size"),
@@ -456,23 +493,41 @@ impl Gen<'_> {
         ty: &Type,
         lv: &str,
         into: bool,
-        max: Option<&Max>,
+        cx: &ReadCx,
         d: usize,
     ) {
         let current = if into { lv } else { "null" };
+        let field = cx.field;
+        if let (Some(m), false) = (cx.boxed, matches!(ty, Type::Optional(_))) {
+            c.line(&format!(
+                "r.Charge({}, r.Position, {field});",
+                long_literal(m)
+            ));
+        }
         match ty {
             Type::Prim(p) => c.line(&format!("{lv} = r.Read{}();", prim_method(*p))),
-            Type::String => c.line(&format!("{lv} = r.ReadString({current}{});", max_args(max))),
-            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}{});", max_args(max))),
+            Type::String => c.line(&format!("{lv} = r.ReadString({current}, {field});")),
+            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}, {field});")),
             Type::Optional(t) => {
+                let flag = format!("b{d}");
+                if cx.boxed.is_some() {
+                    c.open();
+                    c.line(&format!("int {flag} = r.Position;"));
+                }
                 c.line("if (r.ReadOptionFlag())");
                 c.open();
-                self.read(c, t, lv, into, max, d + 1);
+                if let Some(m) = cx.boxed {
+                    c.line(&format!("r.Charge({}, {flag}, {field});", long_literal(m)));
+                }
+                self.read(c, t, lv, into, &cx.nested(cx.fresh), d + 1);
                 c.close();
                 c.line("else");
                 c.open();
                 c.line(&format!("{lv} = null;"));
                 c.close();
+                if cx.boxed.is_some() {
+                    c.close();
+                }
             }
             Type::List(t) => {
                 let (l, n, i, e) = (
@@ -484,8 +539,9 @@ impl Gen<'_> {
                 let list = self.cs_type(ty);
                 let min = self.min_size(t);
                 let capacity = if min > 0 { n.clone() } else { String::new() };
+                let each = long_literal(self.ir.memory(t).size);
                 c.open();
-                c.line(&format!("int {n} = r.ReadCount({min}{});", max_args(max)));
+                c.line(&format!("int {n} = r.ReadCount({min}, {each}, {field});"));
                 if into {
                     c.line(&format!("var {l} = {lv};"));
                     c.line(&format!("if ({l} == null)"));
@@ -507,7 +563,7 @@ impl Gen<'_> {
                     }
                     c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
                     c.open();
-                    self.read(c, t, &format!("{l}[{i}]"), true, None, d + 1);
+                    self.read(c, t, &format!("{l}[{i}]"), true, &cx.nested("false"), d + 1);
                     c.close();
                     c.line(&format!("while ({l}.Count < {n})"));
                 } else {
@@ -517,7 +573,7 @@ impl Gen<'_> {
                 }
                 c.open();
                 c.line(&format!("{} {e};", self.cs_type(t)));
-                self.read(c, t, &e, false, None, d + 1);
+                self.read(c, t, &e, false, &cx.nested("false"), d + 1);
                 c.line(&format!("{l}.Add({e});"));
                 c.close();
                 c.close();
@@ -534,8 +590,20 @@ impl Gen<'_> {
                 let map = self.cs_type(ty);
                 let order = self.key_order(kt);
                 let min = self.min_size(kt) + self.min_size(vt);
+                // Both sides of an entry twice (a tree node holds them plus
+                // links), and 16 bytes of links.
+                let entry = self
+                    .ir
+                    .memory(kt)
+                    .size
+                    .saturating_add(self.ir.memory(vt).size)
+                    .saturating_mul(2)
+                    .saturating_add(16);
                 c.open();
-                c.line(&format!("int {n} = r.ReadCount({min}{});", max_args(max)));
+                c.line(&format!(
+                    "int {n} = r.ReadCount({min}, {}, {field});",
+                    long_literal(entry)
+                ));
                 if into {
                     c.line(&format!("var {m} = {lv};"));
                     c.line(&format!("if ({m} == null)"));
@@ -555,13 +623,16 @@ impl Gen<'_> {
                 c.open();
                 c.line(&format!("int {at} = r.Position;"));
                 c.line(&format!("{} {k};", self.cs_type(kt)));
-                self.read(c, kt, &k, false, None, d + 1);
-                c.line(&format!("{} {v};", self.cs_type(vt)));
-                self.read(c, vt, &v, false, None, d + 1);
+                self.read(c, kt, &k, false, &cx.nested("false"), d + 1);
+                // A repeated key fails before its value is read, as in Rust.
                 c.line(&format!(
-                    "if (!{m}.AddDecoded({k}, {v})) throw r.DuplicateKey({at});"
+                    "if (!{m}.IsNewDecodedKey({k})) throw r.DuplicateKey({at});"
                 ));
+                c.line(&format!("{} {v};", self.cs_type(vt)));
+                self.read(c, vt, &v, false, &cx.nested("false"), d + 1);
+                c.line(&format!("{m}.AppendDecoded({k}, {v});"));
                 c.close();
+                c.line(&format!("{m}.EndDecoded();"));
                 c.close();
             }
             Type::Array(t, count) => {
@@ -579,9 +650,11 @@ impl Gen<'_> {
                     c.line(&format!("var {a} = {fresh};"));
                     c.line(&format!("{lv} = {a};"));
                 }
+                // A reused array's elements are fresh only if the array is.
+                let fresh = if into { cx.fresh } else { "false" };
                 c.line(&format!("for (int {i} = 0; {i} < {count}; {i}++)"));
                 c.open();
-                self.read(c, t, &format!("{a}[{i}]"), true, None, d + 1);
+                self.read(c, t, &format!("{a}[{i}]"), true, &cx.nested(fresh), d + 1);
                 c.close();
                 c.close();
             }
@@ -596,7 +669,11 @@ impl Gen<'_> {
                     TypeKind::Message { .. } => {
                         if into {
                             c.line(&format!("if ({lv} == null) {lv} = {q}.ReadFrom(ref r);"));
-                            c.line(&format!("else {lv}.ReadInto(ref r);"));
+                            if cx.fresh == "false" {
+                                c.line(&format!("else {lv}.ReadInto(ref r);"));
+                            } else {
+                                c.line(&format!("else {lv}.ReadInto(ref r, {});", cx.fresh));
+                            }
                         } else {
                             c.line(&format!("{lv} = {q}.ReadFrom(ref r);"));
                         }
@@ -616,6 +693,14 @@ impl Gen<'_> {
                 let default = self.default_or_zero(ty);
                 c.line(&format!("if ({lv} == null) {lv} = {default};"));
                 c.line(&format!("else {lv}.Clear();"));
+            }
+            // An array of zero-valued elements is cleared in place.
+            Type::Array(t, n) if self.default_expr(t, None).is_none() => {
+                let fresh = new_array(&self.cs_type(t), *n);
+                c.line(&format!(
+                    "if ({lv} != null && {lv}.Length == {n}) global::System.Array.Clear({lv}, 0, {n});"
+                ));
+                c.line(&format!("else {lv} = {fresh};"));
             }
             _ => {
                 let default = self
