@@ -160,6 +160,15 @@ namespace Pkt
 
         public int Position { get { return pos; } }
         public int Remaining { get { return end - pos; } }
+        /// <summary>The unread bytes of the current body or frame.</summary>
+        public global::System.ReadOnlySpan<byte> Rest { get { return buf.Slice(pos, end - pos); } }
+
+        /// <summary>UnexpectedEnd at <paramref name="at"/> (relative to this reader), for a value cut off there.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        public PktDecodeException UnexpectedEndAt(int at, int needed, int remaining)
+        {
+            return Error(PktDecodeReason.UnexpectedEnd, at, "unexpected end of input: needed " + needed + " bytes, " + remaining + " remaining");
+        }
         public bool HasMore { get { return pos < end; } }
 
         public PktDecodeException Error(PktDecodeReason reason, int at, string detail)

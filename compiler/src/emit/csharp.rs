@@ -351,6 +351,8 @@ struct StructView {
     write: String,
     /// Loads from a span of exactly `size` bytes into a local `v`.
     read: String,
+    /// Returns the first error of a span shorter than `size` (`Truncated`).
+    truncated: String,
     /// The C# layout of the struct is its wire layout (see [`raw_layout`]):
     /// on little-endian hosts it is copied with one `MemoryMarshal` call.
     raw: bool,
@@ -391,11 +393,13 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
     let size = def.layout.fixed_size().expect("structs are fixed-size");
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
+    let mut truncated = code::Code::new(2);
     for f in fields {
         let name = field_name(f);
         let off = f.offset.expect("struct fields have offsets").to_string();
         gen.fixed_write(&mut write, &f.ty, &name, &off, 0);
         gen.fixed_read(&mut read, &f.ty, &format!("v.{name}"), &off, 0);
+        gen.fixed_truncated(&mut truncated, &f.ty, &off, 0);
     }
     StructView {
         doc: doc_lines(&def.doc),
@@ -415,6 +419,7 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
             .collect(),
         write: write.finish(),
         read: read.finish(),
+        truncated: truncated.finish(),
         raw: raw_layout(gen.ir, fields),
     }
 }

@@ -783,6 +783,77 @@ impl Gen<'_> {
     }
 }
 
+impl Gen<'_> {
+    /// Statements for a struct whose bytes `s` end inside it: the first error
+    /// in wire order, as a value-by-value decoder meets it. Whole values
+    /// before the cut are checked (an invalid bool wins); the value cut off
+    /// returns `UnexpectedEnd` at its own offset, or, for a struct, its
+    /// `Truncated` error. `off` is an expression.
+    pub(super) fn fixed_truncated(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+        let size = self.fixed_size(ty).expect("struct fields are fixed");
+        let end = if off == "0" {
+            size.to_string()
+        } else {
+            format!("{off} + {size}")
+        };
+        c.line(&format!("if (s.Length < {end})"));
+        c.open();
+        match ty {
+            Type::Array(t, _) => {
+                let es = self.fixed_size(t).expect("struct arrays are fixed");
+                let (i, e) = (format!("i{d}"), format!("e{d}"));
+                c.line(&format!("for (int {i} = 0; ; {i}++)"));
+                c.open();
+                c.line(&format!("int {e} = {};", offset(off, &i, es)));
+                self.fixed_truncated(c, t, &e, d + 1);
+                c.close();
+            }
+            Type::Named(r) if matches!(self.ir.ty(r.id).kind, TypeKind::Struct { .. }) => {
+                let q = qualified(self.ir, self.ir.ty(r.id));
+                c.line(&format!(
+                    "return {q}.Truncated(s.Slice({off}), ref r, at + {off});"
+                ));
+            }
+            _ => c.line(&format!(
+                "return r.UnexpectedEndAt(at + {off}, {size}, s.Length - ({off}));"
+            )),
+        }
+        c.close();
+        self.fixed_validate(c, ty, off, d);
+    }
+
+    /// Statements checking the whole value at `off` of `s` (its bools).
+    fn fixed_validate(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+        match ty {
+            Type::Prim(Prim::Bool) => c.line(&format!("r.CheckBool(s[{off}], at + {off});")),
+            Type::Array(t, n) => {
+                let es = self.fixed_size(t).expect("struct arrays are fixed");
+                let mut inner = Code::new(c.level + 1);
+                let i = format!("i{d}");
+                self.fixed_validate(&mut inner, t, &offset(off, &i, es), d + 1);
+                let body = inner.finish();
+                if !body.is_empty() {
+                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                    c.open();
+                    c.raw(&body);
+                    c.close();
+                }
+            }
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                if let TypeKind::Struct { .. } = def.kind {
+                    let size = def.layout.fixed_size().expect("structs are fixed");
+                    c.line(&format!(
+                        "{}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});",
+                        qualified(self.ir, def)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 fn value_kind(v: &Value) -> &'static str {
     match v {
         Value::Bool(_) => "bool",
