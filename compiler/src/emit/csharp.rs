@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
-use crate::ir::{EnumValue, Field, Ir, Prim, Type, TypeDef, TypeKind, Value, Variant};
+use crate::ir::{EnumValue, Field, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant};
 use crate::names::{self, Lang, NameKind};
 
 use code::{Gen, ReadCx};
@@ -48,7 +48,7 @@ fn templates() -> &'static Templates {
 
 pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
-    let gen = Gen { ir };
+    let gen = Gen::new(ir);
     let mut out = Vec::new();
     for (index, file) in ir.files.iter().enumerate() {
         let mut items = Vec::new();
@@ -59,7 +59,9 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             let def = ir.ty(id);
             let text = match &def.kind {
                 TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
-                TypeKind::Struct { fields } => t.render("struct", &struct_view(&gen, def, fields)),
+                TypeKind::Struct { fields } => {
+                    t.render("struct", &struct_view(&gen, id, def, fields))
+                }
                 TypeKind::Message {
                     fields,
                     preserve_unknown,
@@ -353,26 +355,9 @@ struct StructView {
     read: String,
     /// Returns the first error of a span shorter than `size` (`Truncated`).
     truncated: String,
-    /// The C# layout of the struct is its wire layout (see [`raw_layout`]):
+    /// The C# layout of the struct is its wire layout (see [`Gen::raw`]):
     /// on little-endian hosts it is copied with one `MemoryMarshal` call.
     raw: bool,
-}
-
-/// Whether a struct's C# memory layout, declared `Sequential, Pack = 1`, is
-/// exactly its wire layout: every field a scalar other than `bool`, an enum,
-/// or such a struct. `bool` is excluded because it makes .NET leave the
-/// managed layout unspecified (and every byte must be checked to be 0 or 1);
-/// arrays because they are references in C#.
-fn raw_layout(ir: &Ir, fields: &[Field]) -> bool {
-    fields.iter().all(|f| match &f.ty {
-        Type::Prim(p) => *p != Prim::Bool,
-        Type::Named(r) => match &ir.ty(r.id).kind {
-            TypeKind::Enum { .. } => true,
-            TypeKind::Struct { fields } => raw_layout(ir, fields),
-            _ => false,
-        },
-        _ => false,
-    })
 }
 
 #[derive(Serialize)]
@@ -389,7 +374,7 @@ fn field_name(f: &Field) -> String {
     names::ident(Lang::CSharp, NameKind::Field, &f.name)
 }
 
-fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
+fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> StructView {
     let size = def.layout.fixed_size().expect("structs are fixed-size");
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
@@ -420,7 +405,7 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
         write: write.finish(),
         read: read.finish(),
         truncated: truncated.finish(),
-        raw: raw_layout(gen.ir, fields),
+        raw: gen.raw(id),
     }
 }
 
@@ -521,9 +506,9 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
     if preserve_unknown {
         size.line("n += UnknownFields == null ? 0 : UnknownFields.Length;");
         write.line("w.WriteRaw(UnknownFields);");
-        read.line(&format!(
-            "UnknownFields = more ? r.ReadRest(UnknownFields, this) : global::System.Array.Empty<byte>();"
-        ));
+        read.line(
+            "UnknownFields = more ? r.ReadRest(UnknownFields, this) : global::System.Array.Empty<byte>();",
+        );
     }
     MessageView {
         doc: doc_lines(&def.doc),

@@ -6,7 +6,7 @@
 //! name can (C# names are converted to UpperCamelCase).
 
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
-use crate::ir::{Ir, Prim, Type, TypeKind, Value};
+use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
 
 const BP: &str = "global::System.Buffers.Binary.BinaryPrimitives";
@@ -144,6 +144,104 @@ fn long_literal(n: u64) -> String {
 
 pub(super) struct Gen<'a> {
     pub ir: &'a Ir,
+    /// Per declared type (structs only): the default expression, `None` when
+    /// the CLR zero value is right.
+    struct_defaults: Vec<Option<String>>,
+    /// Per declared type (structs only): see [`Gen::raw`].
+    raw: Vec<bool>,
+}
+
+/// The structs, each after every struct it contains. Struct containment is
+/// acyclic (layout rejects cycles) but may nest as deep as the schema has
+/// declarations, so the walk keeps its own stack.
+fn structs_inner_first(ir: &Ir) -> Vec<TypeId> {
+    fn inner(ty: &Type) -> Option<TypeId> {
+        match ty {
+            Type::Named(r) => Some(r.id),
+            Type::Array(t, _) => inner(t),
+            _ => None,
+        }
+    }
+    let is_struct = |id: TypeId| matches!(ir.ty(id).kind, TypeKind::Struct { .. });
+    let mut done = vec![false; ir.types.len()];
+    let mut order = Vec::new();
+    for root in (0..ir.types.len()).map(TypeId) {
+        if done[root.0] || !is_struct(root) {
+            continue;
+        }
+        // (struct, index of the next field to follow)
+        let mut stack = vec![(root, 0)];
+        done[root.0] = true;
+        while let Some((id, next)) = stack.last_mut() {
+            let id = *id;
+            let fields = ir.ty(id).kind.fields();
+            let Some(f) = fields.get(*next) else {
+                order.push(id);
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            if let Some(t) = inner(&f.ty).filter(|&t| is_struct(t) && !done[t.0]) {
+                done[t.0] = true;
+                stack.push((t, 0));
+            }
+        }
+    }
+    order
+}
+
+impl<'a> Gen<'a> {
+    pub(super) fn new(ir: &'a Ir) -> Gen<'a> {
+        let n = ir.types.len();
+        let mut gen = Gen {
+            ir,
+            struct_defaults: vec![None; n],
+            raw: vec![false; n],
+        };
+        for id in structs_inner_first(ir) {
+            let fields = ir.ty(id).kind.fields();
+            gen.struct_defaults[id.0] = gen.struct_default(ir.ty(id), fields);
+            gen.raw[id.0] = fields.iter().all(|f| match &f.ty {
+                Type::Prim(p) => *p != Prim::Bool,
+                Type::Named(r) => match &ir.ty(r.id).kind {
+                    TypeKind::Enum { .. } => true,
+                    TypeKind::Struct { .. } => gen.raw[r.id.0],
+                    _ => false,
+                },
+                _ => false,
+            });
+        }
+        gen
+    }
+
+    /// Whether a struct's C# memory layout, declared `Sequential, Pack = 1`,
+    /// is exactly its wire layout: every field a scalar other than `bool`, an
+    /// enum, or such a struct. `bool` is excluded because it makes .NET leave
+    /// the managed layout unspecified (and every byte must be checked to be 0
+    /// or 1); arrays because they are references in C#.
+    pub(super) fn raw(&self, id: TypeId) -> bool {
+        self.raw[id.0]
+    }
+
+    /// `new Q { F = default, ... }` for the fields whose default is not the
+    /// CLR zero value, or `None`. Arrays inside structs stay null (null
+    /// encodes as the array of defaults), so a default struct costs nothing.
+    fn struct_default(&self, def: &TypeDef, fields: &[crate::ir::Field]) -> Option<String> {
+        let inits: Vec<String> = fields
+            .iter()
+            .filter(|f| !matches!(f.ty, Type::Array(..)))
+            .filter_map(|f| {
+                self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
+                    format!(
+                        "{} = {d}",
+                        names::ident(Lang::CSharp, NameKind::Field, &f.name)
+                    )
+                })
+            })
+            .collect();
+        let q = qualified(self.ir, def);
+        (!inits.is_empty()).then(|| format!("new {q} {{ {} }}", inits.join(", ")))
+    }
 }
 
 impl Gen<'_> {
@@ -240,23 +338,7 @@ impl Gen<'_> {
                             })
                         }
                     },
-                    TypeKind::Struct { fields } => {
-                        // Arrays inside structs stay null (null encodes as the
-                        // array of defaults), so a default struct costs nothing.
-                        let inits: Vec<String> = fields
-                            .iter()
-                            .filter(|f| !matches!(f.ty, Type::Array(..)))
-                            .filter_map(|f| {
-                                self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
-                                    format!(
-                                        "{} = {d}",
-                                        names::ident(Lang::CSharp, NameKind::Field, &f.name)
-                                    )
-                                })
-                            })
-                            .collect();
-                        (!inits.is_empty()).then(|| format!("new {q} {{ {} }}", inits.join(", ")))
-                    }
+                    TypeKind::Struct { .. } => self.struct_defaults[r.id.0].clone(),
                     TypeKind::Message { .. } => Some(format!("new {q}()")),
                     TypeKind::Union { variants, .. } => {
                         let first = variants.first().expect("unions have variants");
