@@ -33,7 +33,7 @@
 //! ```
 //! use pkt_runtime::{Decode, Encode};
 //!
-//! let bytes = vec![1u32, 2].encode_to_vec();
+//! let bytes = vec![1u32, 2].encode_to_vec().unwrap();
 //! assert_eq!(bytes, [2, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]);
 //! assert_eq!(Vec::<u32>::decode(&bytes).unwrap(), [1, 2]);
 //! ```
@@ -61,6 +61,6 @@ mod writer;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use frame::FrameDecoder;
 pub use limits::Limits;
-pub use reader::Reader;
-pub use traits::{check_max, Decode, Encode, FixedSize, MaxLen};
+pub use reader::{DecodeBudget, Reader};
+pub use traits::{boxed_default, check_max, enter_encode, Decode, Encode, FixedSize, MaxLen};
 pub use writer::Writer;

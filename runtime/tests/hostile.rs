@@ -21,7 +21,7 @@ fn err_with<T: Decode + std::fmt::Debug>(bytes: &[u8], limits: Limits) -> (Decod
 /// Decoding every proper prefix of a valid encoding fails, with an offset
 /// inside the prefix; the full encoding decodes.
 fn truncations<T: Encode + Decode + PartialEq + std::fmt::Debug>(v: &T) {
-    let bytes = v.encode_to_vec();
+    let bytes = v.encode_to_vec().unwrap();
     for cut in 0..bytes.len() {
         let e = T::decode(&bytes[..cut]).expect_err(&format!("{v:?} cut at {cut} should fail"));
         assert!(e.offset() <= cut, "{v:?} cut at {cut}: {e}");
@@ -134,7 +134,7 @@ fn trailing_bytes() {
         err::<u16>(&[1, 0, 9]),
         (DecodeErrorKind::TrailingBytes { count: 1 }, 2)
     );
-    let mut b = chat("a", "b", &[]).encode_to_vec();
+    let mut b = chat("a", "b", &[]).encode_to_vec().unwrap();
     let n = b.len();
     b.extend_from_slice(&[0, 0, 0]);
     assert_eq!(
@@ -162,11 +162,11 @@ fn trailing_bytes() {
 
 #[test]
 fn depth_limit() {
-    let ok = Node::chain(64).encode_to_vec();
+    let ok = Node::chain(64).encode_to_vec().unwrap();
     assert_eq!(Node::decode(&ok).unwrap(), Node::chain(64));
     // Each level is a 4-byte body length and a 4-byte count, so the 65th
     // message's prefix is at byte 64 * 8.
-    let deep = Node::chain(65).encode_to_vec();
+    let deep = Node::chain(65).encode_to_vec().unwrap();
     assert_eq!(
         err::<Node>(&deep),
         (DecodeErrorKind::DepthExceeded { max: 64 }, 512)
@@ -176,13 +176,13 @@ fn depth_limit() {
         max_depth: 3,
         ..Limits::DEFAULT
     };
-    assert!(Node::decode_with_limits(&Node::chain(3).encode_to_vec(), limits).is_ok());
+    assert!(Node::decode_with_limits(&Node::chain(3).encode_to_vec().unwrap(), limits).is_ok());
     assert_eq!(
-        err_with::<Node>(&Node::chain(4).encode_to_vec(), limits),
+        err_with::<Node>(&Node::chain(4).encode_to_vec().unwrap(), limits),
         (DecodeErrorKind::DepthExceeded { max: 3 }, 24)
     );
     // Unions count too: Packet (1) > Chat (2).
-    let p = Packet::Chat(Chat::default()).encode_to_vec();
+    let p = Packet::Chat(Chat::default()).encode_to_vec().unwrap();
     let limits = Limits {
         max_depth: 1,
         ..Limits::DEFAULT
@@ -227,7 +227,7 @@ fn length_limits() {
         max_len: 4,
         ..Limits::DEFAULT
     };
-    let five = "abcde".to_string().encode_to_vec();
+    let five = "abcde".to_string().encode_to_vec().unwrap();
     assert_eq!(
         err_with::<String>(&five, limits),
         (
@@ -239,7 +239,9 @@ fn length_limits() {
             0
         )
     );
-    assert!(String::decode_with_limits(&"abcd".to_string().encode_to_vec(), limits).is_ok());
+    assert!(
+        String::decode_with_limits(&"abcd".to_string().encode_to_vec().unwrap(), limits).is_ok()
+    );
     let mut r = Reader::with_limits(&five, limits);
     assert_eq!(
         r.read_bytes().unwrap_err().kind(),
@@ -249,7 +251,7 @@ fn length_limits() {
             max: 4
         }
     );
-    let list = vec![0u8; 5].encode_to_vec();
+    let list = vec![0u8; 5].encode_to_vec().unwrap();
     assert_eq!(
         err_with::<Vec<u8>>(&list, limits),
         (
@@ -263,7 +265,7 @@ fn length_limits() {
     );
     let map: BTreeMap<u8, u8> = (0..5).map(|i| (i, i)).collect();
     assert!(matches!(
-        err_with::<BTreeMap<u8, u8>>(&map.encode_to_vec(), limits).0,
+        err_with::<BTreeMap<u8, u8>>(&map.encode_to_vec().unwrap(), limits).0,
         DecodeErrorKind::LimitExceeded { what: "count", .. }
     ));
 }
@@ -277,7 +279,7 @@ fn total_element_budget() {
     // 2 + 5 + 4 = 11 elements; the last count (at byte 13) goes over.
     let v = vec![vec![0u8; 5], vec![0u8; 4]];
     assert_eq!(
-        err_with::<Vec<Vec<u8>>>(&v.encode_to_vec(), limits),
+        err_with::<Vec<Vec<u8>>>(&v.encode_to_vec().unwrap(), limits),
         (
             DecodeErrorKind::LimitExceeded {
                 what: "total elements",
@@ -288,14 +290,14 @@ fn total_element_budget() {
         )
     );
     let v = vec![vec![0u8; 5], vec![0u8; 3]];
-    assert!(Vec::<Vec<u8>>::decode_with_limits(&v.encode_to_vec(), limits).is_ok());
+    assert!(Vec::<Vec<u8>>::decode_with_limits(&v.encode_to_vec().unwrap(), limits).is_ok());
 
     // The budget is shared across sibling message bodies: 3 children with one
     // child each is 6 elements.
     let tree = Node {
         children: vec![Node::chain(2), Node::chain(2), Node::chain(2)],
     };
-    let bytes = tree.encode_to_vec();
+    let bytes = tree.encode_to_vec().unwrap();
     let five = Limits {
         max_total_elements: 5,
         ..Limits::DEFAULT
@@ -389,7 +391,7 @@ fn union_frames() {
         }
     );
     // A message inside a frame may not run past the frame.
-    let mut p = Packet::Chat(chat("ab", "", &[])).encode_to_vec();
+    let mut p = Packet::Chat(chat("ab", "", &[])).encode_to_vec().unwrap();
     p[0] -= 1;
     p.pop();
     assert!(matches!(
@@ -460,7 +462,7 @@ fn zero_sized_elements() {
     // Zero-size elements are not checked against the input, only against the
     // limits.
     let mut r = Reader::new(&[3, 0, 0, 0]);
-    assert_eq!(r.read_count(0).unwrap(), 3);
+    assert_eq!(r.read_count(0, 0).unwrap(), 3);
     let v = Vec::<[u8; 0]>::decode(&[3, 0, 0, 0]).unwrap();
     assert_eq!(v.len(), 3);
     let limits = Limits {
@@ -513,12 +515,17 @@ fn random_and_mutated_input_never_panics() {
         try_all(&bytes);
     }
     let seeds = [
-        Packet::Chat(chat("alice", "hello", &["a", "b"])).encode_to_vec(),
+        Packet::Chat(chat("alice", "hello", &["a", "b"]))
+            .encode_to_vec()
+            .unwrap(),
         Node {
             children: vec![Node::chain(3), Node::default()],
         }
-        .encode_to_vec(),
-        BTreeMap::from([("k".to_string(), vec![true])]).encode_to_vec(),
+        .encode_to_vec()
+        .unwrap(),
+        BTreeMap::from([("k".to_string(), vec![true])])
+            .encode_to_vec()
+            .unwrap(),
     ];
     for seed in &seeds {
         for i in 0..seed.len() {

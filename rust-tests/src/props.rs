@@ -38,7 +38,10 @@ where
 }
 
 fn reencode<T: Encode + Decode>(bytes: &[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError> {
-    T::decode(bytes).map(|v| v.encode_to_vec())
+    T::decode(bytes).map(|v| {
+        v.encode_to_vec()
+            .expect("a decoded value is within its limits")
+    })
 }
 
 /// Decodes arbitrary bytes. `Ok(false)` when they are rejected; `Ok(true)`
@@ -52,9 +55,13 @@ where
     let Ok(value) = T::decode(bytes) else {
         return Ok(false);
     };
-    let once = value.encode_to_vec();
+    let once = value
+        .encode_to_vec()
+        .map_err(|e| format!("a decoded value does not encode: {e}"))?;
     let again = T::decode(&once).map_err(|e| format!("re-encoding does not decode: {e}"))?;
-    let twice = again.encode_to_vec();
+    let twice = again
+        .encode_to_vec()
+        .map_err(|e| format!("a decoded value does not encode: {e}"))?;
     if once != twice {
         return Err(format!(
             "unstable encoding:\n  {}\n  {}",
@@ -75,10 +82,10 @@ fn encode<T: Encode + Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) 
     let value = T::decode(bytes).expect("valid encoding");
     let mut out = Vec::with_capacity(bytes.len() + 16);
     out.push(0xEE);
-    let into = measure(&mut || value.encode_into(&mut out));
+    let into = measure(&mut || value.encode_into(&mut out).expect("within limits"));
     assert_eq!(&out[1..], bytes, "encode_into appends the encoding");
     let mut vec = Vec::new();
-    let to_vec = measure(&mut || vec = value.encode_to_vec());
+    let to_vec = measure(&mut || vec = value.encode_to_vec().expect("within limits"));
     assert_eq!(
         vec.capacity(),
         bytes.len(),
@@ -114,7 +121,9 @@ where
     value
         .check_limits()
         .map_err(|e| format!("a decoded value fails its own limits: {e}"))?;
-    let again = value.encode_to_vec();
+    let again = value
+        .encode_to_vec()
+        .map_err(|e| format!("a decoded value does not encode: {e}"))?;
     if again != bytes {
         return Err(format!(
             "re-encoding differs:\n  in:  {}\n  out: {}",

@@ -53,7 +53,7 @@ fn read_frames<T: pkt_runtime::Decode>(
 
 fn send(stream: &mut TcpStream, packet: &impl Encode, out: &mut Vec<u8>) -> io::Result<()> {
     out.clear();
-    packet.encode_into(out);
+    packet.encode_into(out).unwrap();
     stream.write_all(out)
 }
 
@@ -142,7 +142,7 @@ pub fn run() -> io::Result<Transcript> {
     // All packets in one buffer, written in uneven pieces.
     let mut all = Vec::new();
     for p in &packets {
-        p.encode_into(&mut all);
+        p.encode_into(&mut all).unwrap();
     }
     for piece in all.chunks(5) {
         out.clear();
