@@ -21,11 +21,32 @@ pub struct Entry {
     pub stable: fn(&[u8]) -> Result<bool, String>,
     /// Decodes arbitrary bytes and encodes the value again.
     pub reencode: fn(&[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError>,
+    /// See [`outcomes`].
+    pub outcomes: fn(&[u8]) -> [Outcome; 2],
+    /// `size_of` of the generated type.
+    pub size: usize,
+    /// `Decode::MEMORY` of the generated type.
+    pub memory: usize,
+}
+
+/// Accepted, or the error's kind (as `Debug` text) and offset.
+pub type Outcome = Result<(), (String, usize)>;
+
+/// What `decode` and `decode_into` (into a default value) make of
+/// arbitrary bytes.
+pub fn outcomes<T: Decode + Default>(bytes: &[u8]) -> [Outcome; 2] {
+    let outcome = |r: Result<(), pkt_runtime::DecodeError>| {
+        r.map_err(|e| (format!("{:?}", e.kind()), e.offset()))
+    };
+    let decoded = outcome(T::decode(bytes).map(drop));
+    let mut value = T::default();
+    let into = outcome(value.decode_into(bytes));
+    [decoded, into]
 }
 
 pub const fn entry<T>(name: &'static str) -> Entry
 where
-    T: Encode + Decode + PartialEq + Debug,
+    T: Encode + Decode + PartialEq + Debug + Default,
 {
     Entry {
         name,
@@ -34,6 +55,9 @@ where
         encode: encode::<T>,
         stable: stable::<T>,
         reencode: reencode::<T>,
+        outcomes: outcomes::<T>,
+        size: core::mem::size_of::<T>(),
+        memory: T::MEMORY,
     }
 }
 
