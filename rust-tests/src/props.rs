@@ -23,10 +23,28 @@ pub struct Entry {
     pub reencode: fn(&[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError>,
     /// See [`outcomes`].
     pub outcomes: fn(&[u8]) -> [Outcome; 2],
+    /// See [`decode_heap`].
+    pub decode_heap: fn(&[u8], Measure) -> (usize, usize),
     /// `size_of` of the generated type.
     pub size: usize,
     /// `Decode::MEMORY` of the generated type.
     pub memory: usize,
+}
+
+/// Decodes arbitrary bytes with the default limits and returns what
+/// `measure` counted while decoding (and dropping) the value, with the decode
+/// budget the call charged.
+pub fn decode_heap<T: Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) {
+    let limits = pkt_runtime::Limits::DEFAULT;
+    let budget = pkt_runtime::DecodeBudget::new(&limits, bytes.len());
+    let used = measure(&mut || {
+        let mut r = pkt_runtime::Reader::with_budget(bytes, limits, &budget);
+        drop(T::decode_raw(&mut r));
+    });
+    (
+        used,
+        limits.decode_budget(bytes.len()) - budget.memory_left(),
+    )
 }
 
 /// Accepted, or the error's kind (as `Debug` text) and offset.
@@ -56,6 +74,7 @@ where
         stable: stable::<T>,
         reencode: reencode::<T>,
         outcomes: outcomes::<T>,
+        decode_heap: decode_heap::<T>,
         size: core::mem::size_of::<T>(),
         memory: T::MEMORY,
     }

@@ -2,23 +2,17 @@
 //! `schemas/amplify.pkt`, whose decoded values would be far larger than their
 //! bytes. Every decode either succeeds or fails with `BudgetExceeded` before
 //! allocating, and the peak heap it builds stays within the bound of
-//! docs/security.md: `HEAP_PER_CHARGED` × (budget charged) + `HEAP_PER_INPUT`
-//! × (input bytes) + `HEAP_BASE`.
+//! docs/security.md (`fuzzing::heap_bound`): `HEAP_PER_CHARGED` × (budget
+//! charged) + `HEAP_PER_INPUT` × (input bytes) + `HEAP_BASE`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use pkt_runtime::{Decode, DecodeBudget, DecodeErrorKind, Limits, Reader};
+use pkt_rust_tests::fuzzing::{heap_bound, HEAP_BASE, HEAP_PER_CHARGED};
 use pkt_rust_tests::test::amplify::{
     Bigs, Defaults, IntMap, NestedLists, OptionalBigs, Strings, VariantList,
 };
-
-/// Heap bytes per byte of decode budget charged (docs/security.md).
-pub const HEAP_PER_CHARGED: f64 = 1.0;
-/// Heap bytes per input byte, beyond the charges.
-pub const HEAP_PER_INPUT: usize = 0;
-/// Heap bytes beyond both.
-pub const HEAP_BASE: usize = 4096;
 
 struct Peak;
 
@@ -172,10 +166,10 @@ fn check_shapes(total: usize) {
                 Ok(()) | Err(DecodeErrorKind::BudgetExceeded { .. }) => {}
                 Err(other) => panic!("{name}: unexpected {other:?}"),
             }
-            let bound = HEAP_PER_CHARGED * run.charged as f64
-                + (HEAP_PER_INPUT * input.len() + HEAP_BASE) as f64;
+            let bound = heap_bound(run.charged, input.len());
             println!(
-                "{name}, {} bytes, {}: {:?}, charged {}, peak heap {} ({:.3} per charged byte, {:.3} per input byte)",
+                "{name}, {} bytes, {}: {:?}, charged {}, peak heap {} ({:.3} per charged byte, \
+                 {:.3} per input byte)",
                 input.len(),
                 if into { "decode_into" } else { "decode" },
                 run.result.as_ref().map_err(|k| format!("{k}")),
@@ -185,9 +179,16 @@ fn check_shapes(total: usize) {
                 run.peak as f64 / input.len() as f64,
             );
             assert!(
-                run.peak as f64 <= bound,
+                run.peak <= bound,
                 "{name}: peak heap {} over the bound {bound}",
                 run.peak
+            );
+            // These shapes hold no small maps: the charges alone bound them.
+            assert!(
+                run.peak <= HEAP_PER_CHARGED * run.charged + HEAP_BASE,
+                "{name}: peak heap {} for {} charged",
+                run.peak,
+                run.charged
             );
             assert!(
                 run.charged <= Limits::DEFAULT.decode_budget(input.len()),
