@@ -53,7 +53,7 @@ impl<'a> Fields<'a> {
     }
 
     /// The next field, of type `T`.
-    pub fn next<T: FixedSize>(&mut self) -> Result<T, DecodeError> {
+    pub fn field<T: FixedSize>(&mut self) -> Result<T, DecodeError> {
         let rest = self.bytes.get(self.at..).unwrap_or(&[]);
         let offset = self.offset + self.at;
         match rest.get(..T::SIZE) {
