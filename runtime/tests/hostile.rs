@@ -537,3 +537,131 @@ fn random_and_mutated_input_never_panics() {
         }
     }
 }
+
+fn small_budget(base: usize, per_byte: usize) -> Limits {
+    Limits {
+        decode_budget_base: base,
+        decode_budget_per_byte: per_byte,
+        ..Limits::DEFAULT
+    }
+}
+
+#[test]
+fn decode_budget_is_charged_before_allocating() {
+    // 3 × u64: 24 model bytes, charged at the count prefix.
+    let list = vec![1u64, 2, 3].encode_to_vec().unwrap();
+    assert!(Vec::<u64>::decode_with_limits(&list, small_budget(24, 0)).is_ok());
+    assert_eq!(
+        err_with::<Vec<u64>>(&list, small_budget(23, 0)),
+        (
+            DecodeErrorKind::BudgetExceeded {
+                field: "",
+                needed: 24,
+                left: 23
+            },
+            0
+        )
+    );
+    // The per-byte part counts the whole input (28 bytes).
+    assert!(Vec::<u64>::decode_with_limits(&list, small_budget(0, 1)).is_ok());
+    // A string is charged its length at its length prefix, after the list
+    // charged its handles (24 bytes each).
+    let strings = vec!["abc".to_string()].encode_to_vec().unwrap();
+    assert!(Vec::<String>::decode_with_limits(&strings, small_budget(27, 0)).is_ok());
+    assert_eq!(
+        err_with::<Vec<String>>(&strings, small_budget(26, 0)),
+        (
+            DecodeErrorKind::BudgetExceeded {
+                field: "",
+                needed: 3,
+                left: 2
+            },
+            4
+        )
+    );
+    // A map entry is charged 2 × (key + value) + 16.
+    let map: BTreeMap<u32, u8> = [(1, 2), (3, 4)].into_iter().collect();
+    let bytes = map.encode_to_vec().unwrap();
+    let needed = 2 * (2 * (4 + 1) + 16);
+    assert!(BTreeMap::<u32, u8>::decode_with_limits(&bytes, small_budget(needed, 0)).is_ok());
+    assert!(BTreeMap::<u32, u8>::decode_with_limits(&bytes, small_budget(needed - 1, 0)).is_err());
+}
+
+#[test]
+fn readers_that_own_their_budget_take_it_back_from_bodies() {
+    let limits = small_budget(30, 0);
+    let inner = vec![1u64, 2].encode_to_vec().unwrap();
+    let mut framed = (inner.len() as u32).to_le_bytes().to_vec();
+    framed.extend_from_slice(&inner);
+    framed.extend_from_slice(&framed.clone());
+    let mut r = Reader::with_limits(&framed, limits);
+    assert_eq!(r.memory_left(), 30);
+    let mut body = r.message_body().unwrap();
+    assert_eq!(Vec::<u64>::decode_raw(&mut body).unwrap(), [1, 2]);
+    r.finish(body);
+    assert_eq!(r.memory_left(), 14);
+    let mut body = r.message_body().unwrap();
+    let e = Vec::<u64>::decode_raw(&mut body).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &DecodeErrorKind::BudgetExceeded {
+            field: "",
+            needed: 16,
+            left: 14
+        }
+    );
+    assert_eq!(e.offset(), framed.len() / 2 + 4);
+}
+
+#[test]
+fn budget_errors_name_the_innermost_field() {
+    let e = DecodeError::new(
+        DecodeErrorKind::BudgetExceeded {
+            field: "",
+            needed: 2,
+            left: 1,
+        },
+        7,
+    );
+    let named = e.in_field("Inner.items").in_field("Outer.inner");
+    assert_eq!(
+        named.kind(),
+        &DecodeErrorKind::BudgetExceeded {
+            field: "Inner.items",
+            needed: 2,
+            left: 1
+        }
+    );
+    assert_eq!(
+        named.to_string(),
+        "field `Inner.items` needs 2 more bytes of memory, only 1 left in the decode budget at byte 7"
+    );
+    // Other errors pass unchanged.
+    let other = DecodeError::new(DecodeErrorKind::InvalidUtf8, 3);
+    assert_eq!(other.clone().in_field("A.b"), other);
+}
+
+#[test]
+fn short_fixed_values_fail_at_the_first_missing_scalar() {
+    // [u32; 3] with 6 bytes: the second u32 is cut.
+    let (k, at) = err::<[u32; 3]>(&[1, 0, 0, 0, 2, 0]);
+    assert_eq!(
+        (k, at),
+        (
+            DecodeErrorKind::UnexpectedEnd {
+                needed: 4,
+                remaining: 2
+            },
+            4
+        )
+    );
+    // [bool; 3] with an invalid first byte and a missing third: the bool.
+    assert_eq!(
+        err::<[bool; 3]>(&[2, 0]),
+        (DecodeErrorKind::InvalidBool(2), 0)
+    );
+    // decode_into reports the same.
+    let mut v = [0u32; 3];
+    let e = v.decode_into(&[1, 0, 0, 0, 2, 0]).unwrap_err();
+    assert_eq!(e.offset(), 4);
+}
