@@ -6,11 +6,16 @@
 //!
 //! * [`Reader`]: a bounds-checked cursor over untrusted input. Every length
 //!   and count is checked against the bytes left and against [`Limits`]
-//!   *before* anything is allocated, nesting depth is bounded, and every
-//!   error is a [`DecodeError`] naming the absolute byte offset where decoding
-//!   failed. Decoding never panics.
+//!   *before* anything is allocated, what the decoded value will occupy is
+//!   charged against a decode budget proportional to the input
+//!   ([`Limits::decode_budget`]), nesting depth is bounded, and every error
+//!   is a [`DecodeError`] naming the absolute byte offset where decoding
+//!   failed. Decoding never panics. `docs/security.md` in the repository
+//!   states the guarantees.
 //! * [`Writer`]: stores into an output slice that is already exactly the
 //!   right size (generated code computes [`Encode::encoded_len`] first).
+//!   The encoders check `@max` limits and nesting depth before writing
+//!   ([`Encode::check_limits`]), so they never write what a decoder rejects.
 //! * [`Encode`], [`Decode`] and [`FixedSize`]: the traits generated types
 //!   implement, with implementations for scalars, `String`, `Vec`, `Option`,
 //!   `Box`, arrays and `BTreeMap`.
