@@ -287,6 +287,12 @@ struct Cx<'a> {
     boxed: &'a std::collections::BTreeSet<TypeId>,
 }
 
+/// Messages at least this large (by the decoded-size model) decode into a
+/// default value in place: building them field by field on the stack costs
+/// several copies of the value in stack frames (about twenty in debug
+/// builds).
+const DECODE_IN_PLACE_MIN: u64 = 4096;
+
 /// serde implements its traits for arrays of at most this many elements.
 const SERDE_MAX_ARRAY: u32 = 32;
 
@@ -618,6 +624,7 @@ impl Cx<'_> {
             fixed_len: fixed_len.to_string(),
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
+            decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
             derive_default,
             preserve_unknown,
             fields: views,
@@ -777,6 +784,8 @@ struct MessageView {
     /// Fields whose size depends on the value.
     variable: Vec<String>,
     body_used: bool,
+    /// `decode_raw` decodes into a default value (see [`DECODE_IN_PLACE_MIN`]).
+    decode_in_place: bool,
     derive_default: bool,
     preserve_unknown: bool,
     /// Attribute lines before `unknown_fields`.
