@@ -23,12 +23,23 @@ pub struct Entry {
     pub reencode: fn(&[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError>,
     /// See [`outcomes`].
     pub outcomes: fn(&[u8]) -> [Outcome; 2],
+    /// See [`outcome_over`].
+    pub outcome_over: fn(&[u8], &[u8]) -> Outcome,
     /// See [`decode_heap`].
     pub decode_heap: fn(&[u8], Measure) -> (usize, usize),
     /// `size_of` of the generated type.
     pub size: usize,
     /// `Decode::MEMORY` of the generated type.
     pub memory: usize,
+}
+
+/// What `decode_into` makes of arbitrary `bytes` over a value decoded from
+/// the valid encoding `prior` (whose strings, lists and variants it reuses).
+pub fn outcome_over<T: Decode>(bytes: &[u8], prior: &[u8]) -> Outcome {
+    let mut value = T::decode(prior).expect("a valid encoding");
+    value
+        .decode_into(bytes)
+        .map_err(|e| (format!("{:?}", e.kind()), e.offset()))
 }
 
 /// Decodes arbitrary bytes with the default limits and returns what
@@ -74,6 +85,7 @@ where
         stable: stable::<T>,
         reencode: reencode::<T>,
         outcomes: outcomes::<T>,
+        outcome_over: outcome_over::<T>,
         decode_heap: decode_heap::<T>,
         size: core::mem::size_of::<T>(),
         memory: T::MEMORY,

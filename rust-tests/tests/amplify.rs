@@ -207,3 +207,27 @@ fn one_megabyte_amplifiers_stay_within_the_memory_bound() {
 fn sixteen_megabyte_amplifiers_stay_within_the_memory_bound() {
     check_shapes(16 << 20);
 }
+
+#[test]
+fn a_sixteen_mebibyte_frame_is_refused_by_the_frame_decoder_before_allocating() {
+    // 16 MiB - 4 bytes of frame: the largest `max_frame` accepts.
+    let input = list_message(&[0], 16 << 20);
+    let mut frames = pkt_runtime::FrameDecoder::<OptionalBigs>::new();
+    frames.push(&input);
+    let start = NOW.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let e = frames.next_frame().expect_err("over the budget");
+    let peak = PEAK.with(Cell::get) - start;
+    assert_eq!(e.offset(), 4, "the count prefix");
+    assert!(
+        matches!(
+            e.kind(),
+            DecodeErrorKind::BudgetExceeded {
+                field: "OptionalBigs.items",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(peak < 4096, "allocated {peak} bytes before refusing");
+}
