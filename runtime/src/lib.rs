@@ -67,5 +67,8 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use frame::FrameDecoder;
 pub use limits::Limits;
 pub use reader::{DecodeBudget, Reader};
-pub use traits::{boxed_default, check_max, enter_encode, Decode, Encode, FixedSize, MaxLen};
+pub use traits::{
+    boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode, FixedSize,
+    MaxLen,
+};
 pub use writer::Writer;

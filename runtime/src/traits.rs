@@ -275,6 +275,28 @@ pub fn boxed_default<T: Default>() -> Box<T> {
     Box::default()
 }
 
+/// Decodes a `T` and stores `wrap(value)` in `slot`, in a stack frame of its
+/// own. A union's `decode_into_raw` calls it to switch to a variant, so that
+/// the variant's value and the new union value take stack only while it
+/// runs, not on the path through the union's recursive (boxed) variants.
+#[inline(never)]
+pub fn decode_variant<T: Decode, U>(
+    slot: &mut U,
+    r: &mut Reader<'_>,
+    wrap: impl FnOnce(T) -> U,
+) -> Result<(), DecodeError> {
+    let value = T::decode_raw(r)?;
+    *slot = wrap(value);
+    Ok(())
+}
+
+/// Stores `wrap(value)` in `slot`, in a stack frame of its own: for a
+/// boxed variant decoded before (see [`decode_variant`]).
+#[inline(never)]
+pub fn set_variant<T, U>(slot: &mut U, value: T, wrap: impl FnOnce(T) -> U) {
+    *slot = wrap(value);
+}
+
 /// Builds an array from `f`, stopping at the first error. The values are
 /// gathered on the stack as `Option`s, so nothing is allocated and no element
 /// type needs a placeholder value.

@@ -7,8 +7,8 @@
 //! cargo run --release -p pkt-rust-tests --example stack_probe -- DeepBig decode 64 2048
 //! ```
 //!
-//! Arguments: shape (`DeepBig`, `LinkedNode`, `TreeNode`, `BinaryExpr`,
-//! `CallExpr`), operation (`decode`, `decode_into`, `encode`), nesting depth
+//! Arguments: shape (`DeepBig`, `BigRec`, `BigTree`, `LinkedNode`,
+//! `TreeNode`, `BinaryExpr`, `CallExpr`), operation (`decode`, `decode_into`, `encode`), nesting depth
 //! in messages and unions, stack size in KiB.
 
 use pkt_rust_tests::deep::{Deep, Op};

@@ -3,7 +3,7 @@
 
 use pkt_runtime::{Decode, Encode};
 
-use crate::test::amplify::DeepBig;
+use crate::test::amplify::{BigRec, BigTree, BigTreeNode, DeepBig};
 use crate::test::everything::{BinaryExpr, CallExpr, Expr, LinkedNode, TreeNode};
 
 /// The recursive shapes, by name.
@@ -19,7 +19,7 @@ pub const SHAPES: &[&str] = &[
 /// counts).
 pub fn depth_per_level(shape: &str) -> u32 {
     match shape {
-        "BinaryExpr" | "CallExpr" => 2,
+        "BinaryExpr" | "CallExpr" | "BigRec" | "BigTree" => 2,
         _ => 1,
     }
 }
@@ -36,6 +36,8 @@ pub enum Op {
 /// built and torn down without recursion.
 pub enum Deep {
     DeepBig(Box<DeepBig>),
+    BigRec(Box<BigRec>),
+    BigTree(Box<BigTree>),
     LinkedNode(LinkedNode),
     TreeNode(TreeNode),
     Expr(Expr),
@@ -53,6 +55,22 @@ impl Deep {
                     v = parent;
                 }
                 Deep::DeepBig(v)
+            }
+            "BigRec" => {
+                let mut v = Box::<BigRec>::default();
+                for _ in 1..levels.div_ceil(2) {
+                    let mut parent = Box::<BigRec>::default();
+                    parent.child = Some(v);
+                    v = parent;
+                }
+                Deep::BigRec(v)
+            }
+            "BigTree" => {
+                let mut v = Box::<BigTree>::default();
+                for _ in 1..levels.div_ceil(2) {
+                    v = Box::new(BigTree::Node(Box::new(BigTreeNode { tree: Some(v) })));
+                }
+                Deep::BigTree(v)
             }
             "LinkedNode" => {
                 let mut v = LinkedNode::default();
@@ -102,6 +120,8 @@ impl Deep {
     pub fn encode_unchecked(&self) -> Vec<u8> {
         match self {
             Deep::DeepBig(v) => v.encode_to_vec_unchecked(),
+            Deep::BigRec(v) => v.encode_to_vec_unchecked(),
+            Deep::BigTree(v) => v.encode_to_vec_unchecked(),
             Deep::LinkedNode(v) => v.encode_to_vec_unchecked(),
             Deep::TreeNode(v) => v.encode_to_vec_unchecked(),
             Deep::Expr(v) => v.encode_to_vec_unchecked(),
@@ -111,6 +131,9 @@ impl Deep {
     /// Runs `op` on this value (encode) or its encoding `bytes` (decode,
     /// decode into a default value) and returns whether it succeeded.
     pub fn run(&self, op: Op, bytes: &[u8]) -> Result<(), String> {
+        // Out of line, so that the frames of the other shapes' operations
+        // do not add to the stack measured for this one.
+        #[inline(never)]
         fn go<T: Encode + Decode + Default>(v: &T, op: Op, bytes: &[u8]) -> Result<(), String> {
             match op {
                 Op::Decode => T::decode(bytes).map(forget_deep).map_err(|e| e.to_string()),
@@ -125,6 +148,8 @@ impl Deep {
         }
         match self {
             Deep::DeepBig(v) => go(&**v, op, bytes),
+            Deep::BigRec(v) => go(&**v, op, bytes),
+            Deep::BigTree(v) => go(&**v, op, bytes),
             Deep::LinkedNode(v) => go(v, op, bytes),
             Deep::TreeNode(v) => go(v, op, bytes),
             Deep::Expr(v) => go(v, op, bytes),
@@ -147,6 +172,23 @@ impl Drop for Deep {
                 let mut next = v.child.take();
                 while let Some(mut n) = next {
                     next = n.child.take();
+                }
+            }
+            Deep::BigRec(v) => {
+                let mut next = v.child.take();
+                while let Some(mut n) = next {
+                    next = n.child.take();
+                }
+            }
+            Deep::BigTree(v) => {
+                // By reference: a `BigTree` moved by value is 32 KiB of stack.
+                let subtree = |t: &mut BigTree| match t {
+                    BigTree::Node(n) => n.tree.take(),
+                    BigTree::Large(_) | BigTree::Unknown { .. } => None,
+                };
+                let mut next = subtree(v);
+                while let Some(mut t) = next {
+                    next = subtree(&mut t);
                 }
             }
             Deep::LinkedNode(v) => {

@@ -44,7 +44,8 @@ fn every_recursive_shape_at_the_depth_limit_fits_a_two_mebibyte_stack() {
 
 #[test]
 fn a_hundred_thousand_levels_are_an_encode_error() {
-    for shape in SHAPES.iter().filter(|s| **s != "DeepBig") {
+    let small = ["LinkedNode", "TreeNode", "BinaryExpr", "CallExpr"];
+    for shape in SHAPES.iter().filter(|s| small.contains(s)) {
         let value = Deep::new(shape, 100_000);
         on_small_stack(move || {
             let e = value.run(Op::Encode, &[]).expect_err("too deep");

@@ -708,6 +708,21 @@ impl Cx<'_> {
             } else {
                 format!("tag: tag as {}", tag.name())
             },
+            // As rustfmt lays it out: a struct literal this short stays on
+            // one line.
+            set_unknown: if tag == Prim::U16 {
+                vec![
+                    "::pkt_runtime::set_variant(slot, kept, |body| Self::Unknown { tag, body });"
+                        .to_string(),
+                ]
+            } else {
+                vec![
+                    "::pkt_runtime::set_variant(slot, kept, |body| Self::Unknown {".to_string(),
+                    format!("    tag: tag as {},", tag.name()),
+                    "    body,".to_string(),
+                    "});".to_string(),
+                ]
+            },
             first: views[0].name.clone(),
             first_default: self
                 .default_expr(&variants[0].ty, None)
@@ -863,6 +878,9 @@ struct UnionView {
     tag_from_wire: String,
     /// The `tag` field initialiser of `Unknown`.
     tag_field: String,
+    /// Lines that switch a union value to `Unknown` with the tag and the
+    /// `kept` body.
+    set_unknown: Vec<String>,
     first: String,
     first_default: String,
     /// Variants whose payload holds a message or union to check.
