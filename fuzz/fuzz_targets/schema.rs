@@ -16,10 +16,7 @@ impl FileReader for One {
         if path == Path::new("fuzz.pkt") {
             Ok(self.0.clone())
         } else {
-            Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                "not in the fuzz input",
-            ))
+            Err(io::Error::new(io::ErrorKind::NotFound, "not in the fuzz input"))
         }
     }
 }
@@ -30,21 +27,12 @@ fuzz_target!(|data: &[u8]| {
     // and is already formatted.
     if let Ok(mut tree) = pktc::syntax::parse(&text, pktc::diag::FileId(0)) {
         let formatted = pktc::format::format_source(&text).expect("a parsed file formats");
-        let mut again =
-            pktc::syntax::parse(&formatted, pktc::diag::FileId(0)).unwrap_or_else(|d| {
-                panic!("formatted text does not parse: {}\n{formatted}", d.message)
-            });
+        let mut again = pktc::syntax::parse(&formatted, pktc::diag::FileId(0))
+            .unwrap_or_else(|d| panic!("formatted text does not parse: {}\n{formatted}", d.message));
         tree.erase_spans();
         again.erase_spans();
-        assert_eq!(
-            format!("{tree:?}"),
-            format!("{again:?}"),
-            "formatting changed the tree"
-        );
-        assert_eq!(
-            pktc::format::format_source(&formatted).ok().as_deref(),
-            Some(formatted.as_str())
-        );
+        assert_eq!(format!("{tree:?}"), format!("{again:?}"), "formatting changed the tree");
+        assert_eq!(pktc::format::format_source(&formatted).ok().as_deref(), Some(formatted.as_str()));
     }
     match pktc::check_with(&[PathBuf::from("fuzz.pkt")], &One(text)) {
         Ok(checked) => {
@@ -53,9 +41,6 @@ fuzz_target!(|data: &[u8]| {
                 let _ = pktc::emit::generate(&checked.ir, &pktc::emit::GenOptions::new(lang));
             }
         }
-        Err(failed) => assert!(
-            !failed.diagnostics.is_empty(),
-            "rejected without a diagnostic"
-        ),
+        Err(failed) => assert!(!failed.diagnostics.is_empty(), "rejected without a diagnostic"),
     }
 });
