@@ -40,7 +40,7 @@ impl<T: pkt_runtime::Encode + pkt_runtime::Decode> Codec<T> for Pktc {
     #[inline]
     fn encode(&mut self, v: &T) -> &[u8] {
         self.buf.clear();
-        v.encode_into(&mut self.buf);
+        v.encode_into(&mut self.buf).unwrap();
         &self.buf
     }
 
@@ -303,7 +303,7 @@ impl<F: pkt_runtime::Encode + pkt_runtime::Decode> Codec<Vec<F>> for Stream<Pktc
         let buf = &mut self.0.buf;
         buf.clear();
         for f in frames {
-            f.encode_into(buf);
+            f.encode_into(buf).unwrap();
         }
         buf
     }

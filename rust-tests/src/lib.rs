@@ -13,6 +13,7 @@ pub mod evo_v2 {
     include!(concat!(env!("OUT_DIR"), "/evo_v2/mod.rs"));
 }
 
+pub mod deep;
 pub mod fuzzing;
 pub mod props;
 

@@ -174,7 +174,7 @@ fn check_value(name: &str, bytes: &[u8]) {
             .unwrap_or_else(|e| panic!("{name}: Rust cannot decode C#'s bytes: {e}"));
         assert_eq!(decoded, expected, "{name}");
         assert_eq!(
-            expected.encode_to_vec(),
+            expected.encode_to_vec().unwrap(),
             bytes,
             "{name}: Rust encodes differently"
         );
