@@ -55,6 +55,16 @@ fn main() -> Result<(), pktc::Error> {
         );
     }
     table.push_str("];\n");
+    table.push_str(
+        "\n/// The IR's decoded-size model of every type: qualified name, size.\n\
+         pub static MODELS: &[(&str, u64)] = &[\n",
+    );
+    for def in &checked.ir.types {
+        let ns = &checked.ir.files[def.file].namespace;
+        let qualified = format!("{}.{}", ns.join("."), def.name);
+        let _ = writeln!(table, "    ({qualified:?}, {}),", def.memory.size);
+    }
+    table.push_str("];\n");
     std::fs::write(out.join("types.rs"), table).map_err(pktc::Error::Io)?;
     Ok(())
 }

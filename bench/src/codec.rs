@@ -40,7 +40,7 @@ impl<T: pkt_runtime::Encode + pkt_runtime::Decode> Codec<T> for Pktc {
     #[inline]
     fn encode(&mut self, v: &T) -> &[u8] {
         self.buf.clear();
-        v.encode_into(&mut self.buf);
+        v.encode_into(&mut self.buf).unwrap();
         &self.buf
     }
 
@@ -296,7 +296,7 @@ impl<T: pkt_runtime::Encode + Clone + PartialEq> Codec<T> for Memcpy<T> {
     #[inline]
     fn encode(&mut self, v: &T) -> &[u8] {
         if self.value.as_ref() != Some(v) {
-            self.wire = v.encode_to_vec();
+            self.wire = v.encode_to_vec().expect("within limits");
             self.value = Some(v.clone());
         }
         self.buf.clear();
@@ -370,7 +370,7 @@ impl<F: pkt_runtime::Encode + pkt_runtime::Decode> Codec<Vec<F>> for Stream<Pktc
         let buf = &mut self.0.buf;
         buf.clear();
         for f in frames {
-            f.encode_into(buf);
+            f.encode_into(buf).unwrap();
         }
         buf
     }

@@ -90,7 +90,7 @@ macro_rules! native_value {
         $v.decode_into(
             $ds,
             &p,
-            pkt_runtime::Encode::encode_to_vec(&p),
+            pkt_runtime::Encode::encode_to_vec(&p).expect("within limits"),
             pktc_decode_into,
         );
         p
@@ -116,7 +116,7 @@ macro_rules! one_value {
         $v.decode_into(
             $ds,
             &p,
-            pkt_runtime::Encode::encode_to_vec(&p),
+            pkt_runtime::Encode::encode_to_vec(&p).expect("within limits"),
             pktc_decode_into,
         );
         p
@@ -222,7 +222,7 @@ pub fn run(v: &mut impl Visitor, only: Option<&str>) {
         v.codec(DS, "bebop", &b, Stream(Bebop::default()));
         let wire = frames
             .iter()
-            .flat_map(pkt_runtime::Encode::encode_to_vec)
+            .flat_map(|f| pkt_runtime::Encode::encode_to_vec(f).expect("within limits"))
             .collect();
         v.decode_into(DS, &frames, wire, |bytes, out| {
             pktc_decode_stream_into(bytes, out)

@@ -8,8 +8,9 @@
 //! checked against the bytes that are left before anything is allocated, and
 //! no input makes it panic.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::rc::Rc;
 
 use serde_json::{Map, Value as Json};
 
@@ -55,6 +56,11 @@ pub enum ErrorKind {
         consumed: usize,
     },
     DuplicateMapKey,
+    BudgetExceeded {
+        field: String,
+        needed: usize,
+        left: usize,
+    },
 }
 
 impl fmt::Display for ErrorKind {
@@ -89,6 +95,22 @@ impl fmt::Display for ErrorKind {
                 "union variant {tag} consumed {consumed} of its {expected} bytes"
             ),
             Self::DuplicateMapKey => f.write_str("duplicate map key"),
+            Self::BudgetExceeded {
+                field,
+                needed,
+                left,
+            } if field.is_empty() => write!(
+                f,
+                "decoding needs {needed} more bytes of memory, only {left} left in the decode budget"
+            ),
+            Self::BudgetExceeded {
+                field,
+                needed,
+                left,
+            } => write!(
+                f,
+                "field `{field}` needs {needed} more bytes of memory, only {left} left in the decode budget"
+            ),
         }
     }
 }
@@ -163,6 +185,10 @@ pub enum Kind {
         variant: Option<String>,
         unknown: Vec<u8>,
     },
+    /// A message field the body did not reach, as the JSON of its default
+    /// (built once per field and shared, so that absent fields cost no more
+    /// than a pointer however large their defaults are).
+    Default(Rc<Json>),
     /// Decoding stopped inside this value.
     Incomplete,
 }
@@ -214,7 +240,7 @@ pub fn find_type(ir: &Ir, name: &str) -> Result<TypeId, String> {
 /// Decodes exactly one value of `ty` from `input`. On failure the tree holds
 /// what was decoded up to the error.
 pub fn decode(ir: &Ir, ty: TypeId, input: &[u8], limits: Limits) -> (Node, Option<DecodeError>) {
-    let mut d = Decoder::new(ir, input, limits);
+    let mut d = Decoder::new(ir, input, input.len(), limits);
     let t = named(ir, ty);
     let mut root = Node::new(ir.ty(ty).name.clone(), 0);
     let mut pos = 0;
@@ -246,7 +272,7 @@ pub fn decode_stream(
     while pos < input.len() {
         let n = frames.len();
         let rest = input.len() - pos;
-        let mut d = Decoder::new(ir, input, limits);
+        let mut d = Decoder::new(ir, input, rest.min(4), limits);
         let Some(prefix) = input.get(pos..pos + 4) else {
             let e = d.error(
                 ErrorKind::UnexpectedEnd {
@@ -280,6 +306,7 @@ pub fn decode_stream(
             return (frames, n, Some(e));
         }
         let end = pos + 4 + len;
+        d.memory = limits.decode_budget(4 + len);
         let mut node = Node::new(ir.ty(ty).name.clone(), pos);
         d.path.push(format!("frame {}: {}", frames.len(), node.seg));
         let r = d.value(&named(ir, ty), &mut pos, end, 0, &mut node);
@@ -309,21 +336,51 @@ struct Decoder<'a> {
     limits: Limits,
     /// List and map elements left for this decode.
     budget: usize,
+    /// Decode budget left (`Limits::decode_budget`), charged as the
+    /// generated decoders charge it.
+    memory: usize,
+    /// The message fields being decoded (`Type.field`), innermost last, to
+    /// name in `BudgetExceeded`.
+    fields: Vec<String>,
     /// Path of the value being decoded, for errors.
     path: Vec<String>,
+    /// The default of each absent message field, by type and field index.
+    defaults: HashMap<(TypeId, usize), Rc<Json>>,
 }
 
 type Res = Result<(), DecodeError>;
 
 impl<'a> Decoder<'a> {
-    fn new(ir: &'a Ir, buf: &'a [u8], limits: Limits) -> Self {
+    /// A decoder over `buf` whose value (or frame) is `len` bytes long.
+    fn new(ir: &'a Ir, buf: &'a [u8], len: usize, limits: Limits) -> Self {
         Decoder {
             ir,
             buf,
             limits,
             budget: limits.max_total_elements,
+            memory: limits.decode_budget(len),
+            fields: Vec::new(),
             path: Vec::new(),
+            defaults: HashMap::new(),
         }
+    }
+
+    /// Charges `needed` bytes of decoded memory at `at`.
+    fn charge_memory(&mut self, needed: usize, at: usize) -> Res {
+        if needed > self.memory {
+            let kind = ErrorKind::BudgetExceeded {
+                field: self.fields.last().cloned().unwrap_or_default(),
+                needed,
+                left: self.memory,
+            };
+            return Err(self.error(kind, at));
+        }
+        self.memory -= needed;
+        Ok(())
+    }
+
+    fn model(&self, ty: &Type) -> usize {
+        usize::try_from(self.ir.memory(ty).size).unwrap_or(usize::MAX)
     }
 
     fn error(&self, kind: ErrorKind, offset: usize) -> DecodeError {
@@ -357,7 +414,12 @@ impl<'a> Decoder<'a> {
     }
 
     /// A `u32` byte length, checked against the input and the limit.
-    fn len(&self, pos: &mut usize, end: usize, what: &'static str) -> Result<usize, DecodeError> {
+    fn len(
+        &mut self,
+        pos: &mut usize,
+        end: usize,
+        what: &'static str,
+    ) -> Result<usize, DecodeError> {
         let at = *pos;
         let len = self.u32(pos, end)?;
         let remaining = end - *pos;
@@ -373,12 +435,20 @@ impl<'a> Decoder<'a> {
             };
             return Err(self.error(kind, at));
         }
+        self.charge_memory(len, at)?;
         Ok(len)
     }
 
     /// A `u32` element count, checked against the input (count times the
-    /// smallest element), the limit and the element budget.
-    fn count(&mut self, pos: &mut usize, end: usize, min: usize) -> Result<usize, DecodeError> {
+    /// smallest element), the limit and the element budget, then charged
+    /// `memory` per element against the decode budget.
+    fn count(
+        &mut self,
+        pos: &mut usize,
+        end: usize,
+        min: usize,
+        memory: usize,
+    ) -> Result<usize, DecodeError> {
         let at = *pos;
         let count = self.u32(pos, end)?;
         let remaining = end - *pos;
@@ -398,11 +468,17 @@ impl<'a> Decoder<'a> {
             };
             return Err(self.error(kind, at));
         }
-        self.charge(count, at)?;
+        let left = self.budget;
+        if count > left {
+            // The element check comes first, as in the runtime.
+            self.take_elements(count, at)?;
+        }
+        self.charge_memory(count.saturating_mul(memory), at)?;
+        self.take_elements(count, at)?;
         Ok(count)
     }
 
-    fn charge(&mut self, count: usize, at: usize) -> Res {
+    fn take_elements(&mut self, count: usize, at: usize) -> Res {
         if count > self.budget {
             let max = self.limits.max_total_elements;
             let kind = ErrorKind::LimitExceeded {
@@ -414,6 +490,19 @@ impl<'a> Decoder<'a> {
         }
         self.budget -= count;
         Ok(())
+    }
+
+    /// Memory charged per element of a list or map count.
+    fn entry_memory(&self, ty: &Type) -> usize {
+        match ty {
+            Type::Map(k, v) => self
+                .model(k)
+                .saturating_add(self.model(v))
+                .saturating_mul(2)
+                .saturating_add(16),
+            Type::List(e) => self.model(e),
+            _ => 0,
+        }
     }
 
     fn min_size(&self, ty: &Type) -> usize {
@@ -491,7 +580,8 @@ impl<'a> Decoder<'a> {
                 node.head = *pos;
             }
             Type::List(elem) => {
-                let count = self.count(pos, end, self.min_size(elem))?;
+                let memory = self.entry_memory(ty);
+                let count = self.count(pos, end, self.min_size(elem), memory)?;
                 node.kind = Kind::List;
                 node.head = *pos;
                 node.children.reserve(count);
@@ -501,7 +591,8 @@ impl<'a> Decoder<'a> {
             }
             Type::Map(k, v) => {
                 let min = self.min_size(k).saturating_add(self.min_size(v));
-                let count = self.count(pos, end, min)?;
+                let memory = self.entry_memory(ty);
+                let count = self.count(pos, end, min, memory)?;
                 node.kind = Kind::Map;
                 node.head = *pos;
                 let mut seen: HashSet<&[u8]> = HashSet::new();
@@ -518,7 +609,7 @@ impl<'a> Decoder<'a> {
                 let n = *n as usize;
                 if self.min_size(elem) == 0 {
                     // Nothing on the wire bounds these: count them as elements.
-                    self.charge(n, *pos)?;
+                    self.take_elements(n, *pos)?;
                 }
                 node.kind = Kind::Array;
                 for i in 0..n {
@@ -580,19 +671,21 @@ impl<'a> Decoder<'a> {
                     name: def.name.clone(),
                     unknown: Vec::new(),
                 };
-                for f in fields {
-                    if *pos == body_end {
-                        let mut c = default_node(ir, &f.ty, f.default.as_ref(), 0);
-                        c.seg = format!(".{}", f.name);
-                        set_pos(&mut c, *pos);
-                        c.absent = true;
-                        node.children.push(c);
-                        continue;
+                for (i, f) in fields.iter().enumerate() {
+                    self.fields.push(format!("{}.{}", def.name, f.name));
+                    let r = self.field(node, id, i, pos, body_end, depth);
+                    self.fields.pop();
+                    r?;
+                }
+                if matches!(
+                    def.kind,
+                    TypeKind::Message {
+                        preserve_unknown: true,
+                        ..
                     }
-                    if let Some(max) = f.max {
-                        self.peek_max(&def.name, &f.name, &f.ty, max as usize, *pos, body_end)?;
-                    }
-                    self.child(node, format!(".{}", f.name), &f.ty, pos, body_end, depth)?;
+                ) {
+                    // Kept and re-encoded, so charged.
+                    self.charge_memory(body_end - *pos, *pos)?;
                 }
                 if let Kind::Message { unknown, .. } = &mut node.kind {
                     unknown.extend_from_slice(&self.buf[*pos..body_end]);
@@ -619,6 +712,9 @@ impl<'a> Decoder<'a> {
                 match variant {
                     Some(v) => {
                         let body_start = *pos;
+                        if v.cyclic {
+                            self.charge_memory(self.boxed(&v.ty), body_start)?;
+                        }
                         let seg = format!(".{}", v.name);
                         self.child(node, seg, &v.ty, pos, frame_end, depth)?;
                         if *pos != frame_end {
@@ -631,6 +727,7 @@ impl<'a> Decoder<'a> {
                         }
                     }
                     None => {
+                        self.charge_memory(frame_end - *pos, *pos)?;
                         if let Kind::Union { unknown, .. } = &mut node.kind {
                             unknown.extend_from_slice(&self.buf[*pos..frame_end]);
                         }
@@ -640,6 +737,54 @@ impl<'a> Decoder<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Field `index` of message `id`: its default when the body has ended,
+    /// else its value, with the charges the generated decoders make.
+    fn field(
+        &mut self,
+        node: &mut Node,
+        id: TypeId,
+        index: usize,
+        pos: &mut usize,
+        body_end: usize,
+        depth: u32,
+    ) -> Res {
+        let ir = self.ir;
+        let def = ir.ty(id);
+        let f = &def.kind.fields()[index];
+        if *pos == body_end {
+            if let Some(Value::String(s)) = &f.default {
+                self.charge_memory(s.len(), *pos)?;
+            }
+            let json = self
+                .defaults
+                .entry((id, index))
+                .or_insert_with(|| {
+                    Rc::new(to_json(&default_node(ir, &f.ty, f.default.as_ref(), 0)))
+                })
+                .clone();
+            let mut c = Node::new(format!(".{}", f.name), *pos);
+            c.kind = Kind::Default(json);
+            c.absent = true;
+            node.children.push(c);
+            return Ok(());
+        }
+        if let Some(max) = f.max {
+            self.peek_max(&def.name, &f.name, &f.ty, max as usize, *pos, body_end)?;
+        }
+        if f.cyclic {
+            let optional = matches!(f.ty, Type::Optional(_));
+            if !optional || self.buf.get(*pos) == Some(&1) {
+                self.charge_memory(self.boxed(&f.ty), *pos)?;
+            }
+        }
+        self.child(node, format!(".{}", f.name), &f.ty, pos, body_end, depth)
+    }
+
+    /// The charge for a boxed field or variant of type `ty`.
+    fn boxed(&self, ty: &Type) -> usize {
+        usize::try_from(self.ir.boxed_memory(ty)).unwrap_or(usize::MAX)
     }
 
     fn enter(&self, depth: u32, at: usize) -> Result<u32, DecodeError> {
@@ -721,15 +866,6 @@ fn prim(p: Prim, b: &[u8]) -> Option<Kind> {
         Prim::F32 => Kind::F32(f32::from_bits(u as u32)),
         Prim::F64 => Kind::F64(f64::from_bits(u)),
     })
-}
-
-fn set_pos(node: &mut Node, at: usize) {
-    node.start = at;
-    node.head = at;
-    node.end = at;
-    for c in &mut node.children {
-        set_pos(c, at);
-    }
 }
 
 /// The value a decoder gives a field the body does not reach: the declared
@@ -890,6 +1026,7 @@ pub fn to_json(node: &Node) -> Json {
             }
             Json::Object(m)
         }
+        Kind::Default(json) => (**json).clone(),
         Kind::Incomplete => Json::Null,
     }
 }

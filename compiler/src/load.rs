@@ -15,6 +15,22 @@ const MAX_IMPORT_DEPTH: usize = 64;
 /// few enough that a pathological import graph stays fast to reject.
 const MAX_FILES: usize = 1024;
 
+/// Largest schema file: some hundred times the largest real schema, small
+/// enough that a huge or endless file (`/dev/zero`) is refused before it is
+/// read, and that every later pass stays fast.
+pub const MAX_SOURCE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The error for a file over [`MAX_SOURCE_BYTES`].
+fn too_large(len: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "the file is {len} bytes, more than the {} MiB a schema file may have",
+            MAX_SOURCE_BYTES / (1024 * 1024)
+        ),
+    )
+}
+
 /// Where schema text comes from: the file system, or e.g. a git revision.
 pub trait FileReader {
     fn read(&self, path: &Path) -> io::Result<String>;
@@ -37,7 +53,16 @@ pub struct FsReader;
 
 impl FileReader for FsReader {
     fn read(&self, path: &Path) -> io::Result<String> {
-        std::fs::read_to_string(path)
+        use std::io::Read;
+        let file = std::fs::File::open(path)?;
+        // Read one byte past the limit: a device or pipe has no length.
+        let mut text = String::new();
+        file.take(MAX_SOURCE_BYTES + 1).read_to_string(&mut text)?;
+        if text.len() as u64 > MAX_SOURCE_BYTES {
+            let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            return Err(too_large(len.max(text.len() as u64)));
+        }
+        Ok(text)
     }
 
     fn identity(&self, path: &Path) -> PathBuf {
@@ -132,7 +157,15 @@ impl Loader<'_> {
                 return None;
             }
         }
-        let text = match self.reader.read(path) {
+        let read = self.reader.read(path).and_then(|t| {
+            // Other readers (git revisions, tests) are held to the same limit.
+            if t.len() as u64 > MAX_SOURCE_BYTES {
+                Err(too_large(t.len() as u64))
+            } else {
+                Ok(t)
+            }
+        });
+        let text = match read {
             Ok(t) => t,
             Err(e) => {
                 let shown = display(path);

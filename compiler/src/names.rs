@@ -126,6 +126,7 @@ pub const CSHARP_GENERATED_MEMBERS: &[&str] = &[
     "WriteTo",
     "ReadFrom",
     "ReadInto",
+    "Truncated",
     "UnknownFields",
     "Equals",
     "GetHashCode",

@@ -6,8 +6,8 @@
 //! use pkt_runtime::bytes::{decode_buf, decode_prefix, encode_to_buf};
 //!
 //! let mut out = BytesMut::new();
-//! encode_to_buf(&vec![1u16, 2], &mut out);
-//! encode_to_buf(&7u8, &mut out);
+//! encode_to_buf(&vec![1u16, 2], &mut out).unwrap();
+//! encode_to_buf(&7u8, &mut out).unwrap();
 //! let mut stream = out.freeze();
 //! assert_eq!(decode_prefix::<Vec<u16>, _>(&mut stream).unwrap(), [1, 2]);
 //! assert_eq!(decode_buf::<u8, _>(&mut stream).unwrap(), 7);
@@ -21,7 +21,8 @@ use crate::limits::Limits;
 use crate::traits::{Decode, Encode};
 use crate::writer::Writer;
 
-/// Appends the encoding of `value` to `buf`.
+/// Checks `value` ([`Encode::check_limits`]), then appends its encoding to
+/// `buf`; on error nothing is written.
 ///
 /// When `buf`'s current chunk ([`BufMut::chunk_mut`]) has room for the whole
 /// encoding, the value is written straight into it (after `reserve`, a
@@ -33,7 +34,21 @@ use crate::writer::Writer;
 ///
 /// If `buf` has less than [`Encode::encoded_len`] bytes of
 /// [`remaining_mut`](BufMut::remaining_mut) capacity (as `put_slice` does).
-pub fn encode_to_buf<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T, buf: &mut B) {
+pub fn encode_to_buf<T: Encode + ?Sized, B: BufMut + ?Sized>(
+    value: &T,
+    buf: &mut B,
+) -> Result<(), EncodeError> {
+    value.check_limits()?;
+    encode_to_buf_unchecked(value, buf);
+    Ok(())
+}
+
+/// [`encode_to_buf`] without the limit check.
+///
+/// # Panics
+///
+/// As [`encode_to_buf`].
+pub fn encode_to_buf_unchecked<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T, buf: &mut B) {
     let n = value.encoded_len();
     if n == 0 {
         return;
@@ -42,7 +57,7 @@ pub fn encode_to_buf<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T, buf: &mu
     if chunk.len() >= n {
         write_in_place(value, n, buf);
     } else {
-        buf.put_slice(&value.encode_to_vec());
+        buf.put_slice(&value.encode_to_vec_unchecked());
     }
 }
 
@@ -69,21 +84,10 @@ fn write_in_place<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T, n: usize, b
     unsafe { buf.advance_mut(n) };
 }
 
-/// [`Encode::check_limits`], then [`encode_to_buf`]; on error nothing is
-/// written.
-pub fn try_encode_to_buf<T: Encode + ?Sized, B: BufMut + ?Sized>(
-    value: &T,
-    buf: &mut B,
-) -> Result<(), EncodeError> {
-    value.check_limits()?;
-    encode_to_buf(value, buf);
-    Ok(())
-}
-
-/// Encodes `value` into a new [`Bytes`] of exactly its size (one allocation,
-/// no copy).
-pub fn encode_to_bytes<T: Encode + ?Sized>(value: &T) -> Bytes {
-    Bytes::from(value.encode_to_vec())
+/// Checks `value`, then encodes it into a new [`Bytes`] of exactly its size
+/// (one allocation, no copy).
+pub fn encode_to_bytes<T: Encode + ?Sized>(value: &T) -> Result<Bytes, EncodeError> {
+    value.encode_to_vec().map(Bytes::from)
 }
 
 /// Decodes exactly one value from all of `buf`'s remaining bytes with the

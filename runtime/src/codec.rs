@@ -74,8 +74,9 @@ pub const MAX_RESERVE: usize = 64 * 1024;
 ///
 /// # Encoding
 ///
-/// Encoding applies the `try_` semantics of [`Encode`]: a value with a field
-/// over its `@max` limit ([`Encode::check_limits`]) is refused with an error
+/// Encoding checks the value as [`Encode::encode_to_vec`] does: a value with
+/// a field over its `@max` limit or nested deeper than the codec's
+/// `max_depth` ([`Encode::check_limits_with`]) is refused with an error
 /// of kind [`InvalidInput`](io::ErrorKind::InvalidInput) whose inner error
 /// is the [`EncodeError`](crate::EncodeError), since the receiving side would reject
 /// it. So is a value whose length prefix would exceed the codec's own
@@ -132,7 +133,7 @@ impl<In, Out> PacketCodec<In, Out> {
 
     fn encode_value<T: Encode + ?Sized>(&self, value: &T, dst: &mut BytesMut) -> io::Result<()> {
         value
-            .check_limits()
+            .check_limits_with(&self.limits)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let n = value.encoded_len();
         let frame_len = n.saturating_sub(4);

@@ -71,6 +71,19 @@ pub enum DecodeErrorKind {
     },
     /// A map holds the same key twice. The offset names the repeated key.
     DuplicateMapKey,
+    /// What the input would build in memory exceeds the decode budget
+    /// ([`Limits::decode_budget`](crate::Limits::decode_budget)); nothing of
+    /// it was allocated. The offset names the prefix, flag or bytes that asked
+    /// for the memory.
+    BudgetExceeded {
+        /// The innermost message field being decoded (`Type.field`), or
+        /// empty when the charge is outside any field.
+        field: &'static str,
+        /// Bytes this charge asked for.
+        needed: usize,
+        /// Bytes left in the budget before it.
+        left: usize,
+    },
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -107,6 +120,22 @@ impl fmt::Display for DecodeErrorKind {
                 "union variant {tag} consumed {consumed} of its {expected} bytes"
             ),
             Self::DuplicateMapKey => f.write_str("duplicate map key"),
+            Self::BudgetExceeded {
+                field: "",
+                needed,
+                left,
+            } => write!(
+                f,
+                "decoding needs {needed} more bytes of memory, only {left} left in the decode budget"
+            ),
+            Self::BudgetExceeded {
+                field,
+                needed,
+                left,
+            } => write!(
+                f,
+                "field `{field}` needs {needed} more bytes of memory, only {left} left in the decode budget"
+            ),
         }
     }
 }
@@ -133,6 +162,18 @@ impl DecodeError {
     /// The absolute byte offset where decoding failed.
     pub fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// Names `field` (`Type.field`) in a [`DecodeErrorKind::BudgetExceeded`]
+    /// that names no field yet, so the innermost field wins; other errors
+    /// pass unchanged. Generated decoders call it on the way out of each
+    /// field.
+    #[cold]
+    pub fn in_field(mut self, field: &'static str) -> Self {
+        if let DecodeErrorKind::BudgetExceeded { field: f @ "", .. } = &mut self.kind {
+            *f = field;
+        }
+        self
     }
 
     /// The same error with its offset moved forward by `base` bytes, for input
@@ -170,6 +211,12 @@ pub enum EncodeErrorKind {
         len: usize,
         /// The declared maximum.
         max: usize,
+    },
+    /// Messages and unions are nested deeper than the decoder's
+    /// [`Limits::max_depth`](crate::Limits::max_depth) accepts.
+    DepthExceeded {
+        /// The depth limit.
+        max: u32,
     },
 }
 
@@ -213,6 +260,9 @@ impl fmt::Display for EncodeError {
                     f,
                     "field `{field}` has length {len}, more than its maximum {max}"
                 )
+            }
+            EncodeErrorKind::DepthExceeded { max } => {
+                write!(f, "value nested deeper than {max} levels")
             }
         }
     }

@@ -1,7 +1,86 @@
 //! Helpers for generated fixed-size types (structs and enums).
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::reader::Reader;
 use crate::traits::FixedSize;
+
+/// The next `n` values of `T` as bytes (`n * T::SIZE` of them), or, when
+/// fewer are left, the error decoding them one scalar at a time gives (see
+/// [`FixedSize::short_error`]).
+#[inline]
+pub fn read_run<'a, T: FixedSize>(r: &mut Reader<'a>, n: usize) -> Result<&'a [u8], DecodeError> {
+    let size = n.saturating_mul(T::SIZE);
+    if r.remaining() < size {
+        return Err(run_error::<T>(r.peek_rest(), r.position()));
+    }
+    r.read_slice(size)
+}
+
+/// The first error in wire order of values of `T` back to back in `bytes`,
+/// which ends inside one of them: an invalid whole value, else the short one.
+#[cold]
+pub fn run_error<T: FixedSize>(bytes: &[u8], offset: usize) -> DecodeError {
+    if T::SIZE == 0 {
+        return T::short_error(bytes, offset);
+    }
+    let whole = bytes.len() / T::SIZE;
+    for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
+        if let Err(e) = T::read_fixed(chunk, offset + i * T::SIZE) {
+            return e;
+        }
+    }
+    let at = whole * T::SIZE;
+    T::short_error(&bytes[at..], offset + at)
+}
+
+/// Reads a struct's fields one at a time from truncated bytes, for its
+/// [`FixedSize::short_error`]: the first field that is invalid or cut off
+/// gives the error.
+pub struct Fields<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    offset: usize,
+}
+
+impl<'a> Fields<'a> {
+    /// Fields of a struct whose (too short) bytes start at absolute `offset`.
+    pub fn new(bytes: &'a [u8], offset: usize) -> Self {
+        Self {
+            bytes,
+            at: 0,
+            offset,
+        }
+    }
+
+    /// The next field, of type `T`.
+    pub fn field<T: FixedSize>(&mut self) -> Result<T, DecodeError> {
+        let rest = self.bytes.get(self.at..).unwrap_or(&[]);
+        let offset = self.offset + self.at;
+        match rest.get(..T::SIZE) {
+            Some(b) => {
+                self.at += T::SIZE;
+                T::read_fixed(b, offset)
+            }
+            None => Err(T::short_error(rest, offset)),
+        }
+    }
+
+    /// The error `read` meets reading the fields in order.
+    #[cold]
+    pub fn error(mut self, read: impl FnOnce(&mut Self) -> Result<(), DecodeError>) -> DecodeError {
+        match read(&mut self) {
+            Err(e) => e,
+            // Unreachable for bytes shorter than the struct.
+            Ok(()) => DecodeError::new(
+                DecodeErrorKind::UnexpectedEnd {
+                    needed: 1,
+                    remaining: 0,
+                },
+                self.offset + self.at,
+            ),
+        }
+    }
+}
 
 /// `bytes` as an array of exactly `N` bytes, or
 /// [`DecodeErrorKind::UnexpectedEnd`] at `offset`.
@@ -26,7 +105,7 @@ pub fn array_mut<const N: usize>(out: &mut [u8]) -> &mut [u8; N] {
         .expect("FixedSize::write_fixed called with a slice of the wrong size")
 }
 
-/// [`Encode::encode_into`](crate::Encode::encode_into) for a fixed-size
+/// [`Encode::encode_into_unchecked`](crate::Encode::encode_into_unchecked) for a fixed-size
 /// value: one resize and the stores, no [`Writer`](crate::Writer).
 #[inline]
 pub fn encode_into<T: FixedSize>(v: &T, out: &mut Vec<u8>) {
@@ -35,8 +114,8 @@ pub fn encode_into<T: FixedSize>(v: &T, out: &mut Vec<u8>) {
     v.write_fixed(&mut out[start..]);
 }
 
-/// [`Encode::encode_to_slice`](crate::Encode::encode_to_slice) for a
-/// fixed-size value.
+/// [`Encode::encode_to_slice_unchecked`](crate::Encode::encode_to_slice_unchecked)
+/// for a fixed-size value.
 #[inline]
 pub fn encode_to_slice<T: FixedSize>(v: &T, out: &mut [u8]) -> Result<usize, EncodeError> {
     match out.get_mut(..T::SIZE) {
@@ -51,10 +130,11 @@ pub fn encode_to_slice<T: FixedSize>(v: &T, out: &mut [u8]) -> Result<usize, Enc
 /// Implements [`Encode`](crate::Encode) and [`Decode`](crate::Decode) for a
 /// [`FixedSize`] type that is `Copy + Default`, including the bulk paths that
 /// move a whole list or array of it with one bounds check. Generated structs
-/// and enums use it.
+/// and enums use it, with the decoded-size model (`memory`, `align`) the
+/// schema compiler computed.
 #[macro_export]
 macro_rules! fixed_codec {
-    ($t:ty) => {
+    ($t:ty, memory = $memory:expr, align = $align:expr) => {
         impl $crate::Encode for $t {
             #[inline]
             fn encoded_len(&self) -> usize {
@@ -66,11 +146,14 @@ macro_rules! fixed_codec {
                 $crate::FixedSize::write_fixed(self, out);
             }
             #[inline]
-            fn encode_into(&self, out: &mut ::std::vec::Vec<u8>) {
+            fn encode_into_unchecked(&self, out: &mut ::std::vec::Vec<u8>) {
                 $crate::fixed::encode_into(self, out);
             }
             #[inline]
-            fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, $crate::EncodeError> {
+            fn encode_to_slice_unchecked(
+                &self,
+                out: &mut [u8],
+            ) -> Result<usize, $crate::EncodeError> {
                 $crate::fixed::encode_to_slice(self, out)
             }
             #[inline]
@@ -86,10 +169,12 @@ macro_rules! fixed_codec {
 
         impl $crate::Decode for $t {
             const MIN_ENCODED_LEN: usize = <$t as $crate::FixedSize>::SIZE;
+            const MEMORY: usize = $memory;
+            const MEMORY_ALIGN: usize = $align;
             #[inline]
             fn decode_raw(r: &mut $crate::Reader<'_>) -> Result<Self, $crate::DecodeError> {
                 let at = r.position();
-                let bytes = r.read_slice(<$t as $crate::FixedSize>::SIZE)?;
+                let bytes = $crate::fixed::read_run::<$t>(r, 1)?;
                 <$t as $crate::FixedSize>::read_fixed(bytes, at)
             }
             #[inline]
@@ -114,7 +199,7 @@ macro_rules! fixed_codec {
                 r: &mut $crate::Reader<'_>,
             ) -> Result<[Self; N], $crate::DecodeError> {
                 let at = r.position();
-                let bytes = r.read_slice(N.saturating_mul(<$t as $crate::FixedSize>::SIZE))?;
+                let bytes = $crate::fixed::read_run::<$t>(r, N)?;
                 <$t as $crate::FixedSize>::read_fixed_array(bytes, at)
             }
         }

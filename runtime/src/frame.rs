@@ -4,13 +4,12 @@
 //! (tag and variant). A message (`u32` body length, then the body) is framed
 //! the same way, so [`FrameDecoder`] works for both.
 
-use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
-use crate::reader::Reader;
+use crate::reader::{DecodeBudget, Reader};
 use crate::traits::Decode;
 
 /// Splits a byte stream into frames and decodes each as a `T`.
@@ -185,7 +184,7 @@ pub(crate) fn decode_frame<T: Decode>(
     limits: Limits,
     base: usize,
 ) -> Result<T, DecodeError> {
-    let budget = Cell::new(limits.max_total_elements);
+    let budget = DecodeBudget::new(&limits, frame.len());
     let mut r = Reader::with_budget(frame, limits, &budget);
     T::decode_raw(&mut r)
         .and_then(|v| r.expect_end().map(|()| v))

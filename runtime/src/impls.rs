@@ -13,17 +13,6 @@ fn short(needed: usize, remaining: usize, offset: usize) -> DecodeError {
     DecodeError::new(DecodeErrorKind::UnexpectedEnd { needed, remaining }, offset)
 }
 
-/// Checks that `bytes` holds `n` values of `size` bytes.
-#[inline]
-fn check_run(n: usize, size: usize, bytes: &[u8], offset: usize) -> Result<(), DecodeError> {
-    let needed = n.saturating_mul(size);
-    if bytes.len() < needed {
-        Err(short(needed, bytes.len(), offset))
-    } else {
-        Ok(())
-    }
-}
-
 /// `Encode`/`Decode` for a scalar that is also `FixedSize`, using the bulk
 /// paths for slices, vectors and arrays.
 macro_rules! scalar_codec {
@@ -71,7 +60,7 @@ macro_rules! scalar_codec {
             #[inline]
             fn decode_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], DecodeError> {
                 let at = r.position();
-                let bytes = r.read_slice(N.saturating_mul(<$t as FixedSize>::SIZE))?;
+                let bytes = crate::fixed::read_run::<$t>(r, N)?;
                 <$t as FixedSize>::read_fixed_array(bytes, at)
             }
         }
@@ -117,7 +106,9 @@ macro_rules! number {
                 bytes: &[u8],
                 offset: usize,
             ) -> Result<[Self; N], DecodeError> {
-                check_run(N, Self::SIZE, bytes, offset)?;
+                if bytes.len() < N * Self::SIZE {
+                    return Err(crate::fixed::run_error::<Self>(bytes, offset));
+                }
                 Ok(core::array::from_fn(|i| {
                     bytes
                         .get(i * Self::SIZE..)
@@ -177,7 +168,7 @@ impl FixedSize for u8 {
     ) -> Result<[Self; N], DecodeError> {
         match bytes.first_chunk::<N>() {
             Some(a) => Ok(*a),
-            None => Err(short(N, bytes.len(), offset)),
+            None => Err(crate::fixed::run_error::<Self>(bytes, offset)),
         }
     }
 }
@@ -232,7 +223,7 @@ impl FixedSize for bool {
         offset: usize,
     ) -> Result<[Self; N], DecodeError> {
         let Some(a) = bytes.first_chunk::<N>() else {
-            return Err(short(N, bytes.len(), offset));
+            return Err(crate::fixed::run_error::<Self>(bytes, offset));
         };
         if a.iter().any(|&b| b > 1) {
             return Err(bad_bool(a, offset));
@@ -255,11 +246,16 @@ impl<T: FixedSize, const N: usize> FixedSize for [T; N] {
     fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError> {
         T::read_fixed_array::<N>(bytes, offset)
     }
+    #[cold]
+    fn short_error(bytes: &[u8], offset: usize) -> DecodeError {
+        crate::fixed::run_error::<T>(bytes, offset)
+    }
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        self.iter().try_for_each(T::check_limits)
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        self.iter().try_for_each(|v| v.check_at(depth, max_depth))
     }
 
     #[inline]
@@ -274,6 +270,8 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
 
 impl<T: Decode, const N: usize> Decode for [T; N] {
     const MIN_ENCODED_LEN: usize = T::MIN_ENCODED_LEN * N;
+    const MEMORY: usize = T::MEMORY * N;
+    const MEMORY_ALIGN: usize = T::MEMORY_ALIGN;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         T::decode_array::<N>(r)
@@ -310,8 +308,13 @@ impl Encode for String {
     }
 }
 
+/// The model of a `String`, `Vec` or map: pointer, length, capacity.
+const HANDLE: usize = 24;
+
 impl Decode for String {
     const MIN_ENCODED_LEN: usize = 4;
+    const MEMORY: usize = HANDLE;
+    const MEMORY_ALIGN: usize = 8;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.read_string()
@@ -325,8 +328,9 @@ impl Decode for String {
 // Lists. `Vec<u8>` (`bytes`) goes through the `u8` bulk paths.
 
 impl<T: Encode> Encode for [T] {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        self.iter().try_for_each(T::check_limits)
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        self.iter().try_for_each(|v| v.check_at(depth, max_depth))
     }
 
     #[inline]
@@ -340,8 +344,9 @@ impl<T: Encode> Encode for [T] {
 }
 
 impl<T: Encode> Encode for Vec<T> {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        self.iter().try_for_each(T::check_limits)
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        self.iter().try_for_each(|v| v.check_at(depth, max_depth))
     }
 
     #[inline]
@@ -356,6 +361,8 @@ impl<T: Encode> Encode for Vec<T> {
 
 impl<T: Decode> Decode for Vec<T> {
     const MIN_ENCODED_LEN: usize = 4;
+    const MEMORY: usize = HANDLE;
+    const MEMORY_ALIGN: usize = 8;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         list::decode(r)
@@ -369,8 +376,10 @@ impl<T: Decode> Decode for Vec<T> {
 // Optionals: flag byte, then the value.
 
 impl<T: Encode> Encode for Option<T> {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        self.as_ref().map_or(Ok(()), T::check_limits)
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        self.as_ref()
+            .map_or(Ok(()), |v| v.check_at(depth, max_depth))
     }
 
     #[inline]
@@ -391,6 +400,9 @@ impl<T: Encode> Encode for Option<T> {
 
 impl<T: Decode> Decode for Option<T> {
     const MIN_ENCODED_LEN: usize = 1;
+    /// One alignment unit for the flag, as the schema compiler's model has it.
+    const MEMORY: usize = (T::MEMORY + 2 * T::MEMORY_ALIGN - 1) / T::MEMORY_ALIGN * T::MEMORY_ALIGN;
+    const MEMORY_ALIGN: usize = T::MEMORY_ALIGN;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         if r.read_option_flag()? {
@@ -417,8 +429,9 @@ impl<T: Decode> Decode for Option<T> {
 // Boxes and references encode as their contents.
 
 impl<T: Encode + ?Sized> Encode for Box<T> {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        (**self).check_limits()
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        (**self).check_at(depth, max_depth)
     }
 
     #[inline]
@@ -433,9 +446,11 @@ impl<T: Encode + ?Sized> Encode for Box<T> {
 
 impl<T: Decode> Decode for Box<T> {
     const MIN_ENCODED_LEN: usize = T::MIN_ENCODED_LEN;
+    const MEMORY: usize = 8;
+    const MEMORY_ALIGN: usize = 8;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        T::decode_raw(r).map(Box::new)
+        T::decode_boxed(r)
     }
     #[inline]
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -444,8 +459,9 @@ impl<T: Decode> Decode for Box<T> {
 }
 
 impl<T: Encode + ?Sized> Encode for &T {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        (**self).check_limits()
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        (**self).check_at(depth, max_depth)
     }
 
     #[inline]
@@ -461,9 +477,11 @@ impl<T: Encode + ?Sized> Encode for &T {
 // Maps: count, then pairs in ascending key order.
 
 impl<K: Encode, V: Encode> Encode for BTreeMap<K, V> {
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        self.iter()
-            .try_for_each(|(k, v)| k.check_limits().and_then(|()| v.check_limits()))
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        self.iter().try_for_each(|(k, v)| {
+            k.check_at(depth, max_depth)
+                .and_then(|()| v.check_at(depth, max_depth))
+        })
     }
 
     fn encoded_len(&self) -> usize {
@@ -481,6 +499,12 @@ impl<K: Encode, V: Encode> Encode for BTreeMap<K, V> {
     }
 }
 
+/// The decode budget one map entry is charged: key and value twice over
+/// (B-tree nodes hold spare slots) plus 16 bytes of node overhead.
+const fn map_entry_memory<K: Decode, V: Decode>() -> usize {
+    2 * (K::MEMORY + V::MEMORY) + 16
+}
+
 /// Reads a map's entries into the empty `map`; a repeated key is
 /// [`DecodeErrorKind::DuplicateMapKey`] at the key's offset.
 fn read_map<K: Decode + Ord, V: Decode>(
@@ -488,7 +512,7 @@ fn read_map<K: Decode + Ord, V: Decode>(
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
     let min = K::MIN_ENCODED_LEN.saturating_add(V::MIN_ENCODED_LEN);
-    let count = r.read_count(min)?;
+    let count = r.read_count(min, map_entry_memory::<K, V>())?;
     for _ in 0..count {
         let at = r.position();
         let k = K::decode_raw(r)?;
@@ -503,6 +527,8 @@ fn read_map<K: Decode + Ord, V: Decode>(
 
 impl<K: Decode + Ord, V: Decode> Decode for BTreeMap<K, V> {
     const MIN_ENCODED_LEN: usize = 4;
+    const MEMORY: usize = HANDLE;
+    const MEMORY_ALIGN: usize = 8;
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let mut map = BTreeMap::new();
         read_map(&mut map, r)?;

@@ -6,11 +6,16 @@
 //!
 //! * [`Reader`]: a bounds-checked cursor over untrusted input. Every length
 //!   and count is checked against the bytes left and against [`Limits`]
-//!   *before* anything is allocated, nesting depth is bounded, and every
-//!   error is a [`DecodeError`] naming the absolute byte offset where decoding
-//!   failed. Decoding never panics.
+//!   *before* anything is allocated, what the decoded value will occupy is
+//!   charged against a decode budget proportional to the input
+//!   ([`Limits::decode_budget`]), nesting depth is bounded, and every error
+//!   is a [`DecodeError`] naming the absolute byte offset where decoding
+//!   failed. Decoding never panics. `docs/security.md` in the repository
+//!   states the guarantees.
 //! * [`Writer`]: stores into an output slice that is already exactly the
 //!   right size (generated code computes [`Encode::encoded_len`] first).
+//!   The encoders check `@max` limits and nesting depth before writing
+//!   ([`Encode::check_limits`]), so they never write what a decoder rejects.
 //! * [`Encode`], [`Decode`] and [`FixedSize`]: the traits generated types
 //!   implement, with implementations for scalars, `String`, `Vec`, `Option`,
 //!   `Box`, arrays and `BTreeMap`.
@@ -33,7 +38,7 @@
 //! ```
 //! use pkt_runtime::{Decode, Encode};
 //!
-//! let bytes = vec![1u32, 2].encode_to_vec();
+//! let bytes = vec![1u32, 2].encode_to_vec().unwrap();
 //! assert_eq!(bytes, [2, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]);
 //! assert_eq!(Vec::<u32>::decode(&bytes).unwrap(), [1, 2]);
 //! ```
@@ -61,6 +66,9 @@ mod writer;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use frame::FrameDecoder;
 pub use limits::Limits;
-pub use reader::Reader;
-pub use traits::{check_max, Decode, Encode, FixedSize, MaxLen};
+pub use reader::{DecodeBudget, Reader};
+pub use traits::{
+    boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode, FixedSize,
+    MaxLen,
+};
 pub use writer::Writer;

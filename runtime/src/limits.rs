@@ -3,10 +3,14 @@
 /// Bounds a decoder enforces on untrusted input.
 ///
 /// Every length and count is also checked against the bytes actually left in
-/// the input, so these limits only matter for inputs that are themselves large.
+/// the input, so most of these limits only matter for inputs that are
+/// themselves large. The decode budget bounds what the decoded value takes in
+/// memory; `docs/security.md` states what each limit guarantees and what a
+/// server should configure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Maximum nesting of messages and unions (default 64).
+    /// Maximum nesting of messages and unions (default 64), when decoding
+    /// and when encoding.
     pub max_depth: u32,
     /// Maximum byte length of one `string`/`bytes` value and maximum count of
     /// one list or map (default 16 MiB).
@@ -17,6 +21,11 @@ pub struct Limits {
     /// Maximum total number of list and map elements in one decode call
     /// (default 16 Mi).
     pub max_total_elements: usize,
+    /// Decode budget of one decode call, fixed part (default 1 MiB): see
+    /// [`decode_budget`](Limits::decode_budget).
+    pub decode_budget_base: usize,
+    /// Decode budget of one decode call per input byte (default 32).
+    pub decode_budget_per_byte: usize,
 }
 
 impl Limits {
@@ -26,7 +35,22 @@ impl Limits {
         max_len: 16 * 1024 * 1024,
         max_frame: 16 * 1024 * 1024,
         max_total_elements: 16 * 1024 * 1024,
+        decode_budget_base: 1024 * 1024,
+        decode_budget_per_byte: 32,
     };
+
+    /// The memory, in bytes of the decoded-size model, that one decode call
+    /// over `input_len` bytes may build: `decode_budget_base +
+    /// decode_budget_per_byte * input_len`, saturating.
+    ///
+    /// Lists, maps, strings, bytes, boxed values, string defaults and kept
+    /// unknown bytes are charged against it before they are allocated; a
+    /// charge larger than what is left is
+    /// [`DecodeErrorKind::BudgetExceeded`](crate::DecodeErrorKind::BudgetExceeded).
+    pub const fn decode_budget(&self, input_len: usize) -> usize {
+        self.decode_budget_base
+            .saturating_add(self.decode_budget_per_byte.saturating_mul(input_len))
+    }
 }
 
 impl Default for Limits {

@@ -25,7 +25,7 @@ pub fn encode_fixed<T: FixedSize>(items: &[T], w: &mut Writer<'_>) {
 
 /// Reads a list of fixed-size elements.
 #[inline]
-pub fn decode_fixed<T: FixedSize>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
+pub fn decode_fixed<T: FixedSize + Decode>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
     let mut v = Vec::new();
     decode_fixed_into(&mut v, r)?;
     Ok(v)
@@ -34,11 +34,11 @@ pub fn decode_fixed<T: FixedSize>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeEr
 /// Reads a list of fixed-size elements into `v`, replacing its contents and
 /// reusing its capacity.
 #[inline]
-pub fn decode_fixed_into<T: FixedSize>(
+pub fn decode_fixed_into<T: FixedSize + Decode>(
     v: &mut Vec<T>,
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
-    let count = r.read_count(T::SIZE)?;
+    let count = r.read_count(T::SIZE, T::MEMORY)?;
     read_fixed_n(v, count, r)
 }
 
@@ -74,10 +74,11 @@ pub fn encode<T: Encode>(items: &[T], w: &mut Writer<'_>) {
 }
 
 /// Reads a list. The count is checked against the input and the limits
-/// (using `T::MIN_ENCODED_LEN`) before the vector is allocated.
+/// (using `T::MIN_ENCODED_LEN`) and charged against the decode budget
+/// (`T::MEMORY` per element) before the vector is allocated.
 #[inline]
 pub fn decode<T: Decode>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
-    let count = r.read_count(T::MIN_ENCODED_LEN)?;
+    let count = r.read_count(T::MIN_ENCODED_LEN, T::MEMORY)?;
     T::decode_vec(count, r)
 }
 
@@ -85,6 +86,6 @@ pub fn decode<T: Decode>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
 /// (reusing their allocations), extra ones are dropped, missing ones pushed.
 #[inline]
 pub fn decode_into<T: Decode>(v: &mut Vec<T>, r: &mut Reader<'_>) -> Result<(), DecodeError> {
-    let count = r.read_count(T::MIN_ENCODED_LEN)?;
+    let count = r.read_count(T::MIN_ENCODED_LEN, T::MEMORY)?;
     T::decode_vec_into(v, count, r)
 }

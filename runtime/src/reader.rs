@@ -5,14 +5,44 @@ use core::cell::Cell;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
 
-/// Where a reader keeps its remaining total-element budget.
+/// What is left of one decode call's budgets: list and map elements
+/// ([`Limits::max_total_elements`]) and decoded memory
+/// ([`Limits::decode_budget`]). Shared by a reader made with
+/// [`Reader::with_budget`] and all its sub-readers.
+#[derive(Debug)]
+pub struct DecodeBudget {
+    elements: Cell<usize>,
+    memory: Cell<usize>,
+}
+
+impl DecodeBudget {
+    /// The full budgets of one decode call over `input_len` bytes.
+    pub fn new(limits: &Limits, input_len: usize) -> Self {
+        Self {
+            elements: Cell::new(limits.max_total_elements),
+            memory: Cell::new(limits.decode_budget(input_len)),
+        }
+    }
+
+    /// List and map elements left.
+    pub fn elements_left(&self) -> usize {
+        self.elements.get()
+    }
+
+    /// Decode budget (bytes of the decoded-size model) left.
+    pub fn memory_left(&self) -> usize {
+        self.memory.get()
+    }
+}
+
+/// Where a reader keeps its remaining budgets.
 #[derive(Clone, Copy, Debug)]
 enum Budget<'a> {
-    /// The reader owns its budget; sub-readers get a copy that
-    /// [`Reader::finish`] hands back.
-    Own(usize),
-    /// The budget is shared by a reader and all its sub-readers.
-    Shared(&'a Cell<usize>),
+    /// The reader owns its budgets (elements, memory); sub-readers get a copy
+    /// that [`Reader::finish`] hands back.
+    Own(usize, usize),
+    /// The budgets are shared by a reader and all its sub-readers.
+    Shared(&'a DecodeBudget),
 }
 
 /// A bounds-checked cursor over a byte slice.
@@ -23,8 +53,9 @@ enum Budget<'a> {
 /// returned by [`message_body`](Reader::message_body) and
 /// [`union_frame`](Reader::union_frame).
 ///
-/// A reader also tracks the nesting depth and a budget of list and map
-/// elements for the whole decode call (see [`Limits`]). Readers made by
+/// A reader also tracks the nesting depth and, for the whole decode call, a
+/// budget of list and map elements and a budget of decoded memory (see
+/// [`Limits`]). Readers made by
 /// [`Reader::with_budget`] (which the [`Decode`](crate::Decode) entry points
 /// use) share that budget with their sub-readers automatically; readers made
 /// by [`Reader::new`] or [`Reader::with_limits`] hand a copy to each
@@ -55,14 +86,13 @@ impl<'a> Reader<'a> {
             end: buf.len(),
             depth: 0,
             limits,
-            budget: Budget::Own(limits.max_total_elements),
+            budget: Budget::Own(limits.max_total_elements, limits.decode_budget(buf.len())),
         }
     }
 
-    /// A reader over `buf` whose element budget lives in `budget`, shared with
-    /// every sub-reader. Set `budget` to `limits.max_total_elements` first
-    /// (or to any smaller number).
-    pub fn with_budget(buf: &'a [u8], limits: Limits, budget: &'a Cell<usize>) -> Self {
+    /// A reader over `buf` whose budgets live in `budget`, shared with every
+    /// sub-reader; make it with [`DecodeBudget::new`] for `buf.len()` bytes.
+    pub fn with_budget(buf: &'a [u8], limits: Limits, budget: &'a DecodeBudget) -> Self {
         Self {
             budget: Budget::Shared(budget),
             ..Self::with_limits(buf, limits)
@@ -98,16 +128,84 @@ impl<'a> Reader<'a> {
     /// List and map elements that may still be decoded in this decode call.
     pub fn elements_left(&self) -> usize {
         match self.budget {
-            Budget::Own(n) => n,
-            Budget::Shared(cell) => cell.get(),
+            Budget::Own(n, _) => n,
+            Budget::Shared(b) => b.elements.get(),
         }
     }
 
     fn set_elements_left(&mut self, n: usize) {
         match &mut self.budget {
-            Budget::Own(own) => *own = n,
-            Budget::Shared(cell) => cell.set(n),
+            Budget::Own(own, _) => *own = n,
+            Budget::Shared(b) => b.elements.set(n),
         }
+    }
+
+    /// Decode budget (bytes of the decoded-size model) left in this decode
+    /// call.
+    pub fn memory_left(&self) -> usize {
+        match self.budget {
+            Budget::Own(_, m) => m,
+            Budget::Shared(b) => b.memory.get(),
+        }
+    }
+
+    /// Charges `needed` bytes of decoded memory against the decode budget,
+    /// before they are allocated; [`DecodeErrorKind::BudgetExceeded`] at
+    /// offset `at` when less is left. The error names no field; generated
+    /// code adds the innermost field with [`DecodeError::in_field`].
+    #[inline]
+    pub fn charge(&mut self, needed: usize, at: usize) -> Result<(), DecodeError> {
+        let left = self.memory_left();
+        if needed > left {
+            return Err(over_budget(needed, left, at));
+        }
+        match &mut self.budget {
+            Budget::Own(_, m) => *m = left - needed,
+            Budget::Shared(b) => b.memory.set(left - needed),
+        }
+        Ok(())
+    }
+
+    /// Charges a boxed value of `memory` model bytes about to be decoded at
+    /// the current position. `optional`: the value is `T?`, charged only when
+    /// its flag byte says present (the charge names the flag's offset).
+    /// `field` (`Type.field`, or empty) is named in the error.
+    #[inline]
+    pub fn charge_boxed(
+        &mut self,
+        field: &'static str,
+        memory: usize,
+        optional: bool,
+    ) -> Result<(), DecodeError> {
+        if optional && self.buf[self.pos..self.end].first() != Some(&1) {
+            return Ok(());
+        }
+        self.charge(memory, self.pos).map_err(|e| e.in_field(field))
+    }
+
+    /// Decodes the value of message field `field` (`Type.field`), naming it
+    /// in a [`DecodeErrorKind::BudgetExceeded`] from inside that names no
+    /// field yet.
+    #[inline]
+    pub fn field<T: crate::Decode>(&mut self, field: &'static str) -> Result<T, DecodeError> {
+        T::decode_raw(self).map_err(|e| e.in_field(field))
+    }
+
+    /// [`field`](Reader::field) into an existing value.
+    #[inline]
+    pub fn field_into<T: crate::Decode>(
+        &mut self,
+        value: &mut T,
+        field: &'static str,
+    ) -> Result<(), DecodeError> {
+        value.decode_into_raw(self).map_err(|e| e.in_field(field))
+    }
+
+    /// Charges the `len` bytes of a string default that a message field
+    /// absent from an older body takes, at the body's end.
+    #[inline]
+    pub fn charge_default(&mut self, field: &'static str, len: usize) -> Result<(), DecodeError> {
+        self.charge(len, self.pos).map_err(|e| e.in_field(field))
     }
 
     /// An error of `kind` at the current position.
@@ -254,6 +352,7 @@ impl<'a> Reader<'a> {
                 at,
             ));
         }
+        self.charge(len, at)?;
         Ok(len)
     }
 
@@ -262,11 +361,16 @@ impl<'a> Reader<'a> {
     /// Before anything is allocated it checks, in this order, that
     /// `count * min_elem_size` bytes remain ([`DecodeErrorKind::LengthExceedsInput`]),
     /// that `count <= limits.max_len` and that the decode call's element
-    /// budget covers `count` ([`DecodeErrorKind::LimitExceeded`]); every
-    /// error names the prefix's offset. The count is then charged to the
-    /// budget. A `min_elem_size` of 0 (zero-sized elements) skips the first
-    /// check.
-    pub fn read_count(&mut self, min_elem_size: usize) -> Result<usize, DecodeError> {
+    /// budget covers `count` ([`DecodeErrorKind::LimitExceeded`]), then
+    /// charges `count * elem_memory` against the decode budget
+    /// ([`DecodeErrorKind::BudgetExceeded`]); every error names the prefix's
+    /// offset. The count is then taken from the element budget. A
+    /// `min_elem_size` of 0 (zero-sized elements) skips the first check.
+    pub fn read_count(
+        &mut self,
+        min_elem_size: usize,
+        elem_memory: usize,
+    ) -> Result<usize, DecodeError> {
         let at = self.pos;
         let count = self.read_u32()? as usize;
         let remaining = self.remaining();
@@ -302,6 +406,7 @@ impl<'a> Reader<'a> {
                 at,
             ));
         }
+        self.charge(count.saturating_mul(elem_memory), at)?;
         self.set_elements_left(left - count);
         Ok(count)
     }
@@ -516,8 +621,9 @@ impl<'a> Reader<'a> {
     /// shared budget ([`Reader::with_budget`], used by every
     /// [`Decode`](crate::Decode) entry point) it does nothing.
     pub fn finish(&mut self, body: Reader<'a>) {
-        if let Budget::Own(own) = &mut self.budget {
+        if let Budget::Own(own, memory) = &mut self.budget {
             *own = (*own).min(body.elements_left());
+            *memory = (*memory).min(body.memory_left());
         }
     }
 
@@ -534,11 +640,36 @@ impl<'a> Reader<'a> {
     }
 
     /// Takes all bytes left in this reader (for unknown union bodies and
-    /// `@preserve_unknown` fields).
+    /// `@preserve_unknown` fields), charging their length against the decode
+    /// budget at the offset where they start, since they are kept.
+    pub fn keep_rest(&mut self) -> Result<&'a [u8], DecodeError> {
+        self.charge(self.remaining(), self.pos)?;
+        Ok(self.rest())
+    }
+
+    /// The bytes left in this reader, without consuming them.
+    pub fn peek_rest(&self) -> &'a [u8] {
+        let buf: &'a [u8] = self.buf;
+        &buf[self.pos..self.end]
+    }
+
+    /// Takes all bytes left in this reader, uncharged.
     pub fn rest(&mut self) -> &'a [u8] {
         let buf: &'a [u8] = self.buf;
         let s = &buf[self.pos..self.end];
         self.pos = self.end;
         s
     }
+}
+
+#[cold]
+fn over_budget(needed: usize, left: usize, at: usize) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::BudgetExceeded {
+            field: "",
+            needed,
+            left,
+        },
+        at,
+    )
 }

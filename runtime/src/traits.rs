@@ -1,16 +1,22 @@
 //! The [`Encode`], [`Decode`] and [`FixedSize`] traits.
 
-use core::cell::Cell;
-
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::limits::Limits;
-use crate::reader::Reader;
+use crate::reader::{DecodeBudget, Reader};
 use crate::writer::Writer;
 
 /// A value with a wire encoding.
 ///
-/// Implementations provide the exact size and the raw writer; the provided
-/// methods handle the output buffer.
+/// Implementations provide the exact size, the raw writer and the limit
+/// check; the provided methods handle the output buffer.
+///
+/// The encoders refuse what the schema's own decoders would reject: before
+/// writing anything, [`encode_to_vec`](Encode::encode_to_vec),
+/// [`encode_into`](Encode::encode_into) and
+/// [`encode_to_slice`](Encode::encode_to_slice) check every `@max` limit and
+/// the nesting depth ([`check_limits`](Encode::check_limits)). The
+/// `_unchecked` variants skip that walk over the value, for callers that
+/// built the value within its limits themselves.
 pub trait Encode {
     /// The exact number of bytes [`encode_raw`](Encode::encode_raw) writes.
     fn encoded_len(&self) -> usize;
@@ -18,10 +24,66 @@ pub trait Encode {
     /// Writes exactly [`encoded_len`](Encode::encoded_len) bytes.
     fn encode_raw(&self, w: &mut Writer<'_>);
 
-    /// Encodes into a new vector, with exactly one allocation of exactly
+    /// Checks the `@max` limits in this value and the nesting of messages
+    /// and unions, `depth` of which are around it: a message or union at
+    /// `depth >= max_depth` is [`EncodeErrorKind::DepthExceeded`](crate::EncodeErrorKind::DepthExceeded),
+    /// the rule the decoder applies, so the walk never recurses deeper than
+    /// `max_depth`. Types that hold neither have nothing to check.
+    #[inline]
+    fn check_at(&self, depth: u32, max_depth: u32) -> Result<(), EncodeError> {
+        let _ = (depth, max_depth);
+        Ok(())
+    }
+
+    /// Checks this value against the `@max` limits declared in the schema
+    /// and the default [`Limits::max_depth`]:
+    /// [`EncodeErrorKind::FieldTooLong`](crate::EncodeErrorKind::FieldTooLong)
+    /// names the first field over its limit.
+    #[inline]
+    fn check_limits(&self) -> Result<(), EncodeError> {
+        self.check_at(0, Limits::DEFAULT.max_depth)
+    }
+
+    /// [`check_limits`](Encode::check_limits) with the depth limit of
+    /// `limits`.
+    #[inline]
+    fn check_limits_with(&self, limits: &Limits) -> Result<(), EncodeError> {
+        self.check_at(0, limits.max_depth)
+    }
+
+    /// Checks the value ([`check_limits`](Encode::check_limits)), then
+    /// encodes it into a new vector, with exactly one allocation of exactly
     /// [`encoded_len`](Encode::encoded_len) bytes.
     #[inline]
-    fn encode_to_vec(&self) -> Vec<u8> {
+    fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
+        self.check_limits()?;
+        Ok(self.encode_to_vec_unchecked())
+    }
+
+    /// Checks the value, then appends its encoding to `out`; allocates
+    /// nothing when `out` has the capacity. On error `out` is unchanged.
+    #[inline]
+    fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        self.check_limits()?;
+        self.encode_into_unchecked(out);
+        Ok(())
+    }
+
+    /// Checks the value, then encodes it into the front of `out` and returns
+    /// the number of bytes written, or
+    /// [`EncodeErrorKind::BufferTooSmall`](crate::EncodeErrorKind::BufferTooSmall)
+    /// (writing nothing) when `out` is too short.
+    #[inline]
+    fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
+        self.check_limits()?;
+        self.encode_to_slice_unchecked(out)
+    }
+
+    /// [`encode_to_vec`](Encode::encode_to_vec) without the limit check: a
+    /// value over its limits or nested too deep is written anyway, and its
+    /// receiver rejects it.
+    #[inline]
+    fn encode_to_vec_unchecked(&self) -> Vec<u8> {
         let n = self.encoded_len();
         let mut out = vec![0u8; n];
         let mut w = Writer::new(&mut out);
@@ -30,10 +92,9 @@ pub trait Encode {
         out
     }
 
-    /// Appends the encoding to `out`; allocates nothing when `out` has the
-    /// capacity.
+    /// [`encode_into`](Encode::encode_into) without the limit check.
     #[inline]
-    fn encode_into(&self, out: &mut Vec<u8>) {
+    fn encode_into_unchecked(&self, out: &mut Vec<u8>) {
         let n = self.encoded_len();
         let start = out.len();
         out.resize(start + n, 0);
@@ -42,11 +103,10 @@ pub trait Encode {
         debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
     }
 
-    /// Encodes into the front of `out` and returns the number of bytes
-    /// written, or [`EncodeErrorKind::BufferTooSmall`](crate::EncodeErrorKind::BufferTooSmall)
-    /// (writing nothing) when `out` is too short.
+    /// [`encode_to_slice`](Encode::encode_to_slice) without the limit check
+    /// (the buffer is still checked).
     #[inline]
-    fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
+    fn encode_to_slice_unchecked(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         let n = self.encoded_len();
         if out.len() < n {
             return Err(EncodeError::buffer_too_small(n, out.len()));
@@ -55,37 +115,6 @@ pub trait Encode {
         self.encode_raw(&mut w);
         debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
         Ok(n)
-    }
-
-    /// Checks the `@max` limits declared in the schema on this value and
-    /// everything inside it: [`EncodeErrorKind::FieldTooLong`](crate::EncodeErrorKind::FieldTooLong)
-    /// names the first field over its limit. The plain encoders do not call
-    /// it (they never fail); the `try_` encoders do, so that nothing is sent
-    /// that the receiving side would reject.
-    fn check_limits(&self) -> Result<(), EncodeError> {
-        Ok(())
-    }
-
-    /// [`check_limits`](Encode::check_limits), then
-    /// [`encode_to_vec`](Encode::encode_to_vec).
-    fn try_encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
-        self.check_limits()?;
-        Ok(self.encode_to_vec())
-    }
-
-    /// [`check_limits`](Encode::check_limits), then
-    /// [`encode_into`](Encode::encode_into); on error `out` is unchanged.
-    fn try_encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        self.check_limits()?;
-        self.encode_into(out);
-        Ok(())
-    }
-
-    /// [`check_limits`](Encode::check_limits), then
-    /// [`encode_to_slice`](Encode::encode_to_slice).
-    fn try_encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
-        self.check_limits()?;
-        self.encode_to_slice(out)
     }
 
     /// The encoded size of `items` back to back, without a count. Scalars
@@ -120,8 +149,26 @@ pub trait Decode: Sized {
     /// anything is allocated.
     const MIN_ENCODED_LEN: usize = 1;
 
+    /// What one value takes in memory by the decoded-size model
+    /// (`docs/security.md`): the amount a list charges per element against
+    /// the decode budget. Generated types state the schema compiler's model,
+    /// which every language's decoder charges alike; it is at least
+    /// `size_of::<Self>()`.
+    const MEMORY: usize = core::mem::size_of::<Self>();
+
+    /// The alignment of the model, for the model of `Option<Self>`.
+    const MEMORY_ALIGN: usize = core::mem::align_of::<Self>();
+
     /// Decodes one value from `r`.
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+
+    /// Decodes one value into a new box. Generated messages and unions
+    /// decode into a default value already in its box, so that a large
+    /// recursive value is never built on the stack first.
+    #[inline]
+    fn decode_boxed(r: &mut Reader<'_>) -> Result<Box<Self>, DecodeError> {
+        Self::decode_raw(r).map(Box::new)
+    }
 
     /// Decodes one value from `r` into `self`, reusing its allocations where
     /// the type can. On error `self` holds a valid but unspecified value.
@@ -140,7 +187,7 @@ pub trait Decode: Sized {
     /// Decodes exactly one value with the given limits.
     #[inline]
     fn decode_with_limits(bytes: &[u8], limits: Limits) -> Result<Self, DecodeError> {
-        let budget = Cell::new(limits.max_total_elements);
+        let budget = DecodeBudget::new(&limits, bytes.len());
         let mut r = Reader::with_budget(bytes, limits, &budget);
         let value = Self::decode_raw(&mut r)?;
         r.expect_end()?;
@@ -160,7 +207,7 @@ pub trait Decode: Sized {
         bytes: &[u8],
         limits: Limits,
     ) -> Result<(Self, usize), DecodeError> {
-        let budget = Cell::new(limits.max_total_elements);
+        let budget = DecodeBudget::new(&limits, bytes.len());
         let mut r = Reader::with_budget(bytes, limits, &budget);
         let value = Self::decode_raw(&mut r)?;
         Ok((value, r.position()))
@@ -176,7 +223,7 @@ pub trait Decode: Sized {
     /// [`decode_into`](Decode::decode_into) with the given limits.
     #[inline]
     fn decode_into_with_limits(&mut self, bytes: &[u8], limits: Limits) -> Result<(), DecodeError> {
-        let budget = Cell::new(limits.max_total_elements);
+        let budget = DecodeBudget::new(&limits, bytes.len());
         let mut r = Reader::with_budget(bytes, limits, &budget);
         self.decode_into_raw(&mut r)?;
         r.expect_end()
@@ -221,6 +268,35 @@ pub trait Decode: Sized {
     }
 }
 
+/// A default value in a new box, built outside the caller's stack frame so
+/// that recursive decoders keep small frames.
+#[inline(never)]
+pub fn boxed_default<T: Default>() -> Box<T> {
+    Box::default()
+}
+
+/// Decodes a `T` and stores `wrap(value)` in `slot`, in a stack frame of its
+/// own. A union's `decode_into_raw` calls it to switch to a variant, so that
+/// the variant's value and the new union value take stack only while it
+/// runs, not on the path through the union's recursive (boxed) variants.
+#[inline(never)]
+pub fn decode_variant<T: Decode, U>(
+    slot: &mut U,
+    r: &mut Reader<'_>,
+    wrap: impl FnOnce(T) -> U,
+) -> Result<(), DecodeError> {
+    let value = T::decode_raw(r)?;
+    *slot = wrap(value);
+    Ok(())
+}
+
+/// Stores `wrap(value)` in `slot`, in a stack frame of its own: for a
+/// boxed variant decoded before (see [`decode_variant`]).
+#[inline(never)]
+pub fn set_variant<T, U>(slot: &mut U, value: T, wrap: impl FnOnce(T) -> U) {
+    *slot = wrap(value);
+}
+
 /// Builds an array from `f`, stopping at the first error. The values are
 /// gathered on the stack as `Option`s, so nothing is allocated and no element
 /// type needs a placeholder value.
@@ -260,6 +336,22 @@ pub trait FixedSize: Sized {
     /// slice is [`DecodeErrorKind::UnexpectedEnd`].
     fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError>;
 
+    /// The error of reading a value from `bytes`, which is shorter than
+    /// [`SIZE`](FixedSize::SIZE), at absolute `offset`: the first error in
+    /// wire order, scalar by scalar, as every decoder reports it (an invalid
+    /// `bool` before the cut, else [`DecodeErrorKind::UnexpectedEnd`] at the
+    /// first scalar that does not fit). Structs and arrays override it.
+    #[cold]
+    fn short_error(bytes: &[u8], offset: usize) -> DecodeError {
+        DecodeError::new(
+            DecodeErrorKind::UnexpectedEnd {
+                needed: Self::SIZE,
+                remaining: bytes.len(),
+            },
+            offset,
+        )
+    }
+
     /// Writes `items` back to back into `out` (`items.len() * SIZE` bytes).
     fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
         if Self::SIZE == 0 {
@@ -296,15 +388,8 @@ pub trait FixedSize: Sized {
         bytes: &[u8],
         offset: usize,
     ) -> Result<[Self; N], DecodeError> {
-        let needed = N.saturating_mul(Self::SIZE);
-        if bytes.len() < needed {
-            return Err(DecodeError::new(
-                DecodeErrorKind::UnexpectedEnd {
-                    needed,
-                    remaining: bytes.len(),
-                },
-                offset,
-            ));
+        if bytes.len() < N.saturating_mul(Self::SIZE) {
+            return Err(crate::fixed::run_error::<Self>(bytes, offset));
         }
         array_from_fn(|i| {
             let at = i * Self::SIZE;
@@ -347,6 +432,21 @@ impl<T: MaxLen> MaxLen for Option<T> {
 impl<T: MaxLen + ?Sized> MaxLen for Box<T> {
     fn max_len(&self) -> usize {
         (**self).max_len()
+    }
+}
+
+/// The depth of the value inside a message or union at `depth`, or
+/// [`EncodeErrorKind::DepthExceeded`](crate::EncodeErrorKind::DepthExceeded)
+/// when `depth >= max_depth`, as the decoder's rule has it. Generated
+/// [`Encode::check_at`] calls it first.
+#[inline]
+pub fn enter_encode(depth: u32, max_depth: u32) -> Result<u32, EncodeError> {
+    if depth >= max_depth {
+        Err(EncodeError::new(crate::EncodeErrorKind::DepthExceeded {
+            max: max_depth,
+        }))
+    } else {
+        Ok(depth + 1)
     }
 }
 

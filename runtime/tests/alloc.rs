@@ -102,7 +102,7 @@ fn decode_into_same_shape_allocates_nothing() {
         "third!".to_string(),
     ];
     let new = vec!["one".to_string(), "two".to_string(), "three".to_string()];
-    let bytes = new.encode_to_vec();
+    let bytes = new.encode_to_vec().unwrap();
     let mut target = old.clone();
     let (r, n) = count(|| target.decode_into(&bytes));
     r.unwrap();
@@ -110,14 +110,16 @@ fn decode_into_same_shape_allocates_nothing() {
     assert_eq!(n, 0);
 
     // Shorter input truncates, still without allocating.
-    let shorter = vec!["x".to_string()].encode_to_vec();
+    let shorter = vec!["x".to_string()].encode_to_vec().unwrap();
     let (r, n) = count(|| target.decode_into(&shorter));
     r.unwrap();
     assert_eq!(target, ["x"]);
     assert_eq!(n, 0);
 
     // Longer input pushes new elements (which must allocate).
-    let longer = vec!["a".to_string(), "b".to_string()].encode_to_vec();
+    let longer = vec!["a".to_string(), "b".to_string()]
+        .encode_to_vec()
+        .unwrap();
     let (r, n) = count(|| target.decode_into(&longer));
     r.unwrap();
     assert_eq!(target, ["a", "b"]);
@@ -125,7 +127,7 @@ fn decode_into_same_shape_allocates_nothing() {
 
     // A message with strings and a list, decoded into a same-shaped value.
     let mut c = chat("alice", "hello there", &["aa", "bb"]);
-    let bytes = chat("bob", "hi", &["c", "d"]).encode_to_vec();
+    let bytes = chat("bob", "hi", &["c", "d"]).encode_to_vec().unwrap();
     let (r, n) = count(|| c.decode_into(&bytes));
     r.unwrap();
     assert_eq!(c, chat("bob", "hi", &["c", "d"]));
@@ -133,7 +135,7 @@ fn decode_into_same_shape_allocates_nothing() {
 
     // Fixed lists reuse capacity.
     let mut v: Vec<u32> = Vec::with_capacity(8);
-    let bytes = vec![1u32, 2, 3].encode_to_vec();
+    let bytes = vec![1u32, 2, 3].encode_to_vec().unwrap();
     let (r, n) = count(|| v.decode_into(&bytes));
     r.unwrap();
     assert_eq!((v.as_slice(), n), ([1, 2, 3].as_slice(), 0));
@@ -143,13 +145,13 @@ fn decode_into_same_shape_allocates_nothing() {
 fn encode_to_vec_allocates_once_and_exactly() {
     let v = Packet::Chat(chat("alice", "hello", &["x", "y"]));
     let len = v.encoded_len();
-    let (bytes, n) = count(|| v.encode_to_vec());
+    let (bytes, n) = count(|| v.encode_to_vec().unwrap());
     assert_eq!(n, 1);
     assert_eq!(bytes.len(), len);
     assert_eq!(bytes.capacity(), len);
 
     let m = BTreeMap::from([(1u8, "a".to_string()), (2, "b".to_string())]);
-    let (bytes, n) = count(|| m.encode_to_vec());
+    let (bytes, n) = count(|| m.encode_to_vec().unwrap());
     assert_eq!(
         (n, bytes.capacity(), bytes.len()),
         (1, m.encoded_len(), m.encoded_len())
@@ -162,11 +164,11 @@ fn encode_into_with_capacity_allocates_nothing() {
     let mut out = Vec::with_capacity(256);
     out.push(0xaa);
     let (_, n) = count(|| {
-        v.encode_into(&mut out);
-        v.encode_into(&mut out);
+        v.encode_into(&mut out).unwrap();
+        v.encode_into(&mut out).unwrap();
     });
     assert_eq!(n, 0);
-    let one = v.encode_to_vec();
+    let one = v.encode_to_vec().unwrap();
     assert_eq!(out.len(), 1 + 2 * one.len());
     assert_eq!(&out[1..1 + one.len()], one.as_slice());
 
@@ -178,15 +180,15 @@ fn encode_into_with_capacity_allocates_nothing() {
 
 #[test]
 fn bytes_decode_allocates_once() {
-    let data = vec![7u8; 1000].encode_to_vec();
+    let data = vec![7u8; 1000].encode_to_vec().unwrap();
     let (v, n) = count(|| Vec::<u8>::decode(&data));
     assert_eq!(v.unwrap().len(), 1000);
     assert_eq!(n, 1);
-    let data = vec![3u16; 100].encode_to_vec();
+    let data = vec![3u16; 100].encode_to_vec().unwrap();
     let (v, n) = count(|| Vec::<u16>::decode(&data));
     assert_eq!(v.unwrap(), [3; 100]);
     assert_eq!(n, 1);
-    let data = vec![[1u32, 2]; 10].encode_to_vec();
+    let data = vec![[1u32, 2]; 10].encode_to_vec().unwrap();
     let (v, n) = count(|| Vec::<[u32; 2]>::decode(&data));
     assert_eq!(v.unwrap(), [[1, 2]; 10]);
     assert_eq!(n, 1);

@@ -6,7 +6,6 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use common::{chat, Packet};
 use pkt_runtime::bytes::{
     decode_buf, decode_buf_with_limits, decode_prefix, encode_to_buf, encode_to_bytes,
-    try_encode_to_buf,
 };
 use pkt_runtime::{DecodeErrorKind, Encode, Limits};
 
@@ -24,53 +23,53 @@ fn sample() -> Vec<Packet> {
 #[test]
 fn encode_into_bytes_mut_and_vec_matches_encode_to_vec() {
     for p in sample() {
-        let expected = p.encode_to_vec();
+        let expected = p.encode_to_vec().unwrap();
         // Room in the chunk: written in place.
         let mut b = BytesMut::with_capacity(expected.len());
-        encode_to_buf(&p, &mut b);
+        encode_to_buf(&p, &mut b).unwrap();
         assert_eq!(&b[..], &expected[..]);
         // No room: BytesMut grows through put_slice.
         let mut b = BytesMut::new();
-        encode_to_buf(&p, &mut b);
+        encode_to_buf(&p, &mut b).unwrap();
         assert_eq!(&b[..], &expected[..]);
         // Vec<u8> as a BufMut, appending.
         let mut v = vec![0xee];
-        encode_to_buf(&p, &mut v);
+        encode_to_buf(&p, &mut v).unwrap();
         assert_eq!(v[0], 0xee);
         assert_eq!(&v[1..], &expected[..]);
-        assert_eq!(encode_to_bytes(&p), expected);
+        assert_eq!(encode_to_bytes(&p).unwrap(), expected);
     }
 }
 
 #[test]
 fn encode_into_a_fixed_slice_and_a_limited_buf() {
     let p = Packet::Chat(chat("eve", "hello", &[]));
-    let expected = p.encode_to_vec();
+    let expected = p.encode_to_vec().unwrap();
     let mut storage = vec![0u8; expected.len() + 3];
     {
         let mut out: &mut [u8] = &mut storage[..];
-        encode_to_buf(&p, &mut out);
+        encode_to_buf(&p, &mut out).unwrap();
         assert_eq!(out.len(), 3);
     }
     assert_eq!(&storage[..expected.len()], &expected[..]);
 
     // A chunk shorter than the value: the copy path through `put_slice`.
     let mut chained = BytesMut::new().limit(expected.len());
-    encode_to_buf(&p, &mut chained);
+    encode_to_buf(&p, &mut chained).unwrap();
     assert_eq!(&chained.into_inner()[..], &expected[..]);
 }
 
 #[test]
-fn try_encode_checks_limits() {
+fn encode_to_buf_writes_what_encode_to_vec_does() {
     let mut b = BytesMut::new();
-    try_encode_to_buf(&Packet::Ping(1), &mut b).unwrap();
-    assert_eq!(&b[..], &Packet::Ping(1).encode_to_vec()[..]);
+    encode_to_buf(&Packet::Ping(1), &mut b).unwrap();
+    assert_eq!(&b[..], &Packet::Ping(1).encode_to_vec().unwrap()[..]);
 }
 
 #[test]
 fn decode_whole_buffers_contiguous_and_chained() {
     let p = Packet::Chat(chat("finn", "ahoy", &["t"]));
-    let bytes = Bytes::from(p.encode_to_vec());
+    let bytes = Bytes::from(p.encode_to_vec().unwrap());
     let mut contiguous = bytes.clone();
     assert_eq!(decode_buf::<Packet, _>(&mut contiguous).unwrap(), p);
     assert!(contiguous.is_empty());
@@ -100,7 +99,7 @@ fn decode_prefix_advances_past_one_value_and_leaves_the_rest() {
     let ps = sample();
     let mut stream = BytesMut::new();
     for p in &ps {
-        encode_to_buf(p, &mut stream);
+        encode_to_buf(p, &mut stream).unwrap();
     }
     let mut frozen = stream.clone().freeze();
     for p in &ps {
@@ -110,7 +109,7 @@ fn decode_prefix_advances_past_one_value_and_leaves_the_rest() {
     assert!(stream.is_empty() && frozen.is_empty());
 
     // An incomplete value is an error and leaves the buffer unchanged.
-    let full = ps[1].encode_to_vec();
+    let full = ps[1].encode_to_vec().unwrap();
     let mut partial = Bytes::copy_from_slice(&full[..full.len() - 2]);
     let before = partial.clone();
     assert!(decode_prefix::<Packet, _>(&mut partial).is_err());

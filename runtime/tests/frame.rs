@@ -22,7 +22,7 @@ fn packets() -> Vec<Packet> {
 fn stream(ps: &[Packet]) -> Vec<u8> {
     let mut out = Vec::new();
     for p in ps {
-        p.encode_into(&mut out);
+        p.encode_into(&mut out).unwrap();
     }
     out
 }
@@ -99,7 +99,7 @@ fn oversized_length_is_rejected_before_buffering() {
         ..Limits::DEFAULT
     };
     let mut d = FrameDecoder::<Packet>::with_limits(limits);
-    let ok = Packet::Ping(5).encode_to_vec();
+    let ok = Packet::Ping(5).encode_to_vec().unwrap();
     d.push(&ok);
     d.push(&[101, 0, 0]);
     assert_eq!(d.next_frame().unwrap(), Some(Packet::Ping(5)));
@@ -128,7 +128,7 @@ fn oversized_length_is_rejected_before_buffering() {
         tag: 3,
         body: vec![9; 99],
     };
-    d.push(&p.encode_to_vec());
+    d.push(&p.encode_to_vec().unwrap());
     assert_eq!(d.next_frame().unwrap(), Some(p));
 
     // Default limit: 16 MiB.
@@ -142,12 +142,14 @@ fn oversized_length_is_rejected_before_buffering() {
 
 #[test]
 fn a_bad_frame_does_not_desync_the_next() {
-    let a = Packet::Ping(1).encode_to_vec();
+    let a = Packet::Ping(1).encode_to_vec().unwrap();
     // Ping whose frame has one byte too many.
     let bad = [6, 0, 0, 0, 1, 7, 0, 0, 0, 0xee];
-    let c = Packet::Chat(chat("bob", "hi", &[])).encode_to_vec();
+    let c = Packet::Chat(chat("bob", "hi", &[]))
+        .encode_to_vec()
+        .unwrap();
     // Frame holding invalid UTF-8 in the chat's `from`.
-    let mut bad_utf8 = Packet::Chat(chat("bob", "", &[])).encode_to_vec();
+    let mut bad_utf8 = Packet::Chat(chat("bob", "", &[])).encode_to_vec().unwrap();
     let at = bad_utf8.iter().position(|&b| b == b'o').unwrap();
     bad_utf8[at] = 0xff;
 
@@ -197,7 +199,7 @@ fn a_bad_frame_does_not_desync_the_next() {
 fn zero_length_frame_is_skipped() {
     let mut d = FrameDecoder::<Packet>::new();
     d.push(&[0, 0, 0, 0]);
-    d.push(&Packet::Ping(2).encode_to_vec());
+    d.push(&Packet::Ping(2).encode_to_vec().unwrap());
     let e = d.next_frame().unwrap_err();
     assert_eq!(
         (e.kind(), e.offset()),
@@ -219,8 +221,12 @@ fn limits_apply_inside_frames() {
         ..Limits::DEFAULT
     };
     let mut d = FrameDecoder::<Packet>::with_limits(limits);
-    d.push(&Packet::Chat(chat("toolong", "", &[])).encode_to_vec());
-    d.push(&Packet::Chat(chat("ok", "", &[])).encode_to_vec());
+    d.push(
+        &Packet::Chat(chat("toolong", "", &[]))
+            .encode_to_vec()
+            .unwrap(),
+    );
+    d.push(&Packet::Chat(chat("ok", "", &[])).encode_to_vec().unwrap());
     assert!(matches!(
         d.next_frame().unwrap_err().kind(),
         DecodeErrorKind::LimitExceeded {
@@ -239,7 +245,7 @@ fn messages_are_frames_too() {
     let msgs = [chat("a", "b", &["c"]), Chat::default()];
     let mut bytes = Vec::new();
     for m in &msgs {
-        m.encode_into(&mut bytes);
+        m.encode_into(&mut bytes).unwrap();
     }
     let mut d = FrameDecoder::<Chat>::new();
     let mut got = Vec::new();
@@ -277,7 +283,7 @@ fn a_flood_of_empty_frames_is_rejected_one_by_one_without_buffering() {
         !d.is_failed(),
         "empty frames are bad frames, not a broken stream"
     );
-    d.push(&Packet::Ping(9).encode_to_vec());
+    d.push(&Packet::Ping(9).encode_to_vec().unwrap());
     assert_eq!(d.next_frame().unwrap(), Some(Packet::Ping(9)));
 }
 

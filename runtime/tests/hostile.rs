@@ -21,7 +21,7 @@ fn err_with<T: Decode + std::fmt::Debug>(bytes: &[u8], limits: Limits) -> (Decod
 /// Decoding every proper prefix of a valid encoding fails, with an offset
 /// inside the prefix; the full encoding decodes.
 fn truncations<T: Encode + Decode + PartialEq + std::fmt::Debug>(v: &T) {
-    let bytes = v.encode_to_vec();
+    let bytes = v.encode_to_vec().unwrap();
     for cut in 0..bytes.len() {
         let e = T::decode(&bytes[..cut]).expect_err(&format!("{v:?} cut at {cut} should fail"));
         assert!(e.offset() <= cut, "{v:?} cut at {cut}: {e}");
@@ -134,7 +134,7 @@ fn trailing_bytes() {
         err::<u16>(&[1, 0, 9]),
         (DecodeErrorKind::TrailingBytes { count: 1 }, 2)
     );
-    let mut b = chat("a", "b", &[]).encode_to_vec();
+    let mut b = chat("a", "b", &[]).encode_to_vec().unwrap();
     let n = b.len();
     b.extend_from_slice(&[0, 0, 0]);
     assert_eq!(
@@ -162,11 +162,11 @@ fn trailing_bytes() {
 
 #[test]
 fn depth_limit() {
-    let ok = Node::chain(64).encode_to_vec();
+    let ok = Node::chain(64).encode_to_vec().unwrap();
     assert_eq!(Node::decode(&ok).unwrap(), Node::chain(64));
     // Each level is a 4-byte body length and a 4-byte count, so the 65th
     // message's prefix is at byte 64 * 8.
-    let deep = Node::chain(65).encode_to_vec();
+    let deep = Node::chain(65).encode_to_vec().unwrap();
     assert_eq!(
         err::<Node>(&deep),
         (DecodeErrorKind::DepthExceeded { max: 64 }, 512)
@@ -176,13 +176,13 @@ fn depth_limit() {
         max_depth: 3,
         ..Limits::DEFAULT
     };
-    assert!(Node::decode_with_limits(&Node::chain(3).encode_to_vec(), limits).is_ok());
+    assert!(Node::decode_with_limits(&Node::chain(3).encode_to_vec().unwrap(), limits).is_ok());
     assert_eq!(
-        err_with::<Node>(&Node::chain(4).encode_to_vec(), limits),
+        err_with::<Node>(&Node::chain(4).encode_to_vec().unwrap(), limits),
         (DecodeErrorKind::DepthExceeded { max: 3 }, 24)
     );
     // Unions count too: Packet (1) > Chat (2).
-    let p = Packet::Chat(Chat::default()).encode_to_vec();
+    let p = Packet::Chat(Chat::default()).encode_to_vec().unwrap();
     let limits = Limits {
         max_depth: 1,
         ..Limits::DEFAULT
@@ -227,7 +227,7 @@ fn length_limits() {
         max_len: 4,
         ..Limits::DEFAULT
     };
-    let five = "abcde".to_string().encode_to_vec();
+    let five = "abcde".to_string().encode_to_vec().unwrap();
     assert_eq!(
         err_with::<String>(&five, limits),
         (
@@ -239,7 +239,9 @@ fn length_limits() {
             0
         )
     );
-    assert!(String::decode_with_limits(&"abcd".to_string().encode_to_vec(), limits).is_ok());
+    assert!(
+        String::decode_with_limits(&"abcd".to_string().encode_to_vec().unwrap(), limits).is_ok()
+    );
     let mut r = Reader::with_limits(&five, limits);
     assert_eq!(
         r.read_bytes().unwrap_err().kind(),
@@ -249,7 +251,7 @@ fn length_limits() {
             max: 4
         }
     );
-    let list = vec![0u8; 5].encode_to_vec();
+    let list = vec![0u8; 5].encode_to_vec().unwrap();
     assert_eq!(
         err_with::<Vec<u8>>(&list, limits),
         (
@@ -263,7 +265,7 @@ fn length_limits() {
     );
     let map: BTreeMap<u8, u8> = (0..5).map(|i| (i, i)).collect();
     assert!(matches!(
-        err_with::<BTreeMap<u8, u8>>(&map.encode_to_vec(), limits).0,
+        err_with::<BTreeMap<u8, u8>>(&map.encode_to_vec().unwrap(), limits).0,
         DecodeErrorKind::LimitExceeded { what: "count", .. }
     ));
 }
@@ -277,7 +279,7 @@ fn total_element_budget() {
     // 2 + 5 + 4 = 11 elements; the last count (at byte 13) goes over.
     let v = vec![vec![0u8; 5], vec![0u8; 4]];
     assert_eq!(
-        err_with::<Vec<Vec<u8>>>(&v.encode_to_vec(), limits),
+        err_with::<Vec<Vec<u8>>>(&v.encode_to_vec().unwrap(), limits),
         (
             DecodeErrorKind::LimitExceeded {
                 what: "total elements",
@@ -288,14 +290,14 @@ fn total_element_budget() {
         )
     );
     let v = vec![vec![0u8; 5], vec![0u8; 3]];
-    assert!(Vec::<Vec<u8>>::decode_with_limits(&v.encode_to_vec(), limits).is_ok());
+    assert!(Vec::<Vec<u8>>::decode_with_limits(&v.encode_to_vec().unwrap(), limits).is_ok());
 
     // The budget is shared across sibling message bodies: 3 children with one
     // child each is 6 elements.
     let tree = Node {
         children: vec![Node::chain(2), Node::chain(2), Node::chain(2)],
     };
-    let bytes = tree.encode_to_vec();
+    let bytes = tree.encode_to_vec().unwrap();
     let five = Limits {
         max_total_elements: 5,
         ..Limits::DEFAULT
@@ -389,7 +391,7 @@ fn union_frames() {
         }
     );
     // A message inside a frame may not run past the frame.
-    let mut p = Packet::Chat(chat("ab", "", &[])).encode_to_vec();
+    let mut p = Packet::Chat(chat("ab", "", &[])).encode_to_vec().unwrap();
     p[0] -= 1;
     p.pop();
     assert!(matches!(
@@ -460,7 +462,7 @@ fn zero_sized_elements() {
     // Zero-size elements are not checked against the input, only against the
     // limits.
     let mut r = Reader::new(&[3, 0, 0, 0]);
-    assert_eq!(r.read_count(0).unwrap(), 3);
+    assert_eq!(r.read_count(0, 0).unwrap(), 3);
     let v = Vec::<[u8; 0]>::decode(&[3, 0, 0, 0]).unwrap();
     assert_eq!(v.len(), 3);
     let limits = Limits {
@@ -513,12 +515,17 @@ fn random_and_mutated_input_never_panics() {
         try_all(&bytes);
     }
     let seeds = [
-        Packet::Chat(chat("alice", "hello", &["a", "b"])).encode_to_vec(),
+        Packet::Chat(chat("alice", "hello", &["a", "b"]))
+            .encode_to_vec()
+            .unwrap(),
         Node {
             children: vec![Node::chain(3), Node::default()],
         }
-        .encode_to_vec(),
-        BTreeMap::from([("k".to_string(), vec![true])]).encode_to_vec(),
+        .encode_to_vec()
+        .unwrap(),
+        BTreeMap::from([("k".to_string(), vec![true])])
+            .encode_to_vec()
+            .unwrap(),
     ];
     for seed in &seeds {
         for i in 0..seed.len() {
@@ -529,4 +536,132 @@ fn random_and_mutated_input_never_panics() {
             }
         }
     }
+}
+
+fn small_budget(base: usize, per_byte: usize) -> Limits {
+    Limits {
+        decode_budget_base: base,
+        decode_budget_per_byte: per_byte,
+        ..Limits::DEFAULT
+    }
+}
+
+#[test]
+fn decode_budget_is_charged_before_allocating() {
+    // 3 × u64: 24 model bytes, charged at the count prefix.
+    let list = vec![1u64, 2, 3].encode_to_vec().unwrap();
+    assert!(Vec::<u64>::decode_with_limits(&list, small_budget(24, 0)).is_ok());
+    assert_eq!(
+        err_with::<Vec<u64>>(&list, small_budget(23, 0)),
+        (
+            DecodeErrorKind::BudgetExceeded {
+                field: "",
+                needed: 24,
+                left: 23
+            },
+            0
+        )
+    );
+    // The per-byte part counts the whole input (28 bytes).
+    assert!(Vec::<u64>::decode_with_limits(&list, small_budget(0, 1)).is_ok());
+    // A string is charged its length at its length prefix, after the list
+    // charged its handles (24 bytes each).
+    let strings = vec!["abc".to_string()].encode_to_vec().unwrap();
+    assert!(Vec::<String>::decode_with_limits(&strings, small_budget(27, 0)).is_ok());
+    assert_eq!(
+        err_with::<Vec<String>>(&strings, small_budget(26, 0)),
+        (
+            DecodeErrorKind::BudgetExceeded {
+                field: "",
+                needed: 3,
+                left: 2
+            },
+            4
+        )
+    );
+    // A map entry is charged 2 × (key + value) + 16.
+    let map: BTreeMap<u32, u8> = [(1, 2), (3, 4)].into_iter().collect();
+    let bytes = map.encode_to_vec().unwrap();
+    let needed = 2 * (2 * (4 + 1) + 16);
+    assert!(BTreeMap::<u32, u8>::decode_with_limits(&bytes, small_budget(needed, 0)).is_ok());
+    assert!(BTreeMap::<u32, u8>::decode_with_limits(&bytes, small_budget(needed - 1, 0)).is_err());
+}
+
+#[test]
+fn readers_that_own_their_budget_take_it_back_from_bodies() {
+    let limits = small_budget(30, 0);
+    let inner = vec![1u64, 2].encode_to_vec().unwrap();
+    let mut framed = (inner.len() as u32).to_le_bytes().to_vec();
+    framed.extend_from_slice(&inner);
+    framed.extend_from_slice(&framed.clone());
+    let mut r = Reader::with_limits(&framed, limits);
+    assert_eq!(r.memory_left(), 30);
+    let mut body = r.message_body().unwrap();
+    assert_eq!(Vec::<u64>::decode_raw(&mut body).unwrap(), [1, 2]);
+    r.finish(body);
+    assert_eq!(r.memory_left(), 14);
+    let mut body = r.message_body().unwrap();
+    let e = Vec::<u64>::decode_raw(&mut body).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &DecodeErrorKind::BudgetExceeded {
+            field: "",
+            needed: 16,
+            left: 14
+        }
+    );
+    assert_eq!(e.offset(), framed.len() / 2 + 4);
+}
+
+#[test]
+fn budget_errors_name_the_innermost_field() {
+    let e = DecodeError::new(
+        DecodeErrorKind::BudgetExceeded {
+            field: "",
+            needed: 2,
+            left: 1,
+        },
+        7,
+    );
+    let named = e.in_field("Inner.items").in_field("Outer.inner");
+    assert_eq!(
+        named.kind(),
+        &DecodeErrorKind::BudgetExceeded {
+            field: "Inner.items",
+            needed: 2,
+            left: 1
+        }
+    );
+    assert_eq!(
+        named.to_string(),
+        "field `Inner.items` needs 2 more bytes of memory, only 1 left in the decode budget at byte 7"
+    );
+    // Other errors pass unchanged.
+    let other = DecodeError::new(DecodeErrorKind::InvalidUtf8, 3);
+    assert_eq!(other.clone().in_field("A.b"), other);
+}
+
+#[test]
+fn short_fixed_values_fail_at_the_first_missing_scalar() {
+    // [u32; 3] with 6 bytes: the second u32 is cut.
+    let (k, at) = err::<[u32; 3]>(&[1, 0, 0, 0, 2, 0]);
+    assert_eq!(
+        (k, at),
+        (
+            DecodeErrorKind::UnexpectedEnd {
+                needed: 4,
+                remaining: 2
+            },
+            4
+        )
+    );
+    // [bool; 3] with an invalid first byte and a missing third: the bool.
+    assert_eq!(
+        err::<[bool; 3]>(&[2, 0]),
+        (DecodeErrorKind::InvalidBool(2), 0)
+    );
+    // decode_into reports the same.
+    let mut v = [0u32; 3];
+    let e = v.decode_into(&[1, 0, 0, 0, 2, 0]).unwrap_err();
+    assert_eq!(e.offset(), 4);
 }

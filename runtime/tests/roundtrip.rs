@@ -11,7 +11,7 @@ use pkt_runtime::{
 };
 
 fn rt<T: Encode + Decode + PartialEq + Debug>(v: T) -> Vec<u8> {
-    let bytes = v.encode_to_vec();
+    let bytes = v.encode_to_vec().unwrap();
     assert_eq!(bytes.len(), v.encoded_len(), "encoded_len of {v:?}");
     let back = T::decode(&bytes).unwrap_or_else(|e| panic!("decode {v:?}: {e}"));
     assert_eq!(back, v);
@@ -73,13 +73,13 @@ fn scalar_extremes_round_trip() {
 #[test]
 fn nan_payloads_are_kept() {
     let n32 = f32::from_bits(0x7fc0_1234);
-    let b = n32.encode_to_vec();
+    let b = n32.encode_to_vec().unwrap();
     assert_eq!(f32::decode(&b).unwrap().to_bits(), 0x7fc0_1234);
     let n64 = f64::from_bits(0xfff8_0000_dead_beef);
-    let b = n64.encode_to_vec();
+    let b = n64.encode_to_vec().unwrap();
     assert_eq!(f64::decode(&b).unwrap().to_bits(), 0xfff8_0000_dead_beef);
     let v = vec![n32, 1.0];
-    let back = Vec::<f32>::decode(&v.encode_to_vec()).unwrap();
+    let back = Vec::<f32>::decode(&v.encode_to_vec().unwrap()).unwrap();
     assert_eq!(back[0].to_bits(), 0x7fc0_1234);
 }
 
@@ -88,7 +88,7 @@ fn string_exact_bytes() {
     assert_eq!(rt("hi".to_string()), [2, 0, 0, 0, b'h', b'i']);
     assert_eq!(rt(String::new()), [0, 0, 0, 0]);
     rt("héllo wörld ✓ 🦀".to_string());
-    assert_eq!("hi".encode_to_vec(), [2, 0, 0, 0, b'h', b'i']);
+    assert_eq!("hi".encode_to_vec().unwrap(), [2, 0, 0, 0, b'h', b'i']);
 }
 
 #[test]
@@ -119,7 +119,10 @@ fn list_exact_bytes() {
     rt(vec![i32::MIN, 0, i32::MAX]);
     rt(vec![1.5f64, -0.25]);
     rt(vec![Some(1u8), None]);
-    assert_eq!([1u8, 2].as_slice().encode_to_vec(), [2, 0, 0, 0, 1, 2]);
+    assert_eq!(
+        [1u8, 2].as_slice().encode_to_vec().unwrap(),
+        [2, 0, 0, 0, 1, 2]
+    );
 }
 
 #[test]
@@ -128,7 +131,7 @@ fn bytes_and_list_u8_are_the_same() {
     let mut buf = vec![0; 7];
     let mut w = Writer::new(&mut buf);
     w.put_bytes(&data);
-    assert_eq!(buf, data.encode_to_vec());
+    assert_eq!(buf, data.encode_to_vec().unwrap());
     let mut r = Reader::new(&buf);
     assert_eq!(r.read_bytes().unwrap(), data);
     assert!(r.is_empty());
@@ -186,7 +189,7 @@ fn boxes_encode_their_contents() {
     assert_eq!(rt(Box::new(5u32)), [5, 0, 0, 0]);
     rt(Box::new(vec![Box::new("x".to_string())]));
     let mut b = Box::new(String::from("old"));
-    b.decode_into(&"new".encode_to_vec()).unwrap();
+    b.decode_into(&"new".encode_to_vec().unwrap()).unwrap();
     assert_eq!(*b, "new");
 }
 
@@ -230,7 +233,7 @@ fn list_fixed_helpers() {
     let mut w = Writer::new(&mut buf);
     list::encode_fixed(&items, &mut w);
     assert_eq!(w.position(), 16);
-    assert_eq!(buf, items.to_vec().encode_to_vec());
+    assert_eq!(buf, items.to_vec().encode_to_vec().unwrap());
     let mut r = Reader::new(&buf);
     assert_eq!(list::decode_fixed::<u32>(&mut r).unwrap(), items);
     assert!(r.is_empty());
@@ -269,7 +272,7 @@ fn list_generic_helpers() {
     let mut w = Writer::new(&mut buf);
     list::encode(&items, &mut w);
     assert_eq!(w.position(), n);
-    assert_eq!(buf, items.encode_to_vec());
+    assert_eq!(buf, items.encode_to_vec().unwrap());
     assert_eq!(list::decode::<Chat>(&mut Reader::new(&buf)).unwrap(), items);
 }
 
@@ -313,8 +316,8 @@ fn encode_to_slice_and_into() {
     assert!(e.to_string().contains("needed 8"));
 
     let mut acc = vec![0xee];
-    7u8.encode_into(&mut acc);
-    "x".encode_into(&mut acc);
+    7u8.encode_into(&mut acc).unwrap();
+    "x".encode_into(&mut acc).unwrap();
     assert_eq!(acc, [0xee, 7, 1, 0, 0, 0, b'x']);
 }
 
@@ -344,7 +347,7 @@ fn message_defaults_and_unknown_tail() {
     // Empty body.
     assert_eq!(Chat::decode(&[0, 0, 0, 0]).unwrap(), Chat::default());
     // A newer writer appended a field: skipped.
-    let mut full = chat("a", "b", &[]).encode_to_vec();
+    let mut full = chat("a", "b", &[]).encode_to_vec().unwrap();
     full.extend_from_slice(&[0xde, 0xad]);
     let len = (full.len() - 4) as u32;
     full[..4].copy_from_slice(&len.to_le_bytes());
@@ -366,14 +369,15 @@ fn decode_into_reuses_and_resizes() {
         "old-two".to_string(),
         "x".to_string(),
     ];
-    v.decode_into(&vec!["a".to_string()].encode_to_vec())
+    v.decode_into(&vec!["a".to_string()].encode_to_vec().unwrap())
         .unwrap();
     assert_eq!(v, ["a"]);
-    v.decode_into(&vec!["p", "q", "r"].encode_to_vec()).unwrap();
+    v.decode_into(&vec!["p", "q", "r"].encode_to_vec().unwrap())
+        .unwrap();
     assert_eq!(v, ["p", "q", "r"]);
 
     let mut c = chat("x", "y", &["1", "2", "3"]);
-    c.decode_into(&chat("n", "m", &["9"]).encode_to_vec())
+    c.decode_into(&chat("n", "m", &["9"]).encode_to_vec().unwrap())
         .unwrap();
     assert_eq!(c, chat("n", "m", &["9"]));
 
@@ -388,7 +392,7 @@ fn decode_into_reuses_and_resizes() {
     assert_eq!(m, [(3, "c".to_string())].into());
 
     let mut a = [String::from("q"), String::from("r")];
-    a.decode_into(&["s", "t"].encode_to_vec()).unwrap();
+    a.decode_into(&["s", "t"].encode_to_vec().unwrap()).unwrap();
     assert_eq!(a, ["s", "t"]);
 }
 

@@ -29,7 +29,7 @@ fn packets() -> Vec<Packet> {
 fn stream(ps: &[Packet]) -> Vec<u8> {
     let mut out = Vec::new();
     for p in ps {
-        p.encode_into(&mut out);
+        p.encode_into(&mut out).unwrap();
     }
     out
 }
@@ -145,7 +145,7 @@ fn a_bad_frame_is_an_error_and_the_next_frame_decodes() {
     // A Ping frame whose body is one byte short of a u32 (length 4: tag + 3).
     let mut bytes = vec![4, 0, 0, 0, 1, 0xaa, 0xbb, 0xcc];
     let good = Packet::Chat(chat("bob", "hi", &[]));
-    good.encode_into(&mut bytes);
+    good.encode_into(&mut bytes).unwrap();
     let mut codec = PacketCodec::<Packet>::new();
     let mut buf = BytesMut::from(&bytes[..]);
 
@@ -168,7 +168,7 @@ fn a_bad_frame_is_an_error_and_the_next_frame_decodes() {
 #[test]
 fn offsets_of_later_bad_frames_count_from_the_stream_start() {
     let first = Packet::Ping(3);
-    let mut bytes = first.encode_to_vec();
+    let mut bytes = first.encode_to_vec().unwrap();
     let at = bytes.len();
     // Union frame with trailing garbage inside a Ping: VariantLength.
     bytes.extend_from_slice(&[6, 0, 0, 0, 1, 1, 2, 3, 4, 5]);
@@ -181,7 +181,7 @@ fn offsets_of_later_bad_frames_count_from_the_stream_start() {
 
 #[test]
 fn eof_inside_a_frame_is_unexpected_eof() {
-    let bytes = Packet::Ping(5).encode_to_vec();
+    let bytes = Packet::Ping(5).encode_to_vec().unwrap();
     let mut codec = PacketCodec::<Packet>::new();
     let mut buf = BytesMut::from(&bytes[..bytes.len() - 1]);
     assert!(codec.decode(&mut buf).unwrap().is_none());
@@ -204,10 +204,10 @@ fn encoding_equals_encode_to_vec_and_appends() {
     for p in packets() {
         let before = dst.len();
         codec.encode(&p, &mut dst).unwrap();
-        assert_eq!(&dst[before..], &p.encode_to_vec()[..]);
-        expected.extend(p.encode_to_vec());
+        assert_eq!(&dst[before..], &p.encode_to_vec().unwrap()[..]);
+        expected.extend(p.encode_to_vec().unwrap());
         codec.encode(p.clone(), &mut dst).unwrap();
-        expected.extend(p.encode_to_vec());
+        expected.extend(p.encode_to_vec().unwrap());
     }
     assert_eq!(&dst[..], &expected[..]);
     // What the codec writes, it reads back.
@@ -244,7 +244,7 @@ impl Encode for Limited {
         self.0.encode_raw(w);
         w.end_len(mark);
     }
-    fn check_limits(&self) -> Result<(), EncodeError> {
+    fn check_at(&self, _depth: u32, _max_depth: u32) -> Result<(), EncodeError> {
         pkt_runtime::check_max("Chat.text", &self.0.text, 8)
     }
 }

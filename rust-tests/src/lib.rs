@@ -18,6 +18,7 @@ pub mod same_stem_output {
     include!(concat!(env!("OUT_DIR"), "/same_stem/mod.rs"));
 }
 
+pub mod deep;
 pub mod fuzzing;
 pub mod props;
 

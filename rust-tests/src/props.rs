@@ -21,11 +21,61 @@ pub struct Entry {
     pub stable: fn(&[u8]) -> Result<bool, String>,
     /// Decodes arbitrary bytes and encodes the value again.
     pub reencode: fn(&[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError>,
+    /// See [`outcomes`].
+    pub outcomes: fn(&[u8]) -> [Outcome; 2],
+    /// See [`outcome_over`].
+    pub outcome_over: fn(&[u8], &[u8]) -> Outcome,
+    /// See [`decode_heap`].
+    pub decode_heap: fn(&[u8], Measure) -> (usize, usize),
+    /// `size_of` of the generated type.
+    pub size: usize,
+    /// `Decode::MEMORY` of the generated type.
+    pub memory: usize,
+}
+
+/// What `decode_into` makes of arbitrary `bytes` over a value decoded from
+/// the valid encoding `prior` (whose strings, lists and variants it reuses).
+pub fn outcome_over<T: Decode>(bytes: &[u8], prior: &[u8]) -> Outcome {
+    let mut value = T::decode(prior).expect("a valid encoding");
+    value
+        .decode_into(bytes)
+        .map_err(|e| (format!("{:?}", e.kind()), e.offset()))
+}
+
+/// Decodes arbitrary bytes with the default limits and returns what
+/// `measure` counted while decoding (and dropping) the value, with the decode
+/// budget the call charged.
+pub fn decode_heap<T: Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) {
+    let limits = pkt_runtime::Limits::DEFAULT;
+    let budget = pkt_runtime::DecodeBudget::new(&limits, bytes.len());
+    let used = measure(&mut || {
+        let mut r = pkt_runtime::Reader::with_budget(bytes, limits, &budget);
+        drop(T::decode_raw(&mut r));
+    });
+    (
+        used,
+        limits.decode_budget(bytes.len()) - budget.memory_left(),
+    )
+}
+
+/// Accepted, or the error's kind (as `Debug` text) and offset.
+pub type Outcome = Result<(), (String, usize)>;
+
+/// What `decode` and `decode_into` (into a default value) make of
+/// arbitrary bytes.
+pub fn outcomes<T: Decode + Default>(bytes: &[u8]) -> [Outcome; 2] {
+    let outcome = |r: Result<(), pkt_runtime::DecodeError>| {
+        r.map_err(|e| (format!("{:?}", e.kind()), e.offset()))
+    };
+    let decoded = outcome(T::decode(bytes).map(drop));
+    let mut value = T::default();
+    let into = outcome(value.decode_into(bytes));
+    [decoded, into]
 }
 
 pub const fn entry<T>(name: &'static str) -> Entry
 where
-    T: Encode + Decode + PartialEq + Debug,
+    T: Encode + Decode + PartialEq + Debug + Default,
 {
     Entry {
         name,
@@ -34,11 +84,19 @@ where
         encode: encode::<T>,
         stable: stable::<T>,
         reencode: reencode::<T>,
+        outcomes: outcomes::<T>,
+        outcome_over: outcome_over::<T>,
+        decode_heap: decode_heap::<T>,
+        size: core::mem::size_of::<T>(),
+        memory: T::MEMORY,
     }
 }
 
 fn reencode<T: Encode + Decode>(bytes: &[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError> {
-    T::decode(bytes).map(|v| v.encode_to_vec())
+    T::decode(bytes).map(|v| {
+        v.encode_to_vec()
+            .expect("a decoded value is within its limits")
+    })
 }
 
 /// Decodes arbitrary bytes. `Ok(false)` when they are rejected; `Ok(true)`
@@ -52,9 +110,13 @@ where
     let Ok(value) = T::decode(bytes) else {
         return Ok(false);
     };
-    let once = value.encode_to_vec();
+    let once = value
+        .encode_to_vec()
+        .map_err(|e| format!("a decoded value does not encode: {e}"))?;
     let again = T::decode(&once).map_err(|e| format!("re-encoding does not decode: {e}"))?;
-    let twice = again.encode_to_vec();
+    let twice = again
+        .encode_to_vec()
+        .map_err(|e| format!("a decoded value does not encode: {e}"))?;
     if once != twice {
         return Err(format!(
             "unstable encoding:\n  {}\n  {}",
@@ -75,10 +137,10 @@ fn encode<T: Encode + Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) 
     let value = T::decode(bytes).expect("valid encoding");
     let mut out = Vec::with_capacity(bytes.len() + 16);
     out.push(0xEE);
-    let into = measure(&mut || value.encode_into(&mut out));
+    let into = measure(&mut || value.encode_into(&mut out).expect("within limits"));
     assert_eq!(&out[1..], bytes, "encode_into appends the encoding");
     let mut vec = Vec::new();
-    let to_vec = measure(&mut || vec = value.encode_to_vec());
+    let to_vec = measure(&mut || vec = value.encode_to_vec().expect("within limits"));
     assert_eq!(
         vec.capacity(),
         bytes.len(),
@@ -114,7 +176,9 @@ where
     value
         .check_limits()
         .map_err(|e| format!("a decoded value fails its own limits: {e}"))?;
-    let again = value.encode_to_vec();
+    let again = value
+        .encode_to_vec()
+        .map_err(|e| format!("a decoded value does not encode: {e}"))?;
     if again != bytes {
         return Err(format!(
             "re-encoding differs:\n  in:  {}\n  out: {}",

@@ -137,11 +137,11 @@ fn steady_streams_decode_without_allocating() {
             .collect(),
     };
     for (name, bytes) in [
-        ("chat", chat.encode_to_vec()),
-        ("world", world.encode_to_vec()),
-        ("inventory", inventory.encode_to_vec()),
+        ("chat", chat.encode_to_vec().unwrap()),
+        ("world", world.encode_to_vec().unwrap()),
+        ("inventory", inventory.encode_to_vec().unwrap()),
     ] {
-        let mut packet = ServerPacket::decode(&chat.encode_to_vec()).unwrap();
+        let mut packet = ServerPacket::decode(&chat.encode_to_vec().unwrap()).unwrap();
         let mut snapshot = WorldSnapshot::default();
         let mut inv = Inventory::default();
         // First decode sizes the buffers; the next ones reuse them.
@@ -158,9 +158,9 @@ fn steady_streams_decode_without_allocating() {
     }
     let transform = TransformPacket::default();
     let mut buf = Vec::with_capacity(64);
-    assert_eq!(measure(&mut || transform.encode_into(&mut buf)), 0);
-    assert_eq!(measure(&mut || drop(transform.encode_to_vec())), 1);
-    assert_eq!(measure(&mut || drop(world.encode_to_vec())), 1);
+    assert_eq!(measure(&mut || transform.encode_into(&mut buf).unwrap()), 0);
+    assert_eq!(measure(&mut || drop(transform.encode_to_vec().unwrap())), 1);
+    assert_eq!(measure(&mut || drop(world.encode_to_vec().unwrap())), 1);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Hostile input through the generated C#: the Rust fuzz corpus and random
 //! mutations of valid encodings, for every type. Only `PktDecodeException`
 //! may escape a C# decoder, and C# must decide like Rust: the same inputs
-//! accepted, re-encoded to the same bytes.
+//! accepted, re-encoded to the same bytes, and the same inputs rejected with
+//! the same error kind at the same offset.
 
 mod support;
 
@@ -16,6 +17,17 @@ const MUTATIONS: u64 = 20_000;
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A Rust decode error as the C# program prints one: the kind's name (the
+/// same in `PktDecodeReason`) and the offset.
+fn rust_error(e: &pkt_runtime::DecodeError) -> String {
+    let kind = format!("{:?}", e.kind());
+    let name: String = kind
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    format!("{name} {}", e.offset())
 }
 
 #[test]
@@ -113,9 +125,9 @@ static class Hostile
                     if (Hex(once) != Hex(again)) {{ output.WriteLine("unstable"); continue; }}
                     output.WriteLine("ok " + Hex(once));
                 }}
-                catch (Pkt.PktDecodeException)
+                catch (Pkt.PktDecodeException e)
                 {{
-                    output.WriteLine("err");
+                    output.WriteLine("err " + e.Reason + " " + e.Offset);
                 }}
                 catch (Exception e)
                 {{
@@ -146,7 +158,7 @@ static class Hostile
                 accepted += 1;
                 None
             }
-            (Err(_), "err") => {
+            (Err(e), a) if a.strip_prefix("err ") == Some(rust_error(e).as_str()) => {
                 rejected += 1;
                 None
             }

@@ -52,9 +52,9 @@ impl<E: Encode + Decode, R: Encode + Decode, N: Encode + Decode> Value<E, R, N> 
     }
     fn encode(&self) -> Vec<u8> {
         match self {
-            Value::Event(v) => v.encode_to_vec(),
-            Value::Relay(v) => v.encode_to_vec(),
-            Value::Envelope(v) => v.encode_to_vec(),
+            Value::Event(v) => v.encode_to_vec().unwrap(),
+            Value::Relay(v) => v.encode_to_vec().unwrap(),
+            Value::Envelope(v) => v.encode_to_vec().unwrap(),
         }
     }
     fn decode(type_name: &str, bytes: &[u8]) -> Self {
@@ -73,7 +73,7 @@ impl<E: Encode + Decode, R: Encode + Decode, N: Encode + Decode> Value<E, R, N> 
 fn bytes_of(parts: &[&dyn Encode]) -> Vec<u8> {
     let mut out = Vec::new();
     for p in parts {
-        p.encode_into(&mut out);
+        p.encode_into(&mut out).unwrap();
     }
     out
 }
@@ -231,7 +231,7 @@ fn v2_data_in_v1(name: &str) -> V1 {
         }),
         "emote" => Value::Event(v1::Event::Unknown {
             tag: 4,
-            body: v2::Emote { id: 7 }.encode_to_vec(),
+            body: v2::Emote { id: 7 }.encode_to_vec().unwrap(),
         }),
         "rogue" => Value::Event(v1::Event::Join(v1::Profile {
             id: 2,
@@ -242,7 +242,7 @@ fn v2_data_in_v1(name: &str) -> V1 {
         })),
         "trade" => Value::Event(v1::Event::Unknown {
             tag: 5,
-            body: vec![10u32, 20, 30].encode_to_vec(),
+            body: vec![10u32, 20, 30].encode_to_vec().unwrap(),
         }),
         other => panic!("no v2 sample {other}"),
     }

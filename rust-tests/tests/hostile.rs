@@ -57,7 +57,8 @@ fn bad_utf8_is_an_error_at_its_byte() {
         id: 1,
         name: "héllo".into(),
     }
-    .encode_to_vec();
+    .encode_to_vec()
+    .unwrap();
     // The second byte of "é" becomes a lone lead byte.
     bytes[14] = 0xC3;
     assert_eq!(kind::<Small>(&bytes), (DecodeErrorKind::InvalidUtf8, 13));
@@ -65,7 +66,7 @@ fn bad_utf8_is_an_error_at_its_byte() {
 
 #[test]
 fn bool_must_be_zero_or_one() {
-    let mut bytes = Fixed::default().encode_to_vec();
+    let mut bytes = Fixed::default().encode_to_vec().unwrap();
     bytes[0] = 2;
     assert_eq!(kind::<Fixed>(&bytes), (DecodeErrorKind::InvalidBool(2), 0));
 }
@@ -77,7 +78,7 @@ fn max_is_enforced_before_reading_the_value() {
         nickname: "n".repeat(33),
         text: "hi".into(),
     }
-    .encode_to_vec();
+    .encode_to_vec_unchecked();
     let (k, at) = kind::<ChatPacket>(&bytes);
     assert_eq!(
         k,
@@ -99,7 +100,12 @@ fn nesting_is_bounded() {
             next: Some(Box::new(node)),
         };
     }
-    let bytes = node.encode_to_vec();
+    assert_eq!(
+        node.encode_to_vec().unwrap_err().kind(),
+        &pkt_runtime::EncodeErrorKind::DepthExceeded { max: 64 },
+        "the encoder refuses what the decoder would"
+    );
+    let bytes = node.encode_to_vec_unchecked();
     let (k, _) = kind::<LinkedNode>(&bytes);
     assert_eq!(k, DecodeErrorKind::DepthExceeded { max: 64 });
     let deep = Limits {
@@ -115,7 +121,8 @@ fn truncated_and_oversized_prefixes_name_their_offset() {
         id: 5,
         name: "abc".into(),
     }
-    .encode_to_vec();
+    .encode_to_vec()
+    .unwrap();
     let (k, at) = kind::<Small>(&bytes[..2]);
     assert!(matches!(k, DecodeErrorKind::UnexpectedEnd { .. }), "{k:?}");
     assert_eq!(at, 0);
@@ -139,7 +146,7 @@ fn encoders_refuse_values_over_their_limits() {
         nickname: "n".repeat(33),
         text: "hi".into(),
     };
-    let err = long.try_encode_to_vec().unwrap_err();
+    let err = long.encode_to_vec().unwrap_err();
     assert_eq!(
         err.kind(),
         &EncodeErrorKind::FieldTooLong {
@@ -149,7 +156,7 @@ fn encoders_refuse_values_over_their_limits() {
         }
     );
     let mut out = vec![9];
-    assert!(long.try_encode_into(&mut out).is_err());
+    assert!(long.encode_into(&mut out).is_err());
     assert_eq!(out, [9], "nothing is written on error");
 
     // The limit is found inside a union variant's message.
@@ -158,7 +165,7 @@ fn encoders_refuse_values_over_their_limits() {
         ..ChatMessage::default()
     });
     assert_eq!(
-        chat.try_encode_to_vec().unwrap_err().kind(),
+        chat.encode_to_vec().unwrap_err().kind(),
         &EncodeErrorKind::FieldTooLong {
             field: "ChatMessage.mentions",
             len: 9,
@@ -170,5 +177,5 @@ fn encoders_refuse_values_over_their_limits() {
         nickname: "n".repeat(32),
         ..long
     };
-    assert_eq!(ok.try_encode_to_vec().unwrap(), ok.encode_to_vec());
+    assert_eq!(ok.encode_to_vec().unwrap(), ok.encode_to_vec_unchecked());
 }

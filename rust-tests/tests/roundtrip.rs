@@ -52,7 +52,7 @@ fn files_with_the_same_name_both_generate() {
         client: client::Settings { volume: 7 },
         server: server::Settings { tick_rate: 60 },
     };
-    let bytes = pkt_runtime::Encode::encode_to_vec(&v);
+    let bytes = pkt_runtime::Encode::encode_to_vec(&v).expect("within limits");
     assert_eq!(bytes, [3, 0, 0, 0, 7, 60, 0]);
     assert_eq!(<Both as pkt_runtime::Decode>::decode(&bytes).unwrap(), v);
     assert_eq!(client::LIMIT, 8);

@@ -5,10 +5,15 @@
 //  * A null in a non-optional reference field (string, bytes, list, map,
 //    array, message, union) encodes as that field's empty or default value.
 //  * Only PktDecodeException escapes a decoder, whatever the input. Every
-//    length and count is checked against the remaining input and the limits
+//    length and count is checked against the remaining input and the limits,
+//    and what it will occupy in memory is charged to the decode budget
+//    (PktLimits.DecodeBudgetBase + DecodeBudgetPerByte per input byte),
 //    before anything is allocated.
 //  * Encoding throws PktEncodeException when the destination is too small, a
-//    fixed-length array has the wrong length, or an @max bound is exceeded.
+//    fixed-length array has the wrong length, an @max bound is exceeded,
+//    messages and unions nest deeper than PktLimits.DefaultMaxDepth, or the
+//    encoding would exceed int.MaxValue bytes: nothing is written that a
+//    decoder with the default limits rejects for its depth or an @max.
 //  * DecodeInto overwrites an existing object in place, reusing its lists,
 //    maps, arrays, nested messages and union variants. A string whose wire
 //    bytes are ASCII and equal to the current value keeps the current
@@ -33,6 +38,7 @@ namespace Pkt
         TrailingBytes,
         VariantLength,
         DuplicateMapKey,
+        BudgetExceeded,
     }
 
     /// <summary>Malformed or over-limit input. <see cref="Offset"/> is the absolute byte offset.</summary>
@@ -49,10 +55,21 @@ namespace Pkt
         }
     }
 
-    /// <summary>A value that cannot be encoded (buffer too small, wrong array length, @max exceeded).</summary>
+    /// <summary>A value that cannot be encoded (buffer too small, wrong array length, @max exceeded, too deep, too large).</summary>
     public sealed class PktEncodeException : global::System.Exception
     {
         public PktEncodeException(string message) : base(message) { }
+    }
+
+    /// <summary>
+    /// Schema names of a generated message or union, for error messages: the
+    /// type's name for <c>-1</c>, else <c>Type.field</c> (or <c>Union.Variant</c>)
+    /// by declaration index. Called only to build an exception, so the hot
+    /// paths hold no string literals (which a runtime may materialise on first use).
+    /// </summary>
+    public interface IPktNamed
+    {
+        string PktName(int field);
     }
 
     /// <summary>Decoder limits; the defaults equal the Rust runtime's.</summary>
@@ -66,21 +83,45 @@ namespace Pkt
         public readonly int MaxFrame;
         /// <summary>Most collection elements in one decoded value.</summary>
         public readonly int MaxTotalElements;
+        /// <summary>Decode budget of every decode call, in model bytes, before the per-byte part.</summary>
+        public readonly long DecodeBudgetBase;
+        /// <summary>Decode budget added per input byte (of the span decoded, or of one frame).</summary>
+        public readonly long DecodeBudgetPerByte;
 
         public const int DefaultMaxDepth = 64;
         public const int DefaultMaxLength = 16 * 1024 * 1024;
         public const int DefaultMaxFrame = 16 * 1024 * 1024;
         public const int DefaultMaxTotalElements = 16 * 1024 * 1024;
+        public const long DefaultDecodeBudgetBase = 1024 * 1024;
+        public const long DefaultDecodeBudgetPerByte = 32;
 
         /// <summary>The defaults; decoders given null use the same values without touching this instance.</summary>
         public static readonly PktLimits Default = new PktLimits(DefaultMaxDepth, DefaultMaxLength, DefaultMaxFrame, DefaultMaxTotalElements);
 
         public PktLimits(int maxDepth, int maxLength, int maxFrame, int maxTotalElements)
+            : this(maxDepth, maxLength, maxFrame, maxTotalElements, DefaultDecodeBudgetBase, DefaultDecodeBudgetPerByte)
+        {
+        }
+
+        public PktLimits(int maxDepth, int maxLength, int maxFrame, int maxTotalElements, long decodeBudgetBase, long decodeBudgetPerByte)
         {
             MaxDepth = maxDepth < 0 ? 0 : maxDepth;
             MaxLength = maxLength < 0 ? 0 : maxLength;
             MaxFrame = maxFrame < 0 ? 0 : maxFrame;
             MaxTotalElements = maxTotalElements < 0 ? 0 : maxTotalElements;
+            DecodeBudgetBase = decodeBudgetBase < 0 ? 0 : decodeBudgetBase;
+            DecodeBudgetPerByte = decodeBudgetPerByte < 0 ? 0 : decodeBudgetPerByte;
+        }
+
+        /// <summary>The budget of one decode call over <paramref name="inputLength"/> bytes: base + per byte × length, saturating.</summary>
+        public static long Budget(PktLimits limits, int inputLength)
+        {
+            long baseBudget = limits == null ? DefaultDecodeBudgetBase : limits.DecodeBudgetBase;
+            long perByte = limits == null ? DefaultDecodeBudgetPerByte : limits.DecodeBudgetPerByte;
+            long n = inputLength < 0 ? 0 : inputLength;
+            if (perByte != 0 && n > long.MaxValue / perByte) return long.MaxValue;
+            long variable = perByte * n;
+            return variable > long.MaxValue - baseBudget ? long.MaxValue : baseBudget + variable;
         }
     }
 
@@ -96,6 +137,7 @@ namespace Pkt
         private readonly int maxDepth;
         private readonly int maxLength;
         private readonly long origin;
+        private long budget;
 
         public PktReader(global::System.ReadOnlySpan<byte> source, PktLimits limits) : this(source, limits, 0) { }
 
@@ -110,10 +152,23 @@ namespace Pkt
             maxDepth = limits == null ? PktLimits.DefaultMaxDepth : limits.MaxDepth;
             maxLength = limits == null ? PktLimits.DefaultMaxLength : limits.MaxLength;
             this.origin = origin;
+            budget = PktLimits.Budget(limits, source.Length);
         }
+
+        /// <summary>Decode budget left, in model bytes.</summary>
+        public long BudgetLeft { get { return budget; } }
 
         public int Position { get { return pos; } }
         public int Remaining { get { return end - pos; } }
+        /// <summary>The unread bytes of the current body or frame.</summary>
+        public global::System.ReadOnlySpan<byte> Rest { get { return buf.Slice(pos, end - pos); } }
+
+        /// <summary>UnexpectedEnd at <paramref name="at"/> (relative to this reader), for a value cut off there.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        public PktDecodeException UnexpectedEndAt(int at, int needed, int remaining)
+        {
+            return Error(PktDecodeReason.UnexpectedEnd, at, "unexpected end of input: needed " + needed + " bytes, " + remaining + " remaining");
+        }
         public bool HasMore { get { return pos < end; } }
 
         public PktDecodeException Error(PktDecodeReason reason, int at, string detail)
@@ -218,21 +273,78 @@ namespace Pkt
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
         private PktDecodeException TooLong(int at, uint value, int max, string field)
         {
-            return Error(PktDecodeReason.FieldTooLong, at, "field `" + field + "` has length " + value + ", more than its maximum " + max);
+            return Error(PktDecodeReason.FieldTooLong, at, "field " + field + " has length " + value + ", more than its maximum " + max);
         }
 
-        private int ReadLength(int max, string field)
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static string Name(IPktNamed owner, int field)
+        {
+            return owner == null ? "value" : "`" + owner.PktName(field) + "`";
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private PktDecodeException OverBudget(int at, ulong needed, IPktNamed owner, int field)
+        {
+            return Error(PktDecodeReason.BudgetExceeded, at, "decoding " + Name(owner, field) + " needs " + needed + " bytes of the decode budget, " + budget + " left");
+        }
+
+        /// <summary>Charges <paramref name="needed"/> model bytes to the decode budget, or fails at <paramref name="at"/> naming the field.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public void Charge(long needed, int at, IPktNamed owner, int field)
+        {
+            if (needed > budget) throw OverBudget(at, (ulong)needed, owner, field);
+            budget -= needed;
+        }
+
+        /// <summary>Charges <paramref name="count"/> × <paramref name="each"/> model bytes (saturating).</summary>
+        private void ChargeEach(uint count, long each, int at, IPktNamed owner, int field)
+        {
+            if (each == 0 || count == 0) return;
+            if ((long)count > budget / each)
+            {
+                ulong product = (ulong)count * (ulong)each;
+                ulong needed = product / (ulong)each == count ? product : ulong.MaxValue;
+                throw OverBudget(at, needed, owner, field);
+            }
+            budget -= count * each;
+        }
+
+        /// <summary>
+        /// A field's @max checked against the length or count prefix about to be
+        /// read, before any other check (as the Rust runtime's peek_max). With
+        /// <paramref name="optional"/> the prefix follows an option flag and is
+        /// only checked when the flag is 1. A prefix not all there passes: the
+        /// read that follows reports the short input.
+        /// </summary>
+        public void PeekMax(int max, IPktNamed owner, int field, bool optional)
+        {
+            int at = pos;
+            if (optional)
+            {
+                if (at >= end || buf[at] != 1) return;
+                at++;
+            }
+            if (end - at < 4) return;
+            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(buf.Slice(at, 4));
+            if (len > (uint)max) throw TooLong(at, len, max, Name(owner, field));
+        }
+
+        private int ReadLength(IPktNamed owner, int field)
         {
             int at = pos;
             uint len = ReadU32();
             if (len > (uint)(end - pos)) throw LengthExceeds(at, len);
             if (len > (uint)maxLength) throw OverLimit(at, len, maxLength);
-            if (len > (uint)max) throw TooLong(at, len, max, field);
+            Charge(len, at, owner, field);
             return (int)len;
         }
 
-        /// <summary>Reads an element count, checked against the input (count × minimum element size) and every limit.</summary>
-        public int ReadCount(int minElementSize, int max, string field)
+        /// <summary>
+        /// Reads an element count, checked against the input (count × minimum
+        /// element size) and every limit, then charges count × <paramref name="elementMemory"/>
+        /// to the decode budget.
+        /// </summary>
+        public int ReadCount(int minElementSize, long elementMemory, IPktNamed owner, int field)
         {
             int at = pos;
             uint count = ReadU32();
@@ -240,20 +352,17 @@ namespace Pkt
             if (needed > (ulong)(end - pos)) throw LengthExceeds(at, needed);
             if (count > (uint)maxLength) throw OverLimit(at, count, maxLength);
             if (count > (uint)elementsLeft) throw OverLimit(at, count, elementsLeft);
-            if (count > (uint)max) throw TooLong(at, count, max, field);
+            ChargeEach(count, elementMemory, at, owner, field);
             elementsLeft -= (int)count;
             return (int)count;
         }
 
-        public int ReadCount(int minElementSize) { return ReadCount(minElementSize, int.MaxValue, null); }
-
-        public string ReadString() { return ReadString(null, int.MaxValue, null); }
-        public string ReadString(string current) { return ReadString(current, int.MaxValue, null); }
+        public string ReadString() { return ReadString(null, null, -1); }
 
         /// <summary>Reads a string; returns <paramref name="current"/> itself when it is ASCII and equal to the wire bytes.</summary>
-        public string ReadString(string current, int max, string field)
+        public string ReadString(string current, IPktNamed owner, int field)
         {
-            int len = ReadLength(max, field);
+            int len = ReadLength(owner, field);
             int at = pos;
             var bytes = buf.Slice(pos, len);
             pos += len;
@@ -270,13 +379,12 @@ namespace Pkt
             return global::System.Text.Encoding.UTF8.GetString(bytes);
         }
 
-        public byte[] ReadBytes() { return ReadBytes(null, int.MaxValue, null); }
-        public byte[] ReadBytes(byte[] current) { return ReadBytes(current, int.MaxValue, null); }
+        public byte[] ReadBytes() { return ReadBytes(null, null, -1); }
 
         /// <summary>Reads bytes; reuses <paramref name="current"/> when it has the same length.</summary>
-        public byte[] ReadBytes(byte[] current, int max, string field)
+        public byte[] ReadBytes(byte[] current, IPktNamed owner, int field)
         {
-            int len = ReadLength(max, field);
+            int len = ReadLength(owner, field);
             return Take(len, current);
         }
 
@@ -290,8 +398,12 @@ namespace Pkt
             return result;
         }
 
-        /// <summary>The rest of the current message body or union frame.</summary>
-        public byte[] ReadRest(byte[] current) { return Take(end - pos, current); }
+        /// <summary>The rest of the current message body or union frame, charged to the budget as kept bytes.</summary>
+        public byte[] ReadRest(byte[] current, IPktNamed owner)
+        {
+            Charge(end - pos, pos, owner, -1);
+            return Take(end - pos, current);
+        }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
         private PktDecodeException InvalidUtf8(int at)
@@ -386,14 +498,56 @@ namespace Pkt
     {
         private global::System.Span<byte> buf;
         private int pos;
+        private int depth;
 
         public PktWriter(global::System.Span<byte> destination)
         {
             buf = destination;
             pos = 0;
+            depth = 0;
         }
 
         public int Position { get { return pos; } }
+
+        /// <summary>Enters a message body or union frame of <paramref name="type"/>; pair with <see cref="Leave"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public void Enter(IPktNamed type)
+        {
+            if (depth >= PktLimits.DefaultMaxDepth) throw TooDeep(type);
+            depth++;
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public void Leave() { depth--; }
+
+        /// <summary>For sizing: fails when a value of <paramref name="type"/> would sit at a <paramref name="depth"/> (1 at top level) decoders reject.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void CheckDepth(int depth, IPktNamed type)
+        {
+            if (depth > PktLimits.DefaultMaxDepth) throw TooDeep(type);
+        }
+
+        /// <summary>An encoded size as an int, or a PktEncodeException naming <paramref name="type"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static int CheckSize(long size, IPktNamed type)
+        {
+            if (size > int.MaxValue) throw TooLarge(type, size);
+            return (int)size;
+        }
+
+        /// <summary>The encoding of <paramref name="type"/> is over int.MaxValue bytes (<paramref name="size"/>, or long.MaxValue for more).</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        public static PktEncodeException TooLarge(IPktNamed type, long size)
+        {
+            string amount = size == long.MaxValue ? "more than " + long.MaxValue : size.ToString(global::System.Globalization.CultureInfo.InvariantCulture);
+            return new PktEncodeException("`" + type.PktName(-1) + "` encodes to " + amount + " bytes, more than " + int.MaxValue);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static PktEncodeException TooDeep(IPktNamed type)
+        {
+            return new PktEncodeException("`" + type.PktName(-1) + "` is nested deeper than " + PktLimits.DefaultMaxDepth + " messages and unions, which decoders reject");
+        }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
         public static PktEncodeException TooSmall(int needed, int available)
@@ -618,7 +772,7 @@ namespace Pkt
     }
 
     /// <summary>The wire order of a map key type.</summary>
-    public abstract class PktKeyOrder<K>
+    public abstract class PktKeyOrder<K> : global::System.Collections.Generic.IComparer<K>
     {
         public abstract int Compare(K a, K b);
     }
@@ -660,6 +814,11 @@ namespace Pkt
         private K[] keys;
         private V[] values;
         private int count;
+        // Decoding appends in wire order; once a key arrives out of order,
+        // every key goes through this set (O(log n) duplicate checks) and the
+        // arrays are sorted once, by EndDecoded or the next access.
+        private global::System.Collections.Generic.SortedSet<K> seen;
+        private bool unsorted;
 
         public PktMap(PktKeyOrder<K> order)
         {
@@ -684,6 +843,7 @@ namespace Pkt
 
         private void CheckIndex(int index)
         {
+            if (unsorted) EndDecoded();
             if ((uint)index >= (uint)count) throw new global::System.ArgumentOutOfRangeException("index");
         }
 
@@ -691,6 +851,7 @@ namespace Pkt
         public int IndexOfKey(K key)
         {
             if (key == null) throw new global::System.ArgumentNullException("key");
+            if (unsorted) EndDecoded();
             int lo = 0, hi = count - 1;
             while (lo <= hi)
             {
@@ -752,6 +913,8 @@ namespace Pkt
         /// <summary>Removes every entry and keeps the arrays for reuse.</summary>
         public void Clear()
         {
+            seen = null;
+            unsorted = false;
             if (count > 0)
             {
                 global::System.Array.Clear(keys, 0, count);
@@ -760,18 +923,64 @@ namespace Pkt
             }
         }
 
-        /// <summary>Decoder entry: appends in O(1) when keys arrive ascending; false on a repeated key.</summary>
-        public bool AddDecoded(K key, V value)
+        /// <summary>
+        /// Decoder entry, called with each key before its value is read: false
+        /// when the key was already decoded. O(1) while keys arrive ascending,
+        /// O(log n) after the first one out of order.
+        /// </summary>
+        public bool IsNewDecodedKey(K key)
         {
-            if (count == 0 || order.Compare(keys[count - 1], key) < 0)
+            if (seen == null)
             {
-                Insert(count, key, value);
-                return true;
+                if (count == 0 || order.Compare(keys[count - 1], key) < 0) return true;
+                seen = new global::System.Collections.Generic.SortedSet<K>(order);
+                for (int i = 0; i < count; i++) seen.Add(keys[i]);
             }
-            int i = IndexOfKey(key);
-            if (i >= 0) return false;
-            Insert(~i, key, value);
-            return true;
+            return seen.Add(key);
+        }
+
+        /// <summary>Decoder entry: appends an entry whose key <see cref="IsNewDecodedKey"/> accepted.</summary>
+        public void AppendDecoded(K key, V value)
+        {
+            if (seen != null) unsorted = true;
+            Insert(count, key, value);
+        }
+
+        /// <summary>Decoder entry: restores wire order after keys arrived out of order (heapsort: O(n log n), no allocation).</summary>
+        public void EndDecoded()
+        {
+            seen = null;
+            if (!unsorted) return;
+            unsorted = false;
+            for (int i = count / 2 - 1; i >= 0; i--) SiftDown(i, count);
+            for (int last = count - 1; last > 0; last--)
+            {
+                Swap(0, last);
+                SiftDown(0, last);
+            }
+        }
+
+        private void SiftDown(int i, int n)
+        {
+            while (true)
+            {
+                int child = 2 * i + 1;
+                if (child >= n) return;
+                if (child + 1 < n && order.Compare(keys[child], keys[child + 1]) < 0) child++;
+                if (order.Compare(keys[i], keys[child]) >= 0) return;
+                Swap(i, child);
+                i = child;
+            }
+        }
+
+        private void Swap(int i, int j)
+        {
+            K k = keys[i];
+            keys[i] = keys[j];
+            keys[j] = k;
+            V v = values[i];
+            values[i] = values[j];
+            values[j] = v;
         }
 
         private void Insert(int i, K key, V value)
@@ -796,7 +1005,11 @@ namespace Pkt
             count++;
         }
 
-        public Enumerator GetEnumerator() { return new Enumerator(this); }
+        public Enumerator GetEnumerator()
+        {
+            if (unsorted) EndDecoded();
+            return new Enumerator(this);
+        }
 
         global::System.Collections.Generic.IEnumerator<global::System.Collections.Generic.KeyValuePair<K, V>> global::System.Collections.Generic.IEnumerable<global::System.Collections.Generic.KeyValuePair<K, V>>.GetEnumerator()
         {

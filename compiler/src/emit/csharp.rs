@@ -15,10 +15,12 @@ use serde::Serialize;
 use super::output;
 use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
-use crate::ir::{EnumValue, Field, Ir, Prim, Type, TypeDef, TypeKind, Variant, NAN_F64_BITS};
+use crate::ir::{
+    EnumValue, Field, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant, NAN_F64_BITS,
+};
 use crate::names::{self, Lang, NameKind};
 
-use code::Gen;
+use code::{Gen, ReadCx};
 
 const RUNTIME: &str = include_str!("../../../templates/csharp/PktRuntime.cs");
 
@@ -61,7 +63,7 @@ fn templates() -> &'static Templates {
 
 pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
-    let gen = Gen { ir, member: "" };
+    let gen = Gen::new(ir);
     let stems = output::stems(ir, &[RUNTIME_STEM]);
     let mut out = Vec::new();
     for (index, file) in ir.files.iter().enumerate() {
@@ -73,7 +75,9 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             let def = ir.ty(id);
             let text = match &def.kind {
                 TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
-                TypeKind::Struct { fields } => t.render("struct", &struct_view(&gen, def, fields)),
+                TypeKind::Struct { fields } => {
+                    t.render("struct", &struct_view(&gen, id, def, fields))
+                }
                 TypeKind::Message {
                     fields,
                     preserve_unknown,
@@ -389,26 +393,11 @@ struct StructView {
     write: String,
     /// Loads from a span of exactly `size` bytes into a local `v`.
     read: String,
-    /// The C# layout of the struct is its wire layout (see [`raw_layout`]):
+    /// Returns the first error of a span shorter than `size` (`Truncated`).
+    truncated: String,
+    /// The C# layout of the struct is its wire layout (see [`Gen::raw`]):
     /// on little-endian hosts it is copied with one `MemoryMarshal` call.
     raw: bool,
-}
-
-/// Whether a struct's C# memory layout, declared `Sequential, Pack = 1`, is
-/// exactly its wire layout: every field a scalar other than `bool`, an enum,
-/// or such a struct. `bool` is excluded because it makes .NET leave the
-/// managed layout unspecified (and every byte must be checked to be 0 or 1);
-/// arrays because they are references in C#.
-fn raw_layout(ir: &Ir, fields: &[Field]) -> bool {
-    fields.iter().all(|f| match &f.ty {
-        Type::Prim(p) => *p != Prim::Bool,
-        Type::Named(r) => match &ir.ty(r.id).kind {
-            TypeKind::Enum { .. } => true,
-            TypeKind::Struct { fields } => raw_layout(ir, fields),
-            _ => false,
-        },
-        _ => false,
-    })
 }
 
 #[derive(Serialize)]
@@ -425,20 +414,19 @@ fn field_name(def: &TypeDef, f: &Field) -> String {
     names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
 }
 
-fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
+fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> StructView {
     let size = def.layout.fixed_size().expect("structs are fixed-size");
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
+    let mut truncated = code::Code::new(2);
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
         let member = format!("{}.{}", def.name, f.name);
-        let gen = Gen {
-            ir: gen.ir,
-            member: &member,
-        };
+        let gen = gen.for_member(&member);
         gen.fixed_write(&mut write, &f.ty, &name, &off, 0);
         gen.fixed_read(&mut read, &f.ty, &format!("v.{name}"), &off, 0);
+        gen.fixed_truncated(&mut truncated, &f.ty, &off, 0);
     }
     StructView {
         doc: doc_lines(&def.doc),
@@ -458,7 +446,8 @@ fn struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> StructView {
             .collect(),
         write: write.finish(),
         read: read.finish(),
-        raw: raw_layout(gen.ir, fields),
+        truncated: truncated.finish(),
+        raw: gen.raw(id),
     }
 }
 
@@ -471,6 +460,10 @@ struct MessageView {
     doc: Vec<String>,
     obsolete: bool,
     name: String,
+    /// The schema name as a C# string literal, for errors.
+    schema_name: String,
+    /// `Type.field` of every field as C# string literals, for errors.
+    field_names: Vec<String>,
     preserve_unknown: bool,
     fields: Vec<FieldDecl>,
     /// Body of `GetEncodedSize`, leaving the size in `n`.
@@ -481,31 +474,66 @@ struct MessageView {
     read: String,
 }
 
+/// The body of a `GetEncodedSize(int depth)`: the constant part, then the
+/// variable part in a `checked` block (an overflow becomes the caller's
+/// PktEncodeException).
+fn size_body(level: usize, constant: u64, variable: code::Code) -> String {
+    let mut c = code::Code::new(level);
+    c.line(&format!("long n = {constant};"));
+    let variable = variable.finish();
+    if !variable.is_empty() {
+        c.line("checked");
+        c.open();
+        c.raw(&variable);
+        c.close();
+    }
+    c.finish()
+}
+
 fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
-    let mut size = code::Code::new(2);
+    let mut size = code::Code::new(3);
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
     let mut constant: u64 = 4;
     let mut decls = Vec::new();
-    for f in fields {
+    let mut field_names = Vec::new();
+    for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
-        let max = f.max.map(|m| (m, format!("{}.{}", def.name, f.name)));
-        let member = format!("{}.{}", def.name, f.name);
-        let gen = &Gen {
-            ir: gen.ir,
-            member: &member,
-        };
+        let schema_name = format!("{}.{}", def.name, f.name);
+        let max = f.max.map(|m| (m, schema_name.clone()));
+        let gen = &gen.for_member(&schema_name);
         constant += gen.size(&mut size, &f.ty, &name, 0);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
+        field_names.push(string_literal(&schema_name));
+        // Errors name the field through IPktNamed: no string in the hot path.
+        let field = format!("this, {index}");
         read.line("if (more)");
         read.open();
-        gen.read(&mut read, &f.ty, &name, true, max.as_ref(), 0);
+        if let Some(m) = f.max {
+            let optional = matches!(f.ty, Type::Optional(_));
+            read.line(&format!("r.PeekMax({m}, {field}, {optional});"));
+        }
+        let cx = ReadCx {
+            field: &field,
+            fresh: "fresh",
+            boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
+        };
+        gen.read(&mut read, &f.ty, &name, true, &cx, 0);
         read.line("more = r.HasMore;");
         read.close();
         read.line("else");
         read.open();
+        // A default string is charged as if materialised, as in Rust.
+        if let Some(Value::String(s)) = &f.default {
+            if !s.is_empty() {
+                read.line(&format!("r.Charge({}, r.Position, {field});", s.len()));
+            }
+        }
+        read.line("if (!fresh)");
+        read.open();
         gen.reset(&mut read, &f.ty, &name, f.default.as_ref());
+        read.close();
         read.close();
         let init = gen.default_expr(&f.ty, f.default.as_ref());
         decls.push(FieldDecl {
@@ -517,20 +545,23 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
             init: init.unwrap_or_default(),
         });
     }
+    let schema_name = string_literal(&def.name);
     if preserve_unknown {
         size.line("n += UnknownFields == null ? 0 : UnknownFields.Length;");
         write.line("w.WriteRaw(UnknownFields);");
-        read.line("UnknownFields = more ? r.ReadRest(UnknownFields) : global::System.Array.Empty<byte>();");
+        read.line(
+            "UnknownFields = more ? r.ReadRest(UnknownFields, this) : global::System.Array.Empty<byte>();",
+        );
     }
-    let mut size_text = code::Code::new(2);
-    size_text.line(&format!("int n = {constant};"));
     MessageView {
         doc: doc_lines(&def.doc),
         obsolete: def.deprecated,
         name: type_ident(&def.name),
+        schema_name,
+        field_names,
         preserve_unknown,
         fields: decls,
-        size: format!("{}{}", size_text.finish(), size.finish()),
+        size: size_body(2, constant, size),
         write: write.finish(),
         read: read.finish(),
     }
@@ -545,6 +576,8 @@ struct UnionView {
     doc: Vec<String>,
     obsolete: bool,
     name: String,
+    /// The schema name as a C# string literal, for errors.
+    schema_name: String,
     tag_type: &'static str,
     tag_size: u32,
     /// `ReadU8` or `ReadU16`.
@@ -559,6 +592,8 @@ struct VariantView {
     doc: Vec<String>,
     obsolete: bool,
     name: String,
+    /// `Union.Variant` as a C# string literal, for errors.
+    field_name: String,
     tag: u16,
     ty: String,
     has_init: bool,
@@ -582,36 +617,41 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
         doc: doc_lines(&def.doc),
         obsolete: def.deprecated,
         name: type_ident(&def.name),
+        schema_name: string_literal(&def.name),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
         read_tag,
         write_tag,
         variants: variants
             .iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(index, v)| {
                 let member = format!("{}.{}", def.name, v.name);
-                let gen = &Gen {
-                    ir: gen.ir,
-                    member: &member,
-                };
-                let mut size = code::Code::new(3);
+                let gen = &gen.for_member(&member);
+                let mut size = code::Code::new(4);
                 let constant = 4 + tag_size + gen.size(&mut size, &v.ty, "Value", 0);
-                let mut size_text = code::Code::new(3);
-                size_text.line(&format!("int n = {constant};"));
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);
-                gen.read(&mut read, &v.ty, "v.Value", true, None, 0);
+                let field_name = string_literal(&format!("{}.{}", def.name, v.name));
+                let field = format!("v, {index}");
+                let cx = ReadCx {
+                    field: &field,
+                    fresh: "false",
+                    boxed: v.cyclic.then(|| gen.ir.boxed_memory(&v.ty)),
+                };
+                gen.read(&mut read, &v.ty, "v.Value", true, &cx, 0);
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
                     doc: doc_lines(&v.doc),
                     obsolete: v.deprecated,
                     name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
+                    field_name,
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),
                     init: init.unwrap_or_default(),
-                    size: format!("{}{}", size_text.finish(), size.finish()),
+                    size: size_body(3, constant, size),
                     write: write.finish(),
                     read: read.finish(),
                 }

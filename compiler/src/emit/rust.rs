@@ -41,18 +41,16 @@ fn templates() -> &'static Templates {
 pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
     let names = output_names(ir);
+    let boxed = boxed_types(ir);
     let mut out = Vec::new();
     for (fi, file) in ir.files.iter().enumerate() {
         let cx = Cx {
             ir,
             namespace: &file.namespace,
             serde: options.serde,
+            boxed: &boxed,
         };
-        let items: Vec<String> = file
-            .types
-            .iter()
-            .map(|id| cx.render_type(t, ir.ty(*id)))
-            .collect();
+        let items: Vec<String> = file.types.iter().map(|id| cx.render_type(t, *id)).collect();
         let consts = file
             .consts
             .iter()
@@ -77,6 +75,33 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
         path: "mod.rs".into(),
         contents: tidy(&t.render("mod", &module_tree(ir, &names))),
     });
+    out
+}
+
+/// The declared types some field or variant stores in a `Box`: their
+/// decoders build a boxed value in place (`Decode::decode_boxed`).
+fn boxed_types(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
+    fn inner(ty: &Type) -> Option<TypeId> {
+        match ty {
+            Type::Optional(t) => inner(t),
+            t => t.named(),
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for def in &ir.types {
+        let boxed: Vec<&Type> = match &def.kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+                fields.iter().filter(|f| f.cyclic).map(|f| &f.ty).collect()
+            }
+            TypeKind::Union { variants, .. } => variants
+                .iter()
+                .filter(|v| v.cyclic)
+                .map(|v| &v.ty)
+                .collect(),
+            TypeKind::Enum { .. } => Vec::new(),
+        };
+        out.extend(boxed.into_iter().filter_map(inner));
+    }
     out
 }
 
@@ -247,27 +272,40 @@ struct Cx<'a> {
     namespace: &'a [String],
     /// Whether types derive the serde traits.
     serde: bool,
+    /// See [`boxed_types`].
+    boxed: &'a std::collections::BTreeSet<TypeId>,
 }
+
+/// Messages at least this large (by the decoded-size model) decode into a
+/// default value in place: building them field by field on the stack costs
+/// several copies of the value in stack frames (about twenty in debug
+/// builds).
+const DECODE_IN_PLACE_MIN: u64 = 4096;
 
 /// serde implements its traits for arrays of at most this many elements.
 const SERDE_MAX_ARRAY: u32 = 32;
 
 impl Cx<'_> {
-    fn render_type(&self, t: &Templates, def: &TypeDef) -> String {
+    fn render_type(&self, t: &Templates, id: TypeId) -> String {
+        let def = self.ir.ty(id);
+        let decode_boxed = self.boxed.contains(&id);
         match &def.kind {
             TypeKind::Struct { fields } => t.render("struct", &self.struct_view(def, fields)),
             TypeKind::Message {
                 fields,
                 preserve_unknown,
-            } => t.render(
-                "message",
-                &self.message_view(def, fields, *preserve_unknown),
-            ),
+            } => {
+                let mut view = self.message_view(def, fields, *preserve_unknown);
+                view.common.decode_boxed = decode_boxed;
+                t.render("message", &view)
+            }
             TypeKind::Enum { base, values } => {
                 t.render("enum", &self.enum_view(def, *base, values))
             }
             TypeKind::Union { tag, variants, .. } => {
-                t.render("union", &self.union_view(def, *tag, variants))
+                let mut view = self.union_view(def, *tag, variants);
+                view.common.decode_boxed = decode_boxed;
+                t.render("union", &view)
             }
         }
     }
@@ -349,32 +387,19 @@ impl Cx<'_> {
         }
     }
 
-    /// Whether a value of the type can hold a field with an `@max` limit,
-    /// so its `check_limits` must look inside.
-    fn has_limits(&self, ty: &Type) -> bool {
-        fn walk(ir: &Ir, ty: &Type, seen: &mut Vec<TypeId>) -> bool {
-            match ty {
-                Type::List(t) | Type::Array(t, _) | Type::Optional(t) => walk(ir, t, seen),
-                Type::Map(k, v) => walk(ir, k, seen) || walk(ir, v, seen),
-                Type::Named(r) => {
-                    if seen.contains(&r.id) {
-                        return false;
-                    }
-                    seen.push(r.id);
-                    match &ir.ty(r.id).kind {
-                        TypeKind::Message { fields, .. } => fields
-                            .iter()
-                            .any(|f| f.max.is_some() || walk(ir, &f.ty, seen)),
-                        TypeKind::Union { variants, .. } => {
-                            variants.iter().any(|v| walk(ir, &v.ty, seen))
-                        }
-                        TypeKind::Struct { .. } | TypeKind::Enum { .. } => false,
-                    }
-                }
-                _ => false,
-            }
+    /// Whether a value of the type can hold a message or union, which the
+    /// encoders' check (`Encode::check_at`) must visit for its depth and
+    /// `@max` limits.
+    fn needs_check(&self, ty: &Type) -> bool {
+        match ty {
+            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.needs_check(t),
+            Type::Map(k, v) => self.needs_check(k) || self.needs_check(v),
+            Type::Named(r) => matches!(
+                self.ir.ty(r.id).kind,
+                TypeKind::Message { .. } | TypeKind::Union { .. }
+            ),
+            _ => false,
         }
-        walk(self.ir, ty, &mut Vec::new())
     }
 
     fn uses_deprecated(&self, ty: &Type) -> bool {
@@ -438,6 +463,7 @@ impl Cx<'_> {
                     name,
                     ty,
                     range: format!("{start}..{end}"),
+                    start,
                     offset: if start == 0 {
                         "offset".to_string()
                     } else {
@@ -487,6 +513,9 @@ impl Cx<'_> {
             allow_deprecated: def.deprecated || members_deprecated,
             name: names::ident(Lang::Rust, NameKind::Type, &def.name),
             schema_name: def.name.clone(),
+            memory: def.memory.size,
+            memory_align: def.memory.align,
+            decode_boxed: false,
         }
     }
 
@@ -510,16 +539,36 @@ impl Cx<'_> {
                 });
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
+                let default = default.unwrap_or_else(|| "Default::default()".to_string());
                 MessageFieldView {
+                    // An absent boxed field is reset inside its existing box,
+                    // so decode_into allocates nothing for it.
+                    reset: format!("{}self.{name} = {default};", if boxed { "*" } else { "" }),
+                    field_into: call_statement(
+                        12,
+                        "body.field_into",
+                        &[
+                            format!("&mut self.{name}"),
+                            format!("\"{}.{}\"", def.name, f.name),
+                        ],
+                        "?;",
+                    ),
+                    default_charge: match &f.default {
+                        Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
+                        _ => None,
+                    },
+                    boxed: f.cyclic.then(|| BoxView {
+                        memory: self.ir.boxed_memory(&f.ty),
+                        optional: matches!(f.ty, Type::Optional(_)),
+                    }),
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
-                    reset_place: format!("{}self.{name}", if boxed { "*" } else { "" }),
                     name,
                     schema_name: format!("{}.{}", def.name, f.name),
                     ty,
-                    default: default.unwrap_or_else(|| "Default::default()".to_string()),
+                    default,
                     max,
                 }
             })
@@ -528,6 +577,7 @@ impl Cx<'_> {
             .iter()
             .any(|f| f.deprecated || self.uses_deprecated(&f.ty));
         let mut limit_checks = Vec::new();
+        let mut nested = false;
         for f in fields {
             let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
             if let Some(max) = f.max {
@@ -536,12 +586,21 @@ impl Cx<'_> {
                     def.name, f.name
                 ));
             }
-            if self.has_limits(&f.ty) {
+            if self.needs_check(&f.ty) {
+                nested = true;
                 limit_checks.push(format!(
-                    "::pkt_runtime::Encode::check_limits(&self.{name})?;"
+                    "::pkt_runtime::Encode::check_at(&self.{name}, depth, max_depth)?;"
                 ));
             }
         }
+        // The depth is checked first; it is needed below only when a field
+        // holds a message or union.
+        let enter = if nested {
+            "let depth = ::pkt_runtime::enter_encode(depth, max_depth)?;"
+        } else {
+            "::pkt_runtime::enter_encode(depth, max_depth)?;"
+        };
+        limit_checks.insert(0, enter.to_string());
         let derive = if derive_default {
             self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
         } else {
@@ -566,6 +625,7 @@ impl Cx<'_> {
             fixed_len: fixed_len.to_string(),
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
+            decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
             derive_default,
             preserve_unknown,
             fields: views,
@@ -613,12 +673,13 @@ impl Cx<'_> {
                 name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
                 ty: self.field_type(&v.ty, v.cyclic),
                 tag: v.tag.to_string(),
+                boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
             })
             .collect();
         let limited = variants
             .iter()
             .zip(&views)
-            .filter(|(v, _)| self.has_limits(&v.ty))
+            .filter(|(v, _)| self.needs_check(&v.ty))
             .map(|(_, view)| view.name.clone())
             .collect();
         UnionView {
@@ -647,6 +708,21 @@ impl Cx<'_> {
                 "tag".to_string()
             } else {
                 format!("tag: tag as {}", tag.name())
+            },
+            // As rustfmt lays it out: a struct literal this short stays on
+            // one line.
+            set_unknown: if tag == Prim::U16 {
+                vec![
+                    "::pkt_runtime::set_variant(slot, kept, |body| Self::Unknown { tag, body });"
+                        .to_string(),
+                ]
+            } else {
+                vec![
+                    "::pkt_runtime::set_variant(slot, kept, |body| Self::Unknown {".to_string(),
+                    format!("    tag: tag as {},", tag.name()),
+                    "    body,".to_string(),
+                    "});".to_string(),
+                ]
             },
             first: views[0].name.clone(),
             first_default: self
@@ -691,6 +767,12 @@ struct Common {
     allow_deprecated: bool,
     name: String,
     schema_name: String,
+    /// The decoded-size model of the type (`Decode::MEMORY`), from the IR.
+    memory: u64,
+    memory_align: u32,
+    /// Some field or variant boxes this type: its decoder overrides
+    /// `Decode::decode_boxed`.
+    decode_boxed: bool,
 }
 
 #[derive(Serialize)]
@@ -715,6 +797,8 @@ struct StructFieldView {
     ty: String,
     /// Byte range inside the struct, e.g. `4..8`.
     range: String,
+    /// Where the range starts.
+    start: u32,
     /// Absolute offset expression for errors, e.g. `offset + 4`.
     offset: String,
     default: String,
@@ -730,11 +814,13 @@ struct MessageView {
     /// Fields whose size depends on the value.
     variable: Vec<String>,
     body_used: bool,
+    /// `decode_raw` decodes into a default value (see [`DECODE_IN_PLACE_MIN`]).
+    decode_in_place: bool,
     derive_default: bool,
     preserve_unknown: bool,
     /// Attribute lines before `unknown_fields`.
     unknown_fields_attrs: Vec<String>,
-    /// Statements of `check_limits`; empty when nothing inside is limited.
+    /// Statements of `check_at`: the depth, then the limits.
     limit_checks: Vec<String>,
     fields: Vec<MessageFieldView>,
 }
@@ -751,11 +837,24 @@ struct MessageFieldView {
     ty_sep: String,
     ty: String,
     default: String,
-    /// Where `decode_into` stores the default when the field is absent:
-    /// `self.x`, or `*self.x` for a boxed field, so that the existing box
-    /// is reused rather than replaced by a new allocation.
-    reset_place: String,
+    /// The statement that gives the field its default in `decode_into_raw`:
+    /// for a boxed field it assigns inside the existing box.
+    reset: String,
+    /// The `decode_into_raw` statement that decodes the present field.
+    field_into: String,
+    /// Decode budget an absent field's string default is charged.
+    default_charge: Option<usize>,
+    /// Set when the field is boxed: the charge for its box.
+    boxed: Option<BoxView>,
     max: Option<MaxView>,
+}
+
+#[derive(Serialize)]
+struct BoxView {
+    /// `Ir::boxed_memory` of the field's type.
+    memory: u64,
+    /// The field is `T?`: charged only when present.
+    optional: bool,
 }
 
 #[derive(Serialize)]
@@ -797,9 +896,12 @@ struct UnionView {
     tag_from_wire: String,
     /// The `tag` field initialiser of `Unknown`.
     tag_field: String,
+    /// Lines that switch a union value to `Unknown` with the tag and the
+    /// `kept` body.
+    set_unknown: Vec<String>,
     first: String,
     first_default: String,
-    /// Variants whose payload can hold a limited field.
+    /// Variants whose payload holds a message or union to check.
     limited: Vec<String>,
     variants: Vec<VariantView>,
 }
@@ -813,6 +915,8 @@ struct VariantView {
     name: String,
     ty: String,
     tag: String,
+    /// `Ir::boxed_memory` of a boxed variant's type.
+    boxed_memory: Option<u64>,
 }
 
 #[cfg(test)]
@@ -827,4 +931,24 @@ mod tests {
             "struct E {}\nx(Self {})\n"
         );
     }
+}
+
+/// A call statement at `indent` spaces laid out as rustfmt lays it out: on
+/// one line when its arguments take at most 60 columns (rustfmt's
+/// `fn_call_width`) and the line at most 100, else one argument per line
+/// with a trailing comma. Names in the schema have no length limit, so the
+/// layout depends on them and is decided here, not in a template.
+fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> String {
+    let pad = " ".repeat(indent);
+    let joined = args.join(", ");
+    let line = format!("{pad}{callee}({joined}){tail}");
+    if joined.len() <= 60 && line.chars().count() <= 100 {
+        return line;
+    }
+    let mut out = format!("{pad}{callee}(\n");
+    for a in args {
+        out.push_str(&format!("{pad}    {a},\n"));
+    }
+    out.push_str(&format!("{pad}){tail}"));
+    out
 }

@@ -28,7 +28,7 @@ pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
     let mut state = vec![Visit::New; n];
     for i in 0..n {
         if matches!(ir.types[i].kind, TypeKind::Struct { .. }) {
-            struct_layout(ir, TypeId(i), &mut state, &mut Vec::new(), &mut diags);
+            struct_layout(ir, TypeId(i), &mut state, &mut diags);
         }
     }
 
@@ -70,15 +70,121 @@ enum Visit {
     Failed,
 }
 
-fn struct_layout(
-    ir: &mut Ir,
+/// One struct being laid out: the field and named part reached so far.
+struct Frame {
+    id: TypeId,
+    fields: Vec<Field>,
+    field: usize,
+    parts: Vec<TypeId>,
+    part: usize,
+    size: u64,
+    ok: bool,
+}
+
+impl Frame {
+    fn new(ir: &Ir, id: TypeId) -> Frame {
+        let fields = ir.ty(id).kind.fields().to_vec();
+        let parts = fields
+            .first()
+            .map(|f| fixed_parts(&f.ty))
+            .unwrap_or_default();
+        Frame {
+            id,
+            fields,
+            field: 0,
+            parts,
+            part: 0,
+            size: 0,
+            ok: true,
+        }
+    }
+}
+
+/// Lays out `root` and the structs it contains, depth first, with an
+/// explicit stack: declarations may nest far deeper than the thread's stack
+/// would allow recursion. `path` holds each struct on the stack with the
+/// span of the field being followed.
+fn struct_layout(ir: &mut Ir, root: TypeId, state: &mut [Visit], diags: &mut Vec<Diagnostic>) {
+    let mut path: Vec<(TypeId, Span)> = Vec::new();
+    if !enter_struct(ir, root, state, &path, diags) {
+        return;
+    }
+    let mut stack = vec![Frame::new(ir, root)];
+    while let Some(top) = stack.last_mut() {
+        if top.field < top.fields.len() {
+            // Settle the structs this field's type names first.
+            if top.part < top.parts.len() {
+                let inner = top.parts[top.part];
+                top.part += 1;
+                if matches!(ir.ty(inner).kind, TypeKind::Struct { .. }) {
+                    path.push((top.id, top.fields[top.field].span));
+                    if enter_struct(ir, inner, state, &path, diags) {
+                        stack.push(Frame::new(ir, inner));
+                        continue;
+                    }
+                    path.pop();
+                    if state[inner.0] != Visit::Done {
+                        top.ok = false;
+                    }
+                }
+                continue;
+            }
+            let f = &top.fields[top.field];
+            if top.ok {
+                match ir.layout(&f.ty) {
+                    // Computed in 64 bits: the 32-bit layout saturates, and
+                    // the error below should state the real size.
+                    Layout::Fixed { .. } => {
+                        top.size = top.size.saturating_add(exact_size(ir, &f.ty))
+                    }
+                    Layout::Variable { .. } => {
+                        top.ok = false;
+                        diags.push(
+                            Diagnostic::error(
+                                format!(
+                                    "struct `{}` cannot hold `{}`, which has no fixed size",
+                                    ir.ty(top.id).name,
+                                    f.ty
+                                ),
+                                f.span,
+                                "variable-size field",
+                            )
+                            .with_help("a struct is a frozen, fixed-size layout; declare a `message` for data with strings, lists, maps, optionals or nested messages"),
+                        );
+                    }
+                }
+            }
+            top.field += 1;
+            top.parts = top
+                .fields
+                .get(top.field)
+                .map(|f| fixed_parts(&f.ty))
+                .unwrap_or_default();
+            top.part = 0;
+            continue;
+        }
+        let done = stack.pop().expect("a frame is on the stack");
+        finish_struct(ir, &done, state, diags);
+        if let Some(parent) = stack.last_mut() {
+            path.pop();
+            if state[done.id.0] != Visit::Done {
+                parent.ok = false;
+            }
+        }
+    }
+}
+
+/// Starts laying out `id`; false when there is nothing to do (settled
+/// already, or on the path: a cycle, reported here).
+fn enter_struct(
+    ir: &Ir,
     id: TypeId,
     state: &mut [Visit],
-    path: &mut Vec<(TypeId, Span)>,
+    path: &[(TypeId, Span)],
     diags: &mut Vec<Diagnostic>,
-) {
+) -> bool {
     match state[id.0] {
-        Visit::Done | Visit::Failed => return,
+        Visit::Done | Visit::Failed => false,
         Visit::Active => {
             let start = path.iter().position(|(t, _)| *t == id).unwrap_or(0);
             let cycle: Vec<&str> = path[start..]
@@ -98,50 +204,19 @@ fn struct_layout(
                 d = d.with_label(*span, "");
             }
             diags.push(d);
-            return;
+            false
         }
-        Visit::New => {}
-    }
-    state[id.0] = Visit::Active;
-    let fields = ir.ty(id).kind.fields().to_vec();
-    let mut size: u64 = 0;
-    let mut ok = true;
-    for f in &fields {
-        // Settle the structs this field's type names first.
-        for inner in fixed_parts(&f.ty) {
-            if matches!(ir.ty(inner).kind, TypeKind::Struct { .. }) {
-                path.push((id, f.span));
-                struct_layout(ir, inner, state, path, diags);
-                path.pop();
-                if state[inner.0] != Visit::Done {
-                    ok = false;
-                }
-            }
-        }
-        if !ok {
-            continue;
-        }
-        match ir.layout(&f.ty) {
-            // Computed in 64 bits: the 32-bit layout saturates, and the
-            // error below should state the real size.
-            Layout::Fixed { .. } => size = size.saturating_add(exact_size(ir, &f.ty)),
-            Layout::Variable { .. } => {
-                ok = false;
-                diags.push(
-                    Diagnostic::error(
-                        format!(
-                            "struct `{}` cannot hold `{}`, which has no fixed size",
-                            ir.ty(id).name,
-                            f.ty
-                        ),
-                        f.span,
-                        "variable-size field",
-                    )
-                    .with_help("a struct is a frozen, fixed-size layout; declare a `message` for data with strings, lists, maps, optionals or nested messages"),
-                );
-            }
+        Visit::New => {
+            state[id.0] = Visit::Active;
+            true
         }
     }
+}
+
+fn finish_struct(ir: &mut Ir, frame: &Frame, state: &mut [Visit], diags: &mut Vec<Diagnostic>) {
+    let id = frame.id;
+    let size = frame.size;
+    let mut ok = frame.ok;
     if size > MAX_FIXED_SIZE {
         ok = false;
         diags.push(Diagnostic::error(
@@ -285,31 +360,48 @@ fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
 type Path = [(TypeId, Span)];
 
 /// Depth-first search reporting each back edge as the cycle it closes:
-/// `(type, span of the edge leaving it)` for every type on the cycle.
+/// `(type, span of the edge leaving it)` for every type on the cycle. The
+/// stack is explicit (type, next edge), so depth is bounded by memory only.
 fn find_cycle(
-    id: TypeId,
+    root: TypeId,
     edges: &[Vec<(TypeId, Span)>],
     state: &mut [Visit],
     path: &mut Vec<(TypeId, Span)>,
     report: &mut dyn FnMut(&Path),
 ) {
-    if state[id.0] != Visit::New {
+    if state[root.0] != Visit::New {
         return;
     }
-    state[id.0] = Visit::Active;
-    for &(next, span) in &edges[id.0] {
+    state[root.0] = Visit::Active;
+    let mut stack: Vec<(TypeId, usize)> = vec![(root, 0)];
+    while let Some((id, next_edge)) = stack.last_mut() {
+        let id = *id;
+        let Some(&(next, span)) = edges[id.0].get(*next_edge) else {
+            state[id.0] = Visit::Done;
+            stack.pop();
+            if !stack.is_empty() {
+                // The edge that led here is done too.
+                path.pop();
+            }
+            continue;
+        };
+        *next_edge += 1;
         path.push((id, span));
         match state[next.0] {
             Visit::Active => {
                 let start = path.iter().position(|(t, _)| *t == next).unwrap_or(0);
                 report(&path[start..]);
+                path.pop();
             }
-            Visit::New => find_cycle(next, edges, state, path, report),
-            Visit::Done | Visit::Failed => {}
+            Visit::New => {
+                state[next.0] = Visit::Active;
+                stack.push((next, 0));
+            }
+            Visit::Done | Visit::Failed => {
+                path.pop();
+            }
         }
-        path.pop();
     }
-    state[id.0] = Visit::Done;
 }
 
 /// Marks fields and variants whose type leads back to the enclosing type
@@ -360,60 +452,58 @@ fn mark_cyclic(ir: &mut Ir) {
     }
 }
 
-/// Component number of each node; nodes on a common cycle share one.
+/// Component number of each node; nodes on a common cycle share one
+/// (Tarjan's algorithm with an explicit call stack of (node, next edge)).
 fn tarjan(n: usize, edges: &[Vec<TypeId>]) -> Vec<usize> {
-    struct T<'a> {
-        edges: &'a [Vec<TypeId>],
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on_stack: Vec<bool>,
-        stack: Vec<usize>,
-        next: usize,
-        comp: Vec<usize>,
-        comps: usize,
-    }
-    fn visit(t: &mut T, v: usize) {
-        t.index[v] = Some(t.next);
-        t.low[v] = t.next;
-        t.next += 1;
-        t.stack.push(v);
-        t.on_stack[v] = true;
-        for w in t.edges[v].clone() {
-            let w = w.0;
-            match t.index[w] {
-                None => {
-                    visit(t, w);
-                    t.low[v] = t.low[v].min(t.low[w]);
+    let mut index: Vec<Option<usize>> = vec![None; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut comp = vec![0; n];
+    let (mut next, mut comps) = (0, 0);
+    for root in 0..n {
+        if index[root].is_some() {
+            continue;
+        }
+        let mut calls: Vec<(usize, usize)> = Vec::new();
+        index[root] = Some(next);
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        calls.push((root, 0));
+        while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+            if let Some(w) = edges[v].get(*e).map(|w| w.0) {
+                *e += 1;
+                match index[w] {
+                    None => {
+                        index[w] = Some(next);
+                        low[w] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        calls.push((w, 0));
+                    }
+                    Some(iw) if on_stack[w] => low[v] = low[v].min(iw),
+                    _ => {}
                 }
-                Some(iw) if t.on_stack[w] => t.low[v] = t.low[v].min(iw),
-                _ => {}
+                continue;
+            }
+            calls.pop();
+            if Some(low[v]) == index[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp[w] = comps;
+                    if w == v {
+                        break;
+                    }
+                }
+                comps += 1;
+            }
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
             }
         }
-        if Some(t.low[v]) == t.index[v] {
-            while let Some(w) = t.stack.pop() {
-                t.on_stack[w] = false;
-                t.comp[w] = t.comps;
-                if w == v {
-                    break;
-                }
-            }
-            t.comps += 1;
-        }
     }
-    let mut t = T {
-        edges,
-        index: vec![None; n],
-        low: vec![0; n],
-        on_stack: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        comp: vec![0; n],
-        comps: 0,
-    };
-    for v in 0..n {
-        if t.index[v].is_none() {
-            visit(&mut t, v);
-        }
-    }
-    t.comp
+    comp
 }

@@ -181,6 +181,11 @@ namespace PktTests
             Run("hostile.specific_errors", HostileTests.SpecificErrors);
             Run("hostile.depth_limit", HostileTests.DepthLimit);
             Run("hostile.limits", HostileTests.Limits);
+            Run("amplify.budget_errors", AmplifyTests.BudgetErrors);
+            Run("amplify.budget_bounds_allocation", AmplifyTests.BudgetBoundsAllocation);
+            Run("amplify.maps_decode_in_n_log_n", AmplifyTests.MapsDecodeInNLogN);
+            Run("stack.deep_values_on_a_small_stack", StackTests.DeepValuesOnASmallStack);
+            Run("stack.encoders_refuse_what_decoders_reject", StackTests.EncodersRefuseWhatDecodersReject);
 
             Run("frame.byte_at_a_time", FrameTests.ByteAtATime);
             Run("frame.split_everywhere", FrameTests.SplitEverywhere);

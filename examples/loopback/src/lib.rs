@@ -53,7 +53,11 @@ fn read_frames<T: pkt_runtime::Decode>(
 
 fn send(stream: &mut TcpStream, packet: &impl Encode, out: &mut Vec<u8>) -> io::Result<()> {
     out.clear();
-    packet.encode_into(out);
+    // A packet over its schema's limits is an error here, not bytes the
+    // peer would reject.
+    packet
+        .encode_into(out)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     stream.write_all(out)
 }
 
@@ -142,7 +146,8 @@ pub fn run() -> io::Result<Transcript> {
     // All packets in one buffer, written in uneven pieces.
     let mut all = Vec::new();
     for p in &packets {
-        p.encode_into(&mut all);
+        p.encode_into(&mut all)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     }
     for piece in all.chunks(5) {
         out.clear();

@@ -6,8 +6,9 @@
 //! name can (C# names are converted to UpperCamelCase).
 
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
-use crate::ir::{Ir, Prim, Type, TypeKind, Value};
+use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
+use std::rc::Rc;
 
 const BP: &str = "global::System.Buffers.Binary.BinaryPrimitives";
 
@@ -49,6 +50,11 @@ impl Code {
 
     fn append(&mut self, other: Code) {
         self.text.push_str(&other.text);
+    }
+
+    /// Appends lines already indented for this position.
+    pub(super) fn raw(&mut self, lines: &str) {
+        self.text.push_str(lines);
     }
 
     /// The lines, each ending in a newline (empty when there are none).
@@ -107,11 +113,152 @@ fn max_args(max: Option<&Max>) -> String {
     }
 }
 
+/// What a decode statement needs to know about where it is.
+pub(super) struct ReadCx<'a> {
+    /// C# string literal naming the innermost declared field (`Type.field`)
+    /// or union variant, for budget errors.
+    pub field: &'a str,
+    /// C# expression: whether the value read into still holds the defaults
+    /// it was constructed with (absent fields then need no reset).
+    pub fresh: &'a str,
+    /// Model bytes charged when the value is present, for a boxed (cyclic)
+    /// field or variant: [`Ir::boxed_memory`].
+    pub boxed: Option<u64>,
+}
+
+impl ReadCx<'_> {
+    /// The context of a value nested inside this one (a list element, an
+    /// optional's value): same field, nothing boxed.
+    fn nested<'b>(&'b self, fresh: &'b str) -> ReadCx<'b> {
+        ReadCx {
+            field: self.field,
+            fresh,
+            boxed: None,
+        }
+    }
+}
+
+/// A model size as a C# `long` literal (saturated at `long.MaxValue`).
+fn long_literal(n: u64) -> String {
+    format!("{}L", n.min(i64::MAX as u64))
+}
+
 pub(super) struct Gen<'a> {
     pub ir: &'a Ir,
     /// The member being generated as errors name it (`Type.field`), for the
     /// wrong-array-length exception.
     pub member: &'a str,
+    /// Per declared type (structs only): the default expression, `None` when
+    /// the CLR zero value is right.
+    struct_defaults: Rc<Vec<Option<String>>>,
+    /// Per declared type (structs only): see [`Gen::raw`].
+    raw: Rc<Vec<bool>>,
+}
+
+/// The structs, each after every struct it contains. Struct containment is
+/// acyclic (layout rejects cycles) but may nest as deep as the schema has
+/// declarations, so the walk keeps its own stack.
+fn structs_inner_first(ir: &Ir) -> Vec<TypeId> {
+    fn inner(ty: &Type) -> Option<TypeId> {
+        match ty {
+            Type::Named(r) => Some(r.id),
+            Type::Array(t, _) => inner(t),
+            _ => None,
+        }
+    }
+    let is_struct = |id: TypeId| matches!(ir.ty(id).kind, TypeKind::Struct { .. });
+    let mut done = vec![false; ir.types.len()];
+    let mut order = Vec::new();
+    for root in (0..ir.types.len()).map(TypeId) {
+        if done[root.0] || !is_struct(root) {
+            continue;
+        }
+        // (struct, index of the next field to follow)
+        let mut stack = vec![(root, 0)];
+        done[root.0] = true;
+        while let Some((id, next)) = stack.last_mut() {
+            let id = *id;
+            let fields = ir.ty(id).kind.fields();
+            let Some(f) = fields.get(*next) else {
+                order.push(id);
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            if let Some(t) = inner(&f.ty).filter(|&t| is_struct(t) && !done[t.0]) {
+                done[t.0] = true;
+                stack.push((t, 0));
+            }
+        }
+    }
+    order
+}
+
+impl<'a> Gen<'a> {
+    pub(super) fn new(ir: &'a Ir) -> Gen<'a> {
+        let n = ir.types.len();
+        let mut gen = Gen {
+            ir,
+            member: "",
+            struct_defaults: Rc::new(vec![None; n]),
+            raw: Rc::new(vec![false; n]),
+        };
+        for id in structs_inner_first(ir) {
+            let fields = ir.ty(id).kind.fields();
+            let default = gen.struct_default(ir.ty(id), fields);
+            let raw = fields.iter().all(|f| match &f.ty {
+                Type::Prim(p) => *p != Prim::Bool,
+                Type::Named(r) => match &ir.ty(r.id).kind {
+                    TypeKind::Enum { .. } => true,
+                    TypeKind::Struct { .. } => gen.raw[r.id.0],
+                    _ => false,
+                },
+                _ => false,
+            });
+            Rc::make_mut(&mut gen.struct_defaults)[id.0] = default;
+            Rc::make_mut(&mut gen.raw)[id.0] = raw;
+        }
+        gen
+    }
+
+    /// The same generator for one member (`Type.field`), which errors name.
+    pub(super) fn for_member<'b>(&'b self, member: &'b str) -> Gen<'b> {
+        Gen {
+            ir: self.ir,
+            member,
+            struct_defaults: Rc::clone(&self.struct_defaults),
+            raw: Rc::clone(&self.raw),
+        }
+    }
+
+    /// Whether a struct's C# memory layout, declared `Sequential, Pack = 1`,
+    /// is exactly its wire layout: every field a scalar other than `bool`, an
+    /// enum, or such a struct. `bool` is excluded because it makes .NET leave
+    /// the managed layout unspecified (and every byte must be checked to be 0
+    /// or 1); arrays because they are references in C#.
+    pub(super) fn raw(&self, id: TypeId) -> bool {
+        self.raw[id.0]
+    }
+
+    /// `new Q { F = default, ... }` for the fields whose default is not the
+    /// CLR zero value, or `None`. Arrays inside structs stay null (null
+    /// encodes as the array of defaults), so a default struct costs nothing.
+    fn struct_default(&self, def: &TypeDef, fields: &[crate::ir::Field]) -> Option<String> {
+        let inits: Vec<String> = fields
+            .iter()
+            .filter(|f| !matches!(f.ty, Type::Array(..)))
+            .filter_map(|f| {
+                self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
+                    format!(
+                        "{} = {d}",
+                        names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
+                    )
+                })
+            })
+            .collect();
+        let q = qualified(self.ir, def);
+        (!inits.is_empty()).then(|| format!("new {q} {{ {} }}", inits.join(", ")))
+    }
 }
 
 impl Gen<'_> {
@@ -208,27 +355,7 @@ impl Gen<'_> {
                             })
                         }
                     },
-                    TypeKind::Struct { fields } => {
-                        // Arrays inside structs stay null (null encodes as the
-                        // array of defaults), so a default struct costs nothing.
-                        let inits: Vec<String> = fields
-                            .iter()
-                            .filter(|f| !matches!(f.ty, Type::Array(..)))
-                            .filter_map(|f| {
-                                self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
-                                    format!(
-                                        "{} = {d}",
-                                        names::csharp_member_ident(
-                                            NameKind::Field,
-                                            &f.name,
-                                            &def.name
-                                        )
-                                    )
-                                })
-                            })
-                            .collect();
-                        (!inits.is_empty()).then(|| format!("new {q} {{ {} }}", inits.join(", ")))
-                    }
+                    TypeKind::Struct { .. } => self.struct_defaults[r.id.0].clone(),
                     TypeKind::Message { .. } => Some(format!("new {q}()")),
                     TypeKind::Union { variants, .. } => {
                         let first = variants.first().expect("unions have variants");
@@ -291,7 +418,7 @@ impl Gen<'_> {
             .map(|(t, e)| self.size(&mut inner, t, e, d + 1))
             .sum();
         if k > 0 {
-            c.line(&format!("n += {var}.Count * {k};"));
+            c.line(&format!("n += (long){var}.Count * {k};"));
         }
         let body = inner.finish();
         if !body.is_empty() {
@@ -369,7 +496,9 @@ impl Gen<'_> {
             }
             Type::Named(_) => {
                 let default = self.default_or_zero(ty);
-                c.line(&format!("n += ({expr} ?? {default}).GetEncodedSize();"));
+                c.line(&format!(
+                    "n += ({expr} ?? {default}).GetEncodedSize(depth + 1);"
+                ));
                 0
             }
             Type::Prim(_) => unreachable!("scalars are fixed-size"),
@@ -469,23 +598,41 @@ impl Gen<'_> {
         ty: &Type,
         lv: &str,
         into: bool,
-        max: Option<&Max>,
+        cx: &ReadCx,
         d: usize,
     ) {
         let current = if into { lv } else { "null" };
+        let field = cx.field;
+        if let (Some(m), false) = (cx.boxed, matches!(ty, Type::Optional(_))) {
+            c.line(&format!(
+                "r.Charge({}, r.Position, {field});",
+                long_literal(m)
+            ));
+        }
         match ty {
             Type::Prim(p) => c.line(&format!("{lv} = r.Read{}();", prim_method(*p))),
-            Type::String => c.line(&format!("{lv} = r.ReadString({current}{});", max_args(max))),
-            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}{});", max_args(max))),
+            Type::String => c.line(&format!("{lv} = r.ReadString({current}, {field});")),
+            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}, {field});")),
             Type::Optional(t) => {
+                let flag = format!("b{d}");
+                if cx.boxed.is_some() {
+                    c.open();
+                    c.line(&format!("int {flag} = r.Position;"));
+                }
                 c.line("if (r.ReadOptionFlag())");
                 c.open();
-                self.read(c, t, lv, into, max, d + 1);
+                if let Some(m) = cx.boxed {
+                    c.line(&format!("r.Charge({}, {flag}, {field});", long_literal(m)));
+                }
+                self.read(c, t, lv, into, &cx.nested(cx.fresh), d + 1);
                 c.close();
                 c.line("else");
                 c.open();
                 c.line(&format!("{lv} = null;"));
                 c.close();
+                if cx.boxed.is_some() {
+                    c.close();
+                }
             }
             Type::List(t) => {
                 let (l, n, i, e) = (
@@ -497,8 +644,9 @@ impl Gen<'_> {
                 let list = self.cs_type(ty);
                 let min = self.min_size(t);
                 let capacity = if min > 0 { n.clone() } else { String::new() };
+                let each = long_literal(self.ir.memory(t).size);
                 c.open();
-                c.line(&format!("int {n} = r.ReadCount({min}{});", max_args(max)));
+                c.line(&format!("int {n} = r.ReadCount({min}, {each}, {field});"));
                 if into {
                     c.line(&format!("var {l} = {lv};"));
                     c.line(&format!("if ({l} == null)"));
@@ -520,7 +668,7 @@ impl Gen<'_> {
                     }
                     c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
                     c.open();
-                    self.read(c, t, &format!("{l}[{i}]"), true, None, d + 1);
+                    self.read(c, t, &format!("{l}[{i}]"), true, &cx.nested("false"), d + 1);
                     c.close();
                     c.line(&format!("while ({l}.Count < {n})"));
                 } else {
@@ -530,7 +678,7 @@ impl Gen<'_> {
                 }
                 c.open();
                 c.line(&format!("{} {e};", self.cs_type(t)));
-                self.read(c, t, &e, false, None, d + 1);
+                self.read(c, t, &e, false, &cx.nested("false"), d + 1);
                 c.line(&format!("{l}.Add({e});"));
                 c.close();
                 c.close();
@@ -547,8 +695,20 @@ impl Gen<'_> {
                 let map = self.cs_type(ty);
                 let order = self.key_order(kt);
                 let min = self.min_size(kt) + self.min_size(vt);
+                // Both sides of an entry twice (a tree node holds them plus
+                // links), and 16 bytes of links.
+                let entry = self
+                    .ir
+                    .memory(kt)
+                    .size
+                    .saturating_add(self.ir.memory(vt).size)
+                    .saturating_mul(2)
+                    .saturating_add(16);
                 c.open();
-                c.line(&format!("int {n} = r.ReadCount({min}{});", max_args(max)));
+                c.line(&format!(
+                    "int {n} = r.ReadCount({min}, {}, {field});",
+                    long_literal(entry)
+                ));
                 if into {
                     c.line(&format!("var {m} = {lv};"));
                     c.line(&format!("if ({m} == null)"));
@@ -568,13 +728,16 @@ impl Gen<'_> {
                 c.open();
                 c.line(&format!("int {at} = r.Position;"));
                 c.line(&format!("{} {k};", self.cs_type(kt)));
-                self.read(c, kt, &k, false, None, d + 1);
-                c.line(&format!("{} {v};", self.cs_type(vt)));
-                self.read(c, vt, &v, false, None, d + 1);
+                self.read(c, kt, &k, false, &cx.nested("false"), d + 1);
+                // A repeated key fails before its value is read, as in Rust.
                 c.line(&format!(
-                    "if (!{m}.AddDecoded({k}, {v})) throw r.DuplicateKey({at});"
+                    "if (!{m}.IsNewDecodedKey({k})) throw r.DuplicateKey({at});"
                 ));
+                c.line(&format!("{} {v};", self.cs_type(vt)));
+                self.read(c, vt, &v, false, &cx.nested("false"), d + 1);
+                c.line(&format!("{m}.AppendDecoded({k}, {v});"));
                 c.close();
+                c.line(&format!("{m}.EndDecoded();"));
                 c.close();
             }
             Type::Array(t, count) => {
@@ -592,9 +755,11 @@ impl Gen<'_> {
                     c.line(&format!("var {a} = {fresh};"));
                     c.line(&format!("{lv} = {a};"));
                 }
+                // A reused array's elements are fresh only if the array is.
+                let fresh = if into { cx.fresh } else { "false" };
                 c.line(&format!("for (int {i} = 0; {i} < {count}; {i}++)"));
                 c.open();
-                self.read(c, t, &format!("{a}[{i}]"), true, None, d + 1);
+                self.read(c, t, &format!("{a}[{i}]"), true, &cx.nested(fresh), d + 1);
                 c.close();
                 c.close();
             }
@@ -609,7 +774,11 @@ impl Gen<'_> {
                     TypeKind::Message { .. } => {
                         if into {
                             c.line(&format!("if ({lv} == null) {lv} = {q}.ReadFrom(ref r);"));
-                            c.line(&format!("else {lv}.ReadInto(ref r);"));
+                            if cx.fresh == "false" {
+                                c.line(&format!("else {lv}.ReadInto(ref r);"));
+                            } else {
+                                c.line(&format!("else {lv}.ReadInto(ref r, {});", cx.fresh));
+                            }
                         } else {
                             c.line(&format!("{lv} = {q}.ReadFrom(ref r);"));
                         }
@@ -629,6 +798,14 @@ impl Gen<'_> {
                 let default = self.default_or_zero(ty);
                 c.line(&format!("if ({lv} == null) {lv} = {default};"));
                 c.line(&format!("else {lv}.Clear();"));
+            }
+            // An array of zero-valued elements is cleared in place.
+            Type::Array(t, n) if self.default_expr(t, None).is_none() => {
+                let fresh = new_array(&self.cs_type(t), *n);
+                c.line(&format!(
+                    "if ({lv} != null && {lv}.Length == {n}) global::System.Array.Clear({lv}, 0, {n});"
+                ));
+                c.line(&format!("else {lv} = {fresh};"));
             }
             _ => {
                 let default = self
@@ -710,6 +887,77 @@ impl Gen<'_> {
                 }
             }
             _ => unreachable!("only fixed-size types are inside structs"),
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// Statements for a struct whose bytes `s` end inside it: the first error
+    /// in wire order, as a value-by-value decoder meets it. Whole values
+    /// before the cut are checked (an invalid bool wins); the value cut off
+    /// returns `UnexpectedEnd` at its own offset, or, for a struct, its
+    /// `Truncated` error. `off` is an expression.
+    pub(super) fn fixed_truncated(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+        let size = self.fixed_size(ty).expect("struct fields are fixed");
+        let end = if off == "0" {
+            size.to_string()
+        } else {
+            format!("{off} + {size}")
+        };
+        c.line(&format!("if (s.Length < {end})"));
+        c.open();
+        match ty {
+            Type::Array(t, _) => {
+                let es = self.fixed_size(t).expect("struct arrays are fixed");
+                let (i, e) = (format!("i{d}"), format!("e{d}"));
+                c.line(&format!("for (int {i} = 0; ; {i}++)"));
+                c.open();
+                c.line(&format!("int {e} = {};", offset(off, &i, es)));
+                self.fixed_truncated(c, t, &e, d + 1);
+                c.close();
+            }
+            Type::Named(r) if matches!(self.ir.ty(r.id).kind, TypeKind::Struct { .. }) => {
+                let q = qualified(self.ir, self.ir.ty(r.id));
+                c.line(&format!(
+                    "return {q}.Truncated(s.Slice({off}), ref r, at + {off});"
+                ));
+            }
+            _ => c.line(&format!(
+                "return r.UnexpectedEndAt(at + {off}, {size}, s.Length - ({off}));"
+            )),
+        }
+        c.close();
+        self.fixed_validate(c, ty, off, d);
+    }
+
+    /// Statements checking the whole value at `off` of `s` (its bools).
+    fn fixed_validate(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+        match ty {
+            Type::Prim(Prim::Bool) => c.line(&format!("r.CheckBool(s[{off}], at + {off});")),
+            Type::Array(t, n) => {
+                let es = self.fixed_size(t).expect("struct arrays are fixed");
+                let mut inner = Code::new(c.level + 1);
+                let i = format!("i{d}");
+                self.fixed_validate(&mut inner, t, &offset(off, &i, es), d + 1);
+                let body = inner.finish();
+                if !body.is_empty() {
+                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
+                    c.open();
+                    c.raw(&body);
+                    c.close();
+                }
+            }
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                if let TypeKind::Struct { .. } = def.kind {
+                    let size = def.layout.fixed_size().expect("structs are fixed");
+                    c.line(&format!(
+                        "{}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});",
+                        qualified(self.ir, def)
+                    ));
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -1,0 +1,115 @@
+//! Schemas that nest as deep as they are long: 100,000 struct or message
+//! declarations each holding the next, and 100,000 constants each defined by
+//! the previous one. Every pass of the compiler walks them with bounded
+//! stack, on the default 2 MiB test thread. A schema file over 16 MiB is
+//! refused before it is parsed.
+
+use std::path::{Path, PathBuf};
+
+use pktc::emit::{generate, GenOptions};
+use pktc::Lang;
+
+const N: usize = 100_000;
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("deep-schemas");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write schema");
+    path
+}
+
+/// `struct S0 { a: S1 }` ... `struct S99999 { a: u8 }` (or messages).
+fn chain(keyword: &str, prefix: &str) -> String {
+    let mut s = String::new();
+    for i in 0..N - 1 {
+        s.push_str(&format!(
+            "{keyword} {prefix}{i} {{\n    a: {prefix}{},\n}}\n\n",
+            i + 1
+        ));
+    }
+    s.push_str(&format!("{keyword} {prefix}{} {{\n    a: u8,\n}}\n", N - 1));
+    s
+}
+
+fn consts() -> String {
+    let mut s = String::from("const C0: u32 = 1;\n");
+    for i in 1..N {
+        s.push_str(&format!("const C{i}: u32 = C{};\n", i - 1));
+    }
+    s.push_str(&format!("\nstruct X {{\n    a: [u8; C{}],\n}}\n", N - 1));
+    s
+}
+
+/// Every command's library entry point over one schema; `inspect` when
+/// given (the struct chain is left out: inspect walks nested structs by
+/// recursion).
+fn every_pass(path: &Path, text: &str, inspect: Option<(&str, &[u8])>) {
+    let what = path.display().to_string();
+    let checked = pktc::check(&[path.to_path_buf()]).unwrap_or_else(|f| panic!("{what}: {f}"));
+    let ir = &checked.ir;
+    assert!(!ir.types.is_empty(), "{what}: types");
+    assert!(!pktc::report::layout(ir).is_empty(), "{what}: layout");
+    assert!(
+        serde_json::to_string(ir).expect("dump ir").len() > N,
+        "{what}: dump ir"
+    );
+    for lang in [Lang::Rust, Lang::CSharp] {
+        let files = generate(ir, &GenOptions::new(lang));
+        assert!(!files.is_empty(), "{what}: gen {lang:?}");
+    }
+    let formatted =
+        pktc::format::format_source(text).unwrap_or_else(|d| panic!("{what}: fmt {}", d.message));
+    let again = pktc::format::format_source(&formatted)
+        .unwrap_or_else(|d| panic!("{what}: fmt {}", d.message));
+    assert!(again == formatted, "{what}: formatting is stable");
+    let report = pktc::compat::compare(
+        &[path.to_path_buf()],
+        &pktc::load::FsReader,
+        &[path.to_path_buf()],
+        &pktc::load::FsReader,
+    )
+    .unwrap_or_else(|f| panic!("{what}: compat {f}"));
+    assert!(!report.is_breaking(), "{what}: compat");
+    if let Some((ty, input)) = inspect {
+        let _ = pktc::inspect::inspect(ir, ty, input, pktc::inspect::Format::Json, false);
+    }
+}
+
+#[test]
+fn a_100k_struct_chain_compiles_everywhere() {
+    let text = chain("struct", "S");
+    let path = write("structs.pkt", &text);
+    every_pass(&path, &text, None);
+}
+
+#[test]
+fn a_100k_message_chain_compiles_everywhere() {
+    let text = chain("message", "M");
+    let path = write("messages.pkt", &text);
+    // 100 nested empty bodies: stopped by the depth limit.
+    let mut input = Vec::new();
+    for i in 0..100u32 {
+        input.splice(0..0, (4 * i).to_le_bytes());
+    }
+    every_pass(&path, &text, Some(("M0", &input)));
+}
+
+#[test]
+fn a_100k_constant_chain_compiles_everywhere() {
+    let text = consts();
+    let path = write("consts.pkt", &text);
+    every_pass(&path, &text, Some(("X", &[7])));
+}
+
+#[test]
+fn a_50_mb_schema_is_refused_before_it_is_read() {
+    let text = " ".repeat(50 << 20);
+    let path = write("huge.pkt", &text);
+    let failed = pktc::check(&[path]).expect_err("refused");
+    let shown = failed.to_string();
+    assert!(
+        shown.contains("the file is 52428800 bytes, more than the 16 MiB a schema file may have"),
+        "{shown}"
+    );
+}

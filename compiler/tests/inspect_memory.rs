@@ -1,0 +1,119 @@
+//! `pktc inspect` on hostile input: the amplifier shapes of
+//! `schemas/amplify.pkt` at 64 KiB and 1 MiB are answered within a heap
+//! bound proportional to the input (they used to abort it at 64 KiB), and a
+//! 16 MiB frame of absent big optionals is rejected at its count prefix.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::Path;
+
+use pktc::inspect::{self, ErrorKind, Limits};
+
+/// Heap bytes `pktc inspect` may build per input byte and per byte of decode
+/// budget charged (docs/security.md): one annotated node per value read.
+const INSPECT_PER_INPUT: usize = 256;
+const INSPECT_PER_CHARGED: usize = 4;
+
+struct Peak;
+
+thread_local! {
+    static NOW: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn grow(n: usize) {
+    let _ = NOW.try_with(|c| {
+        c.set(c.get() + n);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(c.get())));
+    });
+}
+
+fn shrink(n: usize) {
+    let _ = NOW.try_with(|c| c.set(c.get().saturating_sub(n)));
+}
+
+unsafe impl GlobalAlloc for Peak {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grow(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        shrink(layout.size());
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        grow(new_size);
+        shrink(layout.size());
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Peak = Peak;
+
+fn list_message(elem: &[u8], total: usize) -> Vec<u8> {
+    let count = (total - 8) / elem.len();
+    let mut body = (count as u32).to_le_bytes().to_vec();
+    for _ in 0..count {
+        body.extend_from_slice(elem);
+    }
+    let mut out = (body.len() as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(&body);
+    out
+}
+
+#[test]
+fn amplifiers_stay_within_the_inspect_heap_bound() {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/amplify.pkt");
+    let ir = pktc::check(&[schema]).unwrap_or_else(|f| panic!("{f}")).ir;
+    let shapes: [(&str, &[u8]); 7] = [
+        ("OptionalBigs", &[0]),
+        ("Bigs", &[0, 0, 0, 0]),
+        ("VariantList", &[1, 0, 0, 0, 9]),
+        ("VariantList", &[5, 0, 0, 0, 2, 0, 0, 0, 0]),
+        ("Defaults", &[0, 0, 0, 0]),
+        ("NestedLists", &[0, 0, 0, 0]),
+        ("Strings", &[0, 0, 0, 0]),
+    ];
+    for total in [64 << 10, 1 << 20] {
+        for (name, elem) in shapes {
+            let id = inspect::find_type(&ir, name).expect("type");
+            let input = list_message(elem, total);
+            let start = NOW.with(Cell::get);
+            PEAK.with(|p| p.set(start));
+            let (node, err) = inspect::decode(&ir, id, &input, Limits::DEFAULT);
+            drop(node);
+            let peak = PEAK.with(Cell::get) - start;
+            let budget = Limits::DEFAULT.decode_budget(input.len());
+            let bound = INSPECT_PER_INPUT * input.len() + INSPECT_PER_CHARGED * budget;
+            println!(
+                "{name}, {} bytes: {:?}, peak heap {peak} ({:.1} per input byte)",
+                input.len(),
+                err.as_ref().map(|e| e.kind.to_string()),
+                peak as f64 / input.len() as f64
+            );
+            assert!(peak <= bound, "{name}: peak {peak} over {bound}");
+            if let Some(e) = err {
+                assert!(
+                    matches!(e.kind, ErrorKind::BudgetExceeded { .. }),
+                    "{name}: {e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sixteen_mebibyte_frame_of_absent_big_optionals_is_rejected_at_its_count() {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/amplify.pkt");
+    let ir = pktc::check(&[schema]).unwrap_or_else(|f| panic!("{f}")).ir;
+    let id = inspect::find_type(&ir, "OptionalBigs").expect("type");
+    let input = list_message(&[0], 16 << 20);
+    let (_, err) = inspect::decode(&ir, id, &input, Limits::DEFAULT);
+    let e = err.expect("rejected");
+    assert_eq!(e.offset, 4);
+    match e.kind {
+        ErrorKind::BudgetExceeded { field, .. } => assert_eq!(field, "OptionalBigs.items"),
+        other => panic!("{other}"),
+    }
+}

@@ -1,0 +1,204 @@
+//! One error per input: the generated `decode`, `decode_into` and
+//! `pktc inspect` (which decodes with the IR alone) accept the same inputs
+//! and reject the others with the same error kind at the same offset. The
+//! inputs are the committed fuzz corpus and mutations of random valid
+//! encodings of every type. Also: the decoded-size model each generated type
+//! states is the IR's, and bounds the type's real size.
+
+mod support;
+
+use std::path::Path;
+
+use pkt_rust_tests::props::Outcome;
+use pkt_rust_tests::{Entry, MODELS, TYPES};
+use pktc::inspect;
+use pktc::ir::{Ir, TypeId};
+use support::{ir, qualified, Gen, Rng};
+
+fn inspect_outcome(ir: &Ir, id: TypeId, bytes: &[u8]) -> Outcome {
+    match inspect::decode(ir, id, bytes, inspect::Limits::DEFAULT).1 {
+        None => Ok(()),
+        Some(e) => Err((format!("{:?}", e.kind), e.offset)),
+    }
+}
+
+/// Checks one input; returns whether it was rejected.
+fn agree(ir: &Ir, id: TypeId, entry: &Entry, bytes: &[u8], what: &str) -> bool {
+    let [decoded, into] = (entry.outcomes)(bytes);
+    let inspected = inspect_outcome(ir, id, bytes);
+    assert_eq!(decoded, into, "{what}: decode and decode_into disagree");
+    assert_eq!(decoded, inspected, "{what}: decode and inspect disagree");
+    decoded.is_err()
+}
+
+fn entries(ir: &Ir) -> Vec<(TypeId, &'static Entry)> {
+    (0..ir.types.len())
+        .map(|i| {
+            let name = qualified(ir, TypeId(i));
+            let entry = TYPES.iter().find(|e| e.name == name).expect("generated");
+            (TypeId(i), entry)
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_and_mutations_get_one_answer_from_every_decoder() {
+    let ir = ir();
+    let entries = entries(&ir);
+    let by_selector = |sel: u8| {
+        let entry = &TYPES[sel as usize % TYPES.len()];
+        *entries
+            .iter()
+            .find(|(_, e)| e.name == entry.name)
+            .expect("every entry has a type")
+    };
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/decode");
+    let (mut n, mut rejected) = (0, 0);
+    for file in std::fs::read_dir(&dir).expect("fuzz/corpus/decode exists") {
+        let path = file.expect("entry").path();
+        let data = std::fs::read(&path).expect("readable");
+        let Some((&sel, input)) = data.split_first() else {
+            continue;
+        };
+        let (id, entry) = by_selector(sel);
+        rejected += usize::from(agree(&ir, id, entry, input, &path.display().to_string()));
+        n += 1;
+    }
+    let mut rng = Rng(0xA11C_E5EE_D000_0001);
+    for case in 0..20_000u64 {
+        let (id, entry) = entries[(case % entries.len() as u64) as usize];
+        let mut bytes = Gen::new(&ir, case).encode(id);
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(bytes.len() as u64 + 1) as usize;
+            match rng.below(5) {
+                0 if at < bytes.len() => bytes[at] ^= 1 << rng.below(8),
+                1 if at < bytes.len() => bytes[at] = 0xFF,
+                2 => bytes.insert(at, rng.next() as u8),
+                3 => bytes.truncate(at),
+                _ => {
+                    let n = rng.below(1 << 20) as u32;
+                    let at = at.min(bytes.len().saturating_sub(4));
+                    if bytes.len() >= 4 {
+                        bytes[at..at + 4].copy_from_slice(&n.to_le_bytes());
+                    }
+                }
+            }
+        }
+        let what = format!("case {case} ({})", entry.name);
+        rejected += usize::from(agree(&ir, id, entry, &bytes, &what));
+        // decode_into over a different value reuses its parts, and still
+        // gives the same answer.
+        let prior = Gen::new(&ir, case + 7).encode(id);
+        let [decoded, _] = (entry.outcomes)(&bytes);
+        assert_eq!(
+            (entry.outcome_over)(&bytes, &prior),
+            decoded,
+            "{what}: decode_into over another value disagrees"
+        );
+        n += 1;
+    }
+    assert!(
+        n > 20_000 && rejected > 5_000,
+        "{n} inputs, {rejected} rejected"
+    );
+}
+
+#[test]
+fn item_eight_inputs_get_the_canonical_errors() {
+    let ir = ir();
+    let entries = entries(&ir);
+    let limited = entries
+        .iter()
+        .find(|(_, e)| e.name == "test.amplify.Limited")
+        .expect("Limited");
+    // `s: string @max(3)` with a length of 4 and no bytes after it.
+    let mut bytes = vec![8, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
+    let [decoded, _] = (limited.1.outcomes)(&bytes);
+    let (kind, at) = decoded.expect_err("rejected");
+    assert!(kind.starts_with("FieldTooLong"), "{kind}");
+    assert_eq!(at, 4);
+    assert!(agree(&ir, limited.0, limited.1, &bytes, "@max"));
+    // `flags: [bool; 3]` cut after its first byte: the second bool is missing.
+    bytes = vec![6, 0, 0, 0, 0, 0, 0, 0, 1, 0];
+    bytes.truncate(9);
+    bytes[0] = 5;
+    let [decoded, _] = (limited.1.outcomes)(&bytes);
+    let (kind, at) = decoded.expect_err("rejected");
+    assert!(kind.starts_with("UnexpectedEnd"), "{kind}");
+    assert_eq!(at, 9, "the offset of the first bool that is not there");
+    assert!(agree(&ir, limited.0, limited.1, &bytes, "[bool; 3]"));
+}
+
+#[test]
+fn every_generated_type_states_the_ir_model_which_bounds_its_size() {
+    let mut checked = 0;
+    for entry in TYPES {
+        let (_, model) = MODELS
+            .iter()
+            .find(|(name, _)| *name == entry.name)
+            .expect("every type has a model");
+        assert_eq!(
+            entry.memory as u64, *model,
+            "{}: Decode::MEMORY",
+            entry.name
+        );
+        assert!(
+            *model >= entry.size as u64,
+            "{}: model {model} below size_of {}",
+            entry.name,
+            entry.size
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, MODELS.len());
+}
+
+/// A message whose one field is a list of `count` copies of `elem`.
+fn list_message(elem: &[u8], count: usize) -> Vec<u8> {
+    let mut body = (count as u32).to_le_bytes().to_vec();
+    for _ in 0..count {
+        body.extend_from_slice(elem);
+    }
+    let mut out = (body.len() as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(&body);
+    out
+}
+
+#[test]
+fn budget_errors_agree_on_every_amplifier() {
+    let ir = ir();
+    let entries = entries(&ir);
+    let find = |name: &str| {
+        *entries
+            .iter()
+            .find(|(_, e)| e.name == name)
+            .expect("amplifier type")
+    };
+    let shapes: [(&str, &[u8]); 6] = [
+        ("test.amplify.OptionalBigs", &[0]),
+        ("test.amplify.Bigs", &[0, 0, 0, 0]),
+        ("test.amplify.VariantList", &[1, 0, 0, 0, 9]),
+        ("test.amplify.VariantList", &[5, 0, 0, 0, 2, 0, 0, 0, 0]),
+        ("test.amplify.Defaults", &[0, 0, 0, 0]),
+        ("test.amplify.Strings", &[0, 0, 0, 0]),
+    ];
+    let mut over = 0;
+    for (name, elem) in shapes {
+        let (id, entry) = find(name);
+        for count in [
+            1, 10, 30, 31, 32, 33, 40, 100, 250, 300, 1000, 1100, 1200, 5000,
+        ] {
+            let bytes = list_message(elem, count);
+            let [decoded, _] = (entry.outcomes)(&bytes);
+            if let Err((kind, _)) = &decoded {
+                assert!(
+                    kind.starts_with("BudgetExceeded"),
+                    "{name} x {count}: {kind}"
+                );
+                over += 1;
+            }
+            agree(&ir, id, entry, &bytes, &format!("{name} x {count}"));
+        }
+    }
+    assert!(over > 10, "only {over} inputs went over the budget");
+}

@@ -1,0 +1,55 @@
+//! Stack: decoding, decoding into a value and encoding every recursive shape
+//! of `schemas/` at the deepest nesting the default limits accept, on
+//! threads with a 2 MiB stack (tokio's workers, `std::thread::spawn`); and a
+//! value nested 100,000 levels deep is refused by the encoder with an error,
+//! not a stack overflow.
+
+use pkt_runtime::Limits;
+use pkt_rust_tests::deep::{depth_per_level, Deep, Op, SHAPES};
+
+const STACK: usize = 2 << 20;
+
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .expect("thread starts")
+        .join()
+        .expect("no panic");
+}
+
+#[test]
+fn every_recursive_shape_at_the_depth_limit_fits_a_two_mebibyte_stack() {
+    let max = Limits::DEFAULT.max_depth;
+    for shape in SHAPES {
+        let deepest = max - max % depth_per_level(shape);
+        for op in [Op::Decode, Op::DecodeInto, Op::Encode] {
+            let value = Deep::new(shape, deepest);
+            let bytes = value.encode_unchecked();
+            on_small_stack(move || {
+                value
+                    .run(op, &bytes)
+                    .unwrap_or_else(|e| panic!("{shape} {op:?} at depth {deepest}: {e}"));
+            });
+            // One level more is refused, by every operation.
+            let value = Deep::new(shape, deepest + depth_per_level(shape));
+            let bytes = value.encode_unchecked();
+            on_small_stack(move || {
+                let e = value.run(op, &bytes).expect_err("past the depth limit");
+                assert!(e.contains("nest"), "{shape} {op:?}: {e}");
+            });
+        }
+    }
+}
+
+#[test]
+fn a_hundred_thousand_levels_are_an_encode_error() {
+    let small = ["LinkedNode", "TreeNode", "BinaryExpr", "CallExpr"];
+    for shape in SHAPES.iter().filter(|s| small.contains(s)) {
+        let value = Deep::new(shape, 100_000);
+        on_small_stack(move || {
+            let e = value.run(Op::Encode, &[]).expect_err("too deep");
+            assert_eq!(e, "value nested deeper than 64 levels", "{shape}");
+        });
+    }
+}
