@@ -919,20 +919,6 @@ struct VariantView {
     boxed_memory: Option<u64>,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tidy_collapses_blank_runs_and_trims_before_closing_braces() {
-        assert_eq!(tidy("a {\n\n    b\n\n\n}\n\n"), "a {\n    b\n}\n");
-        assert_eq!(
-            tidy("struct E {\n}\nx(Self {\n    })\n"),
-            "struct E {}\nx(Self {})\n"
-        );
-    }
-}
-
 /// A call statement at `indent` spaces laid out as rustfmt lays it out: on
 /// one line when its arguments take at most 60 columns (rustfmt's
 /// `fn_call_width`) and the line at most 100, else one argument per line
@@ -951,4 +937,18 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     }
     out.push_str(&format!("{pad}){tail}"));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tidy_collapses_blank_runs_and_trims_before_closing_braces() {
+        assert_eq!(tidy("a {\n\n    b\n\n\n}\n\n"), "a {\n    b\n}\n");
+        assert_eq!(
+            tidy("struct E {\n}\nx(Self {\n    })\n"),
+            "struct E {}\nx(Self {})\n"
+        );
+    }
 }
