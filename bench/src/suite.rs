@@ -97,28 +97,11 @@ macro_rules! native_value {
     }};
 }
 
-/// Every codec, bebop included.
+/// Every codec: those of [`native_value`] and bebop.
 macro_rules! one_value {
     ($v:expr, $ds:expr, $p:expr, $native:ty, $proto:ty, $bebop:ty) => {{
-        let p = $p;
-        $v.codec($ds, "pktc", &p, Pktc::default());
-        $v.codec($ds, "pktc (slice)", &p, PktcSlice::default());
-        let n = <$native>::from_pkt(&p);
-        $v.codec($ds, "wincode", &n, Wincode::default());
-        $v.codec($ds, "bincode (fixint)", &n, BincodeFixint::default());
-        $v.codec($ds, "bincode (varint)", &n, BincodeVarint::default());
-        $v.codec($ds, "postcard", &n, Postcard::default());
-        $v.codec($ds, "bitcode", &n, Bitcode::default());
-        $v.codec($ds, "rkyv", &n, Rkyv::default());
-        $v.codec($ds, "speedy", &n, Speedy::default());
-        $v.codec($ds, "prost", &<$proto>::from_pkt(&p), Prost::default());
+        let p = native_value!($v, $ds, $p, $native, $proto);
         $v.codec($ds, "bebop", &<$bebop>::from_pkt(&p), Bebop::default());
-        $v.decode_into(
-            $ds,
-            &p,
-            pkt_runtime::Encode::encode_to_vec(&p).expect("within limits"),
-            pktc_decode_into,
-        );
         p
     }};
 }
