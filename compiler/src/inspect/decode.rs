@@ -369,7 +369,7 @@ enum Task<'i> {
         i: usize,
         n: usize,
     },
-    /// Field `i` of a message.
+    /// Field `i` of a message or variable-size struct.
     Field { node: NodeId, id: TypeId, i: usize },
     /// A message field's value is decoded.
     FieldDone,
@@ -687,6 +687,12 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
     fn declared(&mut self, id: TypeId, node: NodeId) -> Result<(), pkt_runtime::DecodeError> {
         let ir = self.ir;
         match &ir.ty(id).kind {
+            TypeKind::Struct { .. } if !ir.ty(id).layout.is_fixed() => {
+                // A variable-size struct: a message's fields, checked and
+                // named alike, without the length prefix, depth or defaults.
+                self.open(node, Kind::Struct(id));
+                self.tasks.push(Task::Field { node, id, i: 0 });
+            }
             TypeKind::Struct { fields } => {
                 self.open(node, Kind::Struct(id));
                 let (items, n) = (Items::Fields(id), fields.len());
@@ -759,10 +765,13 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         Ok(())
     }
 
-    /// Field `i` of message `id`: its default when the body has ended, else
-    /// its value, with the checks and charges the generated decoders make.
+    /// Field `i` of message or variable-size struct `id`: for a message
+    /// whose body has ended its default, else its value, with the checks
+    /// and charges the generated decoders make.
     fn field(&mut self, node: NodeId, id: TypeId, i: usize) -> Result<(), Fail> {
-        let fields = self.ir.ty(id).kind.fields();
+        let def = self.ir.ty(id);
+        let message = matches!(def.kind, TypeKind::Message { .. });
+        let fields = def.kind.fields();
         let Some(f) = fields.get(i) else {
             return Ok(());
         };
@@ -770,8 +779,8 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         let named = |e: pkt_runtime::DecodeError, d: &Self| (e.in_field(d.field_name(id, i)), node);
         let at = self.pos();
         let optional = matches!(f.ty, Type::Optional(_));
-        let r = self.readers.last_mut().expect("a message body");
-        if r.is_empty() {
+        let r = self.readers.last_mut().expect("a reader");
+        if message && r.is_empty() {
             if let Some(Value::String(s)) = &f.default {
                 if let Err(e) = r.charge(s.len(), at) {
                     return Err(named(e, self));
@@ -788,7 +797,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         }
         if f.cyclic {
             let memory = usize::try_from(self.ir.boxed_memory(&f.ty)).unwrap_or(usize::MAX);
-            let r = self.readers.last_mut().expect("a message body");
+            let r = self.readers.last_mut().expect("a reader");
             if let Err(e) = r.charge_boxed("", memory, optional) {
                 return Err(named(e, self));
             }
