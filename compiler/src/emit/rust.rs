@@ -716,6 +716,11 @@ impl Cx<'_> {
         } else {
             Vec::new()
         };
+        if !view.limit_checks.is_empty() && !view.limit_checks.iter().any(|l| l.contains("depth")) {
+            // Only `@max` limits here: the depth passes through unused.
+            view.limit_checks
+                .insert(0, "let _ = (depth, max_depth);".to_string());
+        }
         for (f, v) in fields.iter().zip(&mut view.fields) {
             v.field_into = call_statement(
                 8,

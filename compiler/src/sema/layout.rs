@@ -284,7 +284,10 @@ fn struct_recursion(ir: &Ir, layout_state: &[Visit], diags: &mut Vec<Diagnostic>
         }
         let mut path = Vec::new();
         find_cycle(TypeId(start), &edges, &mut state, &mut path, &mut |cycle| {
-            if cycle.iter().any(|(t, _)| layout_state[t.0] == Visit::Failed) {
+            if cycle
+                .iter()
+                .any(|(t, _)| layout_state[t.0] == Visit::Failed)
+            {
                 return;
             }
             let (first, span) = cycle[0];
