@@ -645,6 +645,29 @@ impl<'a> Decoder<'a> {
         let ir = self.ir;
         let def = ir.ty(id);
         match &def.kind {
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                // A variable-size struct: a message's fields without the
+                // length prefix, the depth and the defaults.
+                node.kind = Kind::Struct(def.name.clone());
+                for f in fields {
+                    self.fields.push(format!("{}.{}", def.name, f.name));
+                    let mut read = || -> Res {
+                        if let Some(max) = f.max {
+                            self.peek_max(&def.name, &f.name, &f.ty, max as usize, *pos, end)?;
+                        }
+                        if f.cyclic {
+                            let optional = matches!(f.ty, Type::Optional(_));
+                            if !optional || self.buf.get(*pos) == Some(&1) {
+                                self.charge_memory(self.boxed(&f.ty), *pos)?;
+                            }
+                        }
+                        self.child(node, format!(".{}", f.name), &f.ty, pos, end, depth)
+                    };
+                    let r = read();
+                    self.fields.pop();
+                    r?;
+                }
+            }
             TypeKind::Struct { fields } => {
                 node.kind = Kind::Struct(def.name.clone());
                 for f in fields {
