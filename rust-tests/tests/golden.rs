@@ -196,3 +196,37 @@ fn frozen_struct_errors_name_kind_and_offset() {
     long.source = "x".repeat(65);
     assert!(long.encode_to_vec().is_err());
 }
+
+#[test]
+fn frozen_decode_into_reuses_elements_and_leaves_none_stale() {
+    use pkt_rust_tests::test::frozen::{Batch, Entry, Level};
+    let entry = |at: u64, text: &str| Entry {
+        level: Level::Info,
+        at,
+        source: "src".into(),
+        text: text.into(),
+    };
+    let big = Batch {
+        seq: 1,
+        entries: (0..3).map(|i| entry(i, "a fairly long text")).collect(),
+        kitchens: Vec::new(),
+        latest: Some(entry(9, "latest")),
+    };
+    let small = Batch {
+        seq: 2,
+        entries: vec![entry(5, "short")],
+        kitchens: Vec::new(),
+        latest: None,
+    };
+    let mut target = Batch::decode(&big.encode_to_vec().unwrap()).unwrap();
+    let text_buffer = target.entries[0].text.as_ptr();
+    let list_buffer = target.entries.as_ptr();
+    target.decode_into(&small.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(target, small, "no stale element or field survives");
+    assert_eq!(target.entries.as_ptr(), list_buffer, "the list is reused");
+    assert_eq!(
+        target.entries[0].text.as_ptr(),
+        text_buffer,
+        "the element's string is reused"
+    );
+}
