@@ -52,6 +52,22 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
     let mut rows: Vec<[String; 4]> = Vec::new();
     let header: [&str; 4];
     match &def.kind {
+        TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+            let _ = writeln!(out, "  frozen, no length prefix: the fields back to back");
+            header = ["offset", "wire", "field", "type"];
+            for f in fields {
+                let mut ty = f.ty.to_string();
+                if let Some(max) = f.max {
+                    ty.push_str(&format!(" @max({max})"));
+                }
+                rows.push([
+                    f.offset.map_or(String::new(), |o| o.to_string()),
+                    wire(f.layout),
+                    f.name.clone(),
+                    ty,
+                ]);
+            }
+        }
         TypeKind::Struct { fields } => {
             header = ["offset", "size", "field", "type"];
             for f in fields {

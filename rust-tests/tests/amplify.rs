@@ -11,7 +11,7 @@ use std::cell::Cell;
 use pkt_runtime::{Decode, DecodeBudget, DecodeErrorKind, Limits, Reader};
 use pkt_rust_tests::fuzzing::{heap_bound, HEAP_BASE, HEAP_PER_CHARGED};
 use pkt_rust_tests::test::amplify::{
-    Bigs, Defaults, IntMap, NestedLists, OptionalBigs, Strings, VariantList,
+    Bigs, Defaults, FrozenBigs, IntMap, NestedLists, OptionalBigs, Strings, VariantList,
 };
 
 struct Peak;
@@ -119,6 +119,11 @@ fn shapes(total: usize) -> Vec<(&'static str, Vec<u8>, Decoder)> {
             "list<BigS?> of absent",
             list_message(&[0], total),
             run::<OptionalBigs> as Decoder,
+        ),
+        (
+            "list<FrozenBig> of absent Big? and empty strings",
+            list_message(&[0; 5], total),
+            run::<FrozenBigs>,
         ),
         (
             "list<Big> of empty bodies",

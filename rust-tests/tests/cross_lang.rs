@@ -21,6 +21,7 @@ use pkt_rust_tests::seeds::packets::TransformPacket;
 use pkt_rust_tests::seeds::small::Small;
 use pkt_rust_tests::test::everything::LinkedNode;
 use pkt_rust_tests::test::floats::FloatDefaults;
+use pkt_rust_tests::test::frozen::{Batch, Entry, Level};
 use pkt_rust_tests::TYPES;
 use pktc::ir::{TypeId, TypeKind};
 use support::{ir, mono, qualified, Gen};
@@ -159,6 +160,17 @@ static class Values
         // fields (older data): -0.0 and NaN must keep their bits.
         yield return Pair("float_defaults", new Test.Floats.FloatDefaults().ToArray());
         yield return Pair("float_defaults_absent", Test.Floats.FloatDefaults.Decode(new byte[4]).ToArray());
+
+        // Frozen variable-size structs: alone, in a list and optional in a message.
+        yield return Pair("frozen_entry", new Test.Frozen.Entry
+        {
+            Level = Test.Frozen.Level.Warn, At = 7, Source = "db", Text = "slow",
+        }.ToArray());
+        var batch = new Test.Frozen.Batch { Seq = 2 };
+        batch.Entries.Add(new Test.Frozen.Entry { Level = Test.Frozen.Level.Warn, At = 7, Source = "db", Text = "slow" });
+        batch.Entries.Add(new Test.Frozen.Entry { Level = (Test.Frozen.Level)9, At = 8, Source = "", Text = "h\u00e9llo" });
+        batch.Latest = new Test.Frozen.Entry { Level = Test.Frozen.Level.Error, At = 9, Source = "x", Text = "" };
+        yield return Pair("frozen_batch", batch.ToArray());
     }
 
     static KeyValuePair<string, byte[]> Pair(string name, byte[] bytes)
@@ -330,6 +342,44 @@ fn check_value(name: &str, bytes: &[u8]) {
             assert_eq!(&bytes[4..8], &(-0.0f32).to_bits().to_le_bytes(), "{name}");
             assert_eq!(&bytes[16..20], &0x7FC0_0000u32.to_le_bytes(), "{name}");
         }
+        "frozen_entry" => same(
+            name,
+            bytes,
+            Entry {
+                level: Level::Warn,
+                at: 7,
+                source: "db".into(),
+                text: "slow".into(),
+            },
+        ),
+        "frozen_batch" => same(
+            name,
+            bytes,
+            Batch {
+                seq: 2,
+                entries: vec![
+                    Entry {
+                        level: Level::Warn,
+                        at: 7,
+                        source: "db".into(),
+                        text: "slow".into(),
+                    },
+                    Entry {
+                        level: Level::Unknown(9),
+                        at: 8,
+                        source: String::new(),
+                        text: "h\u{e9}llo".into(),
+                    },
+                ],
+                kitchens: Vec::new(),
+                latest: Some(Entry {
+                    level: Level::Error,
+                    at: 9,
+                    source: "x".into(),
+                    text: String::new(),
+                }),
+            },
+        ),
         other => panic!("no Rust value for {other}"),
     }
 }
@@ -392,7 +442,7 @@ fn rust_and_csharp_agree_byte_for_byte() {
         check_value(name, &unhex(bytes));
         names.push(name);
     }
-    assert_eq!(names.len(), 10, "{names:?}");
+    assert_eq!(names.len(), 12, "{names:?}");
     println!(
         "{count} vectors agree; {} C# values decode in Rust",
         names.len()

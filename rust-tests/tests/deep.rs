@@ -53,3 +53,49 @@ fn a_hundred_thousand_levels_are_an_encode_error() {
         });
     }
 }
+
+/// A frozen struct recursing through a message (`Node` → `NodeBox?` →
+/// `Node`, frozen.pkt): the message counts the depth, the struct none.
+fn frozen_chain(levels: u32) -> pkt_rust_tests::test::frozen::Node {
+    use pkt_rust_tests::test::frozen::{Node, NodeBox};
+    let mut node = Node::default();
+    for i in 0..levels {
+        node = Node {
+            name: format!("n{i}"),
+            next: Some(Box::new(NodeBox {
+                node: Box::new(node),
+            })),
+        };
+    }
+    node
+}
+
+#[test]
+fn frozen_structs_recurse_only_through_messages_which_count_depth() {
+    use pkt_runtime::{Decode, Encode};
+    use pkt_rust_tests::test::frozen::Node;
+    let max = Limits::DEFAULT.max_depth;
+    on_small_stack(move || {
+        let value = frozen_chain(max);
+        let bytes = value.encode_to_vec().expect("at the limit");
+        assert_eq!(Node::decode(&bytes).expect("at the limit"), value);
+        let mut into = Node::default();
+        into.decode_into(&bytes).expect("at the limit");
+        assert_eq!(into, value);
+
+        let deeper = frozen_chain(max + 1);
+        assert!(deeper.encode_to_vec().is_err(), "the encoder checks depth");
+        let bytes = deeper.encode_to_vec_unchecked();
+        let e = Node::decode(&bytes).expect_err("past the limit");
+        assert!(format!("{e}").contains("nest"), "{e}");
+        let e = Node::default()
+            .decode_into(&bytes)
+            .expect_err("past the limit");
+        assert!(format!("{e}").contains("nest"), "{e}");
+        // Far past the limit: an error, not a stack overflow.
+        // (Dropping it would recurse once per level: leak it instead.)
+        let far = frozen_chain(100_000);
+        assert!(far.encode_to_vec().is_err());
+        std::mem::forget(far);
+    });
+}

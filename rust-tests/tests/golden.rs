@@ -135,3 +135,98 @@ fn unknown_union_tags_and_enum_values_survive() {
     assert_eq!(Color::decode(&[1]).unwrap(), Color::Green);
     assert!(matches!(Color::decode(&[7]).unwrap(), Color::Unknown(7)));
 }
+
+/// `Entry { level: Warn, at: 7, source: "db", text: "slow" }` (frozen.pkt).
+const FROZEN_ENTRY: &str = "01 07 00 00 00 00 00 00 00 02 00 00 00 64 62 04 00 00 00 73 6c 6f 77";
+
+fn frozen_entry() -> pkt_rust_tests::test::frozen::Entry {
+    pkt_rust_tests::test::frozen::Entry {
+        level: pkt_rust_tests::test::frozen::Level::Warn,
+        at: 7,
+        source: "db".into(),
+        text: "slow".into(),
+    }
+}
+
+#[test]
+fn frozen_structs_are_their_fields_back_to_back() {
+    use pkt_rust_tests::test::frozen::Batch;
+    golden(&frozen_entry(), FROZEN_ENTRY);
+    // In a message: the message's prefix, none of the struct's own.
+    golden(
+        &Batch {
+            seq: 1,
+            entries: vec![frozen_entry()],
+            kitchens: Vec::new(),
+            latest: None,
+        },
+        &format!("24 00 00 00 01 00 00 00 01 00 00 00 {FROZEN_ENTRY} 00 00 00 00 00"),
+    );
+}
+
+#[test]
+fn frozen_struct_errors_name_kind_and_offset() {
+    use pkt_rust_tests::test::frozen::Entry;
+    let outcome = |b: &[u8]| {
+        let e = Entry::decode(b).expect_err("rejected");
+        let mut into = frozen_entry();
+        let e2 = into.decode_into(b).expect_err("rejected");
+        assert_eq!(
+            (format!("{:?}", e.kind()), e.offset()),
+            (format!("{:?}", e2.kind()), e2.offset()),
+            "decode and decode_into agree"
+        );
+        (format!("{:?}", e.kind()), e.offset())
+    };
+    // Over `source @max(64)`, at its length prefix (as FrozenTests.cs expects).
+    let (kind, at) = outcome(&bytes("01 07 00 00 00 00 00 00 00 41 00 00 00"));
+    assert!(kind.starts_with("FieldTooLong"), "{kind}");
+    assert_eq!(at, 9);
+    let full = bytes(FROZEN_ENTRY);
+    let (kind, at) = outcome(&full[..full.len() - 1]);
+    assert!(kind.starts_with("LengthExceedsInput"), "{kind}");
+    assert_eq!(at, 15);
+    let mut bad = full.clone();
+    *bad.last_mut().unwrap() = 0xff;
+    let (kind, at) = outcome(&bad);
+    assert!(kind.starts_with("InvalidUtf8"), "{kind}");
+    assert_eq!(at, 22);
+    // Encoders refuse what decoders reject.
+    let mut long = frozen_entry();
+    long.source = "x".repeat(65);
+    assert!(long.encode_to_vec().is_err());
+}
+
+#[test]
+fn frozen_decode_into_reuses_elements_and_leaves_none_stale() {
+    use pkt_rust_tests::test::frozen::{Batch, Entry, Level};
+    let entry = |at: u64, text: &str| Entry {
+        level: Level::Info,
+        at,
+        source: "src".into(),
+        text: text.into(),
+    };
+    let big = Batch {
+        seq: 1,
+        entries: (0..3).map(|i| entry(i, "a fairly long text")).collect(),
+        kitchens: Vec::new(),
+        latest: Some(entry(9, "latest")),
+    };
+    let small = Batch {
+        seq: 2,
+        entries: vec![entry(5, "short")],
+        kitchens: Vec::new(),
+        latest: None,
+    };
+    let mut target = Batch::decode(&big.encode_to_vec().unwrap()).unwrap();
+    let text_buffer = target.entries[0].text.as_ptr();
+    let list_buffer = target.entries.as_ptr();
+    target.decode_into(&small.encode_to_vec().unwrap()).unwrap();
+    assert_eq!(target, small, "no stale element or field survives");
+    assert_eq!(target.entries.as_ptr(), list_buffer, "the list is reused");
+    assert_eq!(
+        target.entries[0].text.as_ptr(),
+        text_buffer,
+        "the element's string is reused"
+    );
+}

@@ -372,6 +372,21 @@ impl Comparer<'_> {
         }
         for (a, b) in of.iter().zip(nf) {
             self.compare_field_source(n, a, b);
+            if a.max != b.max {
+                self.push(
+                    Rule::StructMaxChanged,
+                    format!(
+                        "the limit of `{}.{}` changed from {} to {}",
+                        n.name,
+                        b.name,
+                        show_max(a.max),
+                        show_max(b.max)
+                    ),
+                    Some((a.span, show_max(a.max))),
+                    Some((b.span, show_max(b.max))),
+                    Some("the side with the lower limit rejects values the other side may send"),
+                );
+            }
         }
     }
 

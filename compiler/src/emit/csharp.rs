@@ -57,6 +57,10 @@ fn templates() -> &'static Templates {
                 include_str!("../../../templates/csharp/message.hbs"),
             ),
             ("union", include_str!("../../../templates/csharp/union.hbs")),
+            (
+                "var_struct",
+                include_str!("../../../templates/csharp/var_struct.hbs"),
+            ),
         ])
     })
 }
@@ -75,6 +79,9 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             let def = ir.ty(id);
             let text = match &def.kind {
                 TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
+                TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                    t.render("var_struct", &var_struct_view(&gen, def, fields))
+                }
                 TypeKind::Struct { fields } => {
                     t.render("struct", &struct_view(&gen, id, def, fields))
                 }
@@ -560,6 +567,59 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
         schema_name,
         field_names,
         preserve_unknown,
+        fields: decls,
+        size: size_body(2, constant, size),
+        write: write.finish(),
+        read: read.finish(),
+    }
+}
+
+/// A variable-size struct: a class like a message, with its fields back to
+/// back (no length prefix, no defaults, no nesting level). See
+/// `var_struct.hbs`.
+fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
+    let mut size = code::Code::new(3);
+    let mut write = code::Code::new(2);
+    let mut read = code::Code::new(2);
+    let mut constant: u64 = 0;
+    let mut decls = Vec::new();
+    let mut field_names = Vec::new();
+    for (index, f) in fields.iter().enumerate() {
+        let name = field_name(def, f);
+        let schema_name = format!("{}.{}", def.name, f.name);
+        let max = f.max.map(|m| (m, schema_name.clone()));
+        let gen = &gen.for_member(&schema_name);
+        constant += gen.size(&mut size, &f.ty, &name, 0);
+        gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
+        field_names.push(string_literal(&schema_name));
+        let field = format!("this, {index}");
+        if let Some(m) = f.max {
+            let optional = matches!(f.ty, Type::Optional(_));
+            read.line(&format!("r.PeekMax({m}, {field}, {optional});"));
+        }
+        let cx = ReadCx {
+            field: &field,
+            fresh: "fresh",
+            boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
+        };
+        gen.read(&mut read, &f.ty, &name, true, &cx, 0);
+        let init = gen.default_expr(&f.ty, None);
+        decls.push(FieldDecl {
+            doc: doc_lines(&f.doc),
+            obsolete: f.deprecated,
+            ty: gen.cs_type(&f.ty),
+            name,
+            has_init: init.is_some(),
+            init: init.unwrap_or_default(),
+        });
+    }
+    MessageView {
+        doc: doc_lines(&def.doc),
+        obsolete: def.deprecated,
+        name: type_ident(&def.name),
+        schema_name: string_literal(&def.name),
+        field_names,
+        preserve_unknown: false,
         fields: decls,
         size: size_body(2, constant, size),
         write: write.finish(),

@@ -29,6 +29,10 @@ fn templates() -> &'static Templates {
                 "message",
                 include_str!("../../../templates/rust/message.rs.hbs"),
             ),
+            (
+                "var_struct",
+                include_str!("../../../templates/rust/var_struct.rs.hbs"),
+            ),
             ("enum", include_str!("../../../templates/rust/enum.rs.hbs")),
             (
                 "union",
@@ -42,6 +46,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
     let names = output_names(ir);
     let boxed = boxed_types(ir);
+    let checked_structs = checked_structs(ir);
     let mut out = Vec::new();
     for (fi, file) in ir.files.iter().enumerate() {
         let cx = Cx {
@@ -49,6 +54,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             namespace: &file.namespace,
             serde: options.serde,
             boxed: &boxed,
+            checked_structs: &checked_structs,
         };
         let items: Vec<String> = file.types.iter().map(|id| cx.render_type(t, *id)).collect();
         let consts = file
@@ -101,6 +107,60 @@ fn boxed_types(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
             TypeKind::Enum { .. } => Vec::new(),
         };
         out.extend(boxed.into_iter().filter_map(inner));
+    }
+    out
+}
+
+/// The variable-size structs whose encoder check (`Encode::check_at`) has
+/// something to do: a field with `@max`, or a field holding a message, a
+/// union or such a struct. Found backwards from the structs that check
+/// something themselves, so that struct chains of any depth take no
+/// recursion.
+fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
+    fn named(ty: &Type, out: &mut Vec<TypeId>) {
+        match ty {
+            Type::Named(r) => out.push(r.id),
+            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => named(t, out),
+            Type::Map(k, v) => {
+                named(k, out);
+                named(v, out);
+            }
+            _ => {}
+        }
+    }
+    let n = ir.types.len();
+    // users[s]: the structs with a field holding struct `s`.
+    let mut users: Vec<Vec<TypeId>> = vec![Vec::new(); n];
+    let mut work = Vec::new();
+    for (i, def) in ir.types.iter().enumerate() {
+        let TypeKind::Struct { fields } = &def.kind else {
+            continue;
+        };
+        if def.layout.is_fixed() {
+            continue;
+        }
+        let mut own = false;
+        for f in fields {
+            own |= f.max.is_some();
+            let mut parts = Vec::new();
+            named(&f.ty, &mut parts);
+            for t in parts {
+                match ir.ty(t).kind {
+                    TypeKind::Message { .. } | TypeKind::Union { .. } => own = true,
+                    TypeKind::Struct { .. } => users[t.0].push(TypeId(i)),
+                    TypeKind::Enum { .. } => {}
+                }
+            }
+        }
+        if own {
+            work.push(TypeId(i));
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    while let Some(t) = work.pop() {
+        if out.insert(t) {
+            work.extend(users[t.0].iter().copied());
+        }
     }
     out
 }
@@ -274,6 +334,8 @@ struct Cx<'a> {
     serde: bool,
     /// See [`boxed_types`].
     boxed: &'a std::collections::BTreeSet<TypeId>,
+    /// See [`checked_structs`].
+    checked_structs: &'a std::collections::BTreeSet<TypeId>,
 }
 
 /// Messages at least this large (by the decoded-size model) decode into a
@@ -290,6 +352,11 @@ impl Cx<'_> {
         let def = self.ir.ty(id);
         let decode_boxed = self.boxed.contains(&id);
         match &def.kind {
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                let mut view = self.var_struct_view(id, def, fields);
+                view.common.decode_boxed = decode_boxed;
+                t.render("var_struct", &view)
+            }
             TypeKind::Struct { fields } => t.render("struct", &self.struct_view(def, fields)),
             TypeKind::Message {
                 fields,
@@ -394,10 +461,12 @@ impl Cx<'_> {
         match ty {
             Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.needs_check(t),
             Type::Map(k, v) => self.needs_check(k) || self.needs_check(v),
-            Type::Named(r) => matches!(
-                self.ir.ty(r.id).kind,
-                TypeKind::Message { .. } | TypeKind::Union { .. }
-            ),
+            Type::Named(r) => {
+                matches!(
+                    self.ir.ty(r.id).kind,
+                    TypeKind::Message { .. } | TypeKind::Union { .. }
+                ) || self.checked_structs.contains(&r.id)
+            }
             _ => false,
         }
     }
@@ -626,10 +695,45 @@ impl Cx<'_> {
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
             decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
+            min_len: 4,
             derive_default,
             preserve_unknown,
             fields: views,
         }
+    }
+
+    /// A variable-size struct: a message's fields without the length
+    /// prefix, the defaults and the depth (see `var_struct.rs.hbs`).
+    fn var_struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> MessageView {
+        let mut view = self.message_view(def, fields, false);
+        // No length prefix.
+        view.fixed_len = (view.fixed_len.parse::<u64>().expect("a number") - 4).to_string();
+        // Frozen: every field is present, in JSON too.
+        view.common.attrs = self.serde_type_attrs(&[]);
+        // A struct is no nesting level: its fields are checked at its own depth.
+        view.limit_checks = if self.checked_structs.contains(&id) {
+            view.limit_checks[1..].to_vec()
+        } else {
+            Vec::new()
+        };
+        if !view.limit_checks.is_empty() && !view.limit_checks.iter().any(|l| l.contains("depth")) {
+            // Only `@max` limits here: the depth passes through unused.
+            view.limit_checks
+                .insert(0, "let _ = (depth, max_depth);".to_string());
+        }
+        for (f, v) in fields.iter().zip(&mut view.fields) {
+            v.field_into = call_statement(
+                8,
+                "r.field_into",
+                &[
+                    format!("&mut self.{}", v.name),
+                    format!("\"{}.{}\"", def.name, f.name),
+                ],
+                "?;",
+            );
+        }
+        view.min_len = def.layout.min_size();
+        view
     }
 
     fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
@@ -816,6 +920,8 @@ struct MessageView {
     body_used: bool,
     /// `decode_raw` decodes into a default value (see [`DECODE_IN_PLACE_MIN`]).
     decode_in_place: bool,
+    /// `Decode::MIN_ENCODED_LEN` (variable-size structs).
+    min_len: u32,
     derive_default: bool,
     preserve_unknown: bool,
     /// Attribute lines before `unknown_fields`.

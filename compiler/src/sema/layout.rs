@@ -31,10 +31,11 @@ pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
             struct_layout(ir, TypeId(i), &mut state, &mut diags);
         }
     }
+    struct_recursion(ir, &state, &mut diags);
 
     // Field layouts and offsets, now that every named type has its layout.
     for i in 0..n {
-        let mut offset: u64 = 0;
+        let mut offset: Option<u64> = Some(0);
         let is_struct = matches!(ir.types[i].kind, TypeKind::Struct { .. });
         let fields: Vec<Layout> = ir.types[i]
             .kind
@@ -47,9 +48,13 @@ pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
         {
             for (f, layout) in fs.iter_mut().zip(fields) {
                 f.layout = layout;
+                // Offsets are known up to the first variable-size field.
                 if is_struct {
-                    f.offset = Some(offset.min(u32::MAX as u64) as u32);
-                    offset += layout.min_size() as u64;
+                    f.offset = offset.map(|o| o.min(u32::MAX as u64) as u32);
+                    offset = match layout {
+                        Layout::Fixed { size } => offset.map(|o| o + size as u64),
+                        Layout::Variable { .. } => None,
+                    };
                 }
             }
         }
@@ -78,6 +83,9 @@ struct Frame {
     parts: Vec<TypeId>,
     part: usize,
     size: u64,
+    /// Some field has no fixed size: the struct is variable-size, `size`
+    /// its minimum.
+    variable: bool,
     ok: bool,
 }
 
@@ -95,6 +103,7 @@ impl Frame {
             parts,
             part: 0,
             size: 0,
+            variable: false,
             ok: true,
         }
     }
@@ -137,20 +146,11 @@ fn struct_layout(ir: &mut Ir, root: TypeId, state: &mut [Visit], diags: &mut Vec
                     Layout::Fixed { .. } => {
                         top.size = top.size.saturating_add(exact_size(ir, &f.ty))
                     }
-                    Layout::Variable { .. } => {
-                        top.ok = false;
-                        diags.push(
-                            Diagnostic::error(
-                                format!(
-                                    "struct `{}` cannot hold `{}`, which has no fixed size",
-                                    ir.ty(top.id).name,
-                                    f.ty
-                                ),
-                                f.span,
-                                "variable-size field",
-                            )
-                            .with_help("a struct is a frozen, fixed-size layout; declare a `message` for data with strings, lists, maps, optionals or nested messages"),
-                        );
+                    // A frozen variable-size struct: its fields back to
+                    // back, at least their minimum sizes.
+                    Layout::Variable { min_size } => {
+                        top.variable = true;
+                        top.size = top.size.saturating_add(u64::from(min_size));
                     }
                 }
             }
@@ -229,10 +229,88 @@ fn finish_struct(ir: &mut Ir, frame: &Frame, state: &mut [Visit], diags: &mut Ve
         ));
     }
     if ok {
-        ir.types[id.0].layout = Layout::Fixed { size: size as u32 };
+        ir.types[id.0].layout = if frame.variable {
+            Layout::Variable {
+                min_size: size as u32,
+            }
+        } else {
+            Layout::Fixed { size: size as u32 }
+        };
         state[id.0] = Visit::Done;
     } else {
         state[id.0] = Visit::Failed;
+    }
+}
+
+/// A struct may reach itself only through a message or union, whose
+/// decoders and encoders count the nesting depth: a struct that holds itself
+/// through lists, maps, optionals and other structs alone would let input
+/// nest without a depth limit. (Holding itself by value is reported by the
+/// layout, as an infinite size.)
+fn struct_recursion(ir: &Ir, layout_state: &[Visit], diags: &mut Vec<Diagnostic>) {
+    fn named(ty: &Type, out: &mut Vec<TypeId>) {
+        match ty {
+            Type::Named(r) => out.push(r.id),
+            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => named(t, out),
+            Type::Map(k, v) => {
+                named(k, out);
+                named(v, out);
+            }
+            _ => {}
+        }
+    }
+    let is_struct = |t: TypeId| matches!(ir.ty(t).kind, TypeKind::Struct { .. });
+    let edges: Vec<Vec<(TypeId, Span)>> = ir
+        .types
+        .iter()
+        .map(|def| match &def.kind {
+            TypeKind::Struct { fields } => fields
+                .iter()
+                .flat_map(|f| {
+                    let mut out = Vec::new();
+                    named(&f.ty, &mut out);
+                    out.into_iter()
+                        .filter(|t| is_struct(*t))
+                        .map(move |t| (t, f.span))
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let mut state = vec![Visit::New; ir.types.len()];
+    for start in 0..ir.types.len() {
+        if !is_struct(TypeId(start)) {
+            continue;
+        }
+        let mut path = Vec::new();
+        find_cycle(TypeId(start), &edges, &mut state, &mut path, &mut |cycle| {
+            if cycle
+                .iter()
+                .any(|(t, _)| layout_state[t.0] == Visit::Failed)
+            {
+                return;
+            }
+            let (first, span) = cycle[0];
+            let names: Vec<&str> = cycle
+                .iter()
+                .map(|(t, _)| ir.ty(*t).name.as_str())
+                .chain([ir.ty(first).name.as_str()])
+                .collect();
+            let mut d = Diagnostic::error(
+                format!(
+                    "struct `{}` contains itself through a list, map or optional",
+                    ir.ty(first).name
+                ),
+                span,
+                "this field leads back to the struct",
+            )
+            .with_note(format!("cycle: {}", names.join(" → ")))
+            .with_help("structs do not count nesting depth; use a message to recurse");
+            for (_, s) in &cycle[1..] {
+                d = d.with_label(*s, "");
+            }
+            diags.push(d);
+        });
     }
 }
 
@@ -312,9 +390,15 @@ fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
                         .collect()
                 })
                 .unwrap_or_default(),
-            _ => Vec::new(),
+            // A variable-size struct may hold a message or union inline.
+            TypeKind::Struct { fields } => fields
+                .iter()
+                .flat_map(|f| fixed_parts(&f.ty).into_iter().map(move |t| (t, f.span)))
+                .collect(),
+            TypeKind::Enum { .. } => Vec::new(),
         })
         .collect();
+    let is_struct = |t: TypeId| matches!(ir.ty(t).kind, TypeKind::Struct { .. });
     let mut state = vec![Visit::New; n];
     let mut reported = vec![false; n];
     for start in 0..n {
@@ -326,6 +410,10 @@ fn infinite_values(ir: &Ir, diags: &mut Vec<Diagnostic>) {
         }
         let mut path = Vec::new();
         find_cycle(TypeId(start), &edges, &mut state, &mut path, &mut |cycle| {
+            // Structs alone: reported by the struct layout.
+            if cycle.iter().all(|(t, _)| is_struct(*t)) {
+                return;
+            }
             if cycle.iter().any(|(t, _)| reported[t.0]) {
                 return;
             }

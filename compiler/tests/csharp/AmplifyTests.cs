@@ -149,6 +149,10 @@ namespace PktTests
                 Measure("IntMap descending " + size, DescendingMap(n), (ref PktReader r) => IntMap.ReadFrom(ref r), true);
                 Measure("NestedLists all empty " + size, ZeroCounts(n, all), (ref PktReader r) => NestedLists.ReadFrom(ref r), true);
                 Measure("Strings all empty " + size, ZeroCounts(n, all), (ref PktReader r) => Strings.ReadFrom(ref r), true);
+                // A variable-size struct: absent Big? and an empty string, five zero bytes each.
+                long frozenBig = 32800;
+                Measure("FrozenBigs max " + size, ZeroCounts(n, MaxCount(n, frozenBig)), (ref PktReader r) => FrozenBigs.ReadFrom(ref r), true);
+                Measure("FrozenBigs all empty " + size, ZeroCounts(n, (n - 8) / 5), (ref PktReader r) => FrozenBigs.ReadFrom(ref r), false);
             }
         }
 

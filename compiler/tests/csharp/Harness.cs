@@ -174,6 +174,9 @@ namespace PktTests
             Run("roundtrip.try_decode_streams", RoundTripTests.TryDecodeStreams);
             Run("decode_into.lists", DecodeIntoTests.Lists);
             Run("decode_into.nested_union_map_bytes", DecodeIntoTests.NestedUnionMapBytes);
+            Run("frozen.golden", FrozenTests.Golden);
+            Run("frozen.errors", FrozenTests.Errors);
+            Run("frozen.decode_into_reuse", FrozenTests.DecodeIntoReuse);
 
             Run("hostile.truncated_everywhere", HostileTests.TruncatedEverywhere);
             Run("hostile.mutated_bytes", HostileTests.MutatedBytes);
@@ -195,6 +198,7 @@ namespace PktTests
             Run("frame.garbage_between_frames", FrameTests.GarbageBetweenFrames);
 
             Run("alloc.steady_state", AllocTests.SteadyState);
+            Run("alloc.frozen_structs", FrozenTests.Allocations);
 
             Console.WriteLine(passed + " passed, " + failures + " failed");
             if (failures > 0) return 1;

@@ -214,7 +214,7 @@ impl<'a> Gen<'a> {
         match &def.kind {
             TypeKind::Struct { fields } => {
                 for f in fields {
-                    self.value(&f.ty, None, out);
+                    self.value(&f.ty, f.max, out);
                 }
             }
             TypeKind::Enum { base, values } => {

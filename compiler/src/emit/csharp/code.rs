@@ -293,10 +293,24 @@ impl Gen<'_> {
     fn is_value(&self, ty: &Type) -> bool {
         match ty {
             Type::Prim(_) => true,
-            Type::Named(r) => matches!(
-                self.ir.ty(r.id).kind,
-                TypeKind::Struct { .. } | TypeKind::Enum { .. }
-            ),
+            Type::Named(r) => {
+                matches!(
+                    self.ir.ty(r.id).kind,
+                    TypeKind::Struct { .. } | TypeKind::Enum { .. }
+                ) && !self.is_var_struct(ty)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the type is a variable-size struct: a class, encoded like a
+    /// message without its length prefix and nesting level.
+    fn is_var_struct(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Named(r) => {
+                let def = self.ir.ty(r.id);
+                matches!(def.kind, TypeKind::Struct { .. }) && !def.layout.is_fixed()
+            }
             _ => false,
         }
     }
@@ -355,6 +369,7 @@ impl Gen<'_> {
                             })
                         }
                     },
+                    TypeKind::Struct { .. } if !def.layout.is_fixed() => Some(format!("new {q}()")),
                     TypeKind::Struct { .. } => self.struct_defaults[r.id.0].clone(),
                     TypeKind::Message { .. } => Some(format!("new {q}()")),
                     TypeKind::Union { variants, .. } => {
@@ -494,6 +509,13 @@ impl Gen<'_> {
                 c.close();
                 k * u64::from(*n)
             }
+            Type::Named(_) if self.is_var_struct(ty) => {
+                let default = self.default_or_zero(ty);
+                c.line(&format!(
+                    "n += ({expr} ?? {default}).GetEncodedSize(depth);"
+                ));
+                0
+            }
             Type::Named(_) => {
                 let default = self.default_or_zero(ty);
                 c.line(&format!(
@@ -579,8 +601,10 @@ impl Gen<'_> {
                         prim_method(*base),
                         prim_cs(*base)
                     )),
-                    TypeKind::Struct { .. } => c.line(&format!("{expr}.WriteTo(ref w);")),
-                    TypeKind::Message { .. } | TypeKind::Union { .. } => {
+                    TypeKind::Struct { .. } if def.layout.is_fixed() => {
+                        c.line(&format!("{expr}.WriteTo(ref w);"))
+                    }
+                    TypeKind::Struct { .. } | TypeKind::Message { .. } | TypeKind::Union { .. } => {
                         let default = self.default_or_zero(ty);
                         c.line(&format!("({expr} ?? {default}).WriteTo(ref w);"));
                     }
@@ -770,8 +794,10 @@ impl Gen<'_> {
                     TypeKind::Enum { base, .. } => {
                         c.line(&format!("{lv} = ({q})r.Read{}();", prim_method(*base)))
                     }
-                    TypeKind::Struct { .. } => c.line(&format!("{lv} = {q}.ReadFrom(ref r);")),
-                    TypeKind::Message { .. } => {
+                    TypeKind::Struct { .. } if def.layout.is_fixed() => {
+                        c.line(&format!("{lv} = {q}.ReadFrom(ref r);"))
+                    }
+                    TypeKind::Struct { .. } | TypeKind::Message { .. } => {
                         if into {
                             c.line(&format!("if ({lv} == null) {lv} = {q}.ReadFrom(ref r);"));
                             if cx.fresh == "false" {
