@@ -3,6 +3,7 @@
 
 mod common;
 
+use pkt_test_support::Rng;
 use pktc::inspect::{self, ErrorKind, Limits};
 use pktc::ir::Ir;
 use serde_json::{json, Value};
@@ -281,18 +282,6 @@ fn nesting_is_bounded() {
     let e = e.expect("too deep");
     assert_eq!(e.kind, ErrorKind::DepthExceeded { max: 64 });
     assert!(e.path.contains(".children[0]"), "{}", e.path);
-}
-
-/// xorshift64*, so a failing case is reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
 }
 
 #[test]

@@ -22,21 +22,11 @@ use pkt_rust_tests::seeds::small::Small;
 use pkt_rust_tests::test::everything::LinkedNode;
 use pkt_rust_tests::test::floats::FloatDefaults;
 use pkt_rust_tests::TYPES;
+use pkt_test_support::hex::{decode as unhex, encode as hex};
 use pktc::ir::{TypeId, TypeKind};
 use support::{ir, mono, qualified, Gen};
 
 const VECTORS_PER_TYPE: u64 = 25;
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
-}
 
 /// The C# side: a dispatcher over every type and the hand-built values.
 fn program(ir: &pktc::ir::Ir) -> String {
