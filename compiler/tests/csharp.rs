@@ -69,7 +69,7 @@ fn runtime_file_is_emitted_verbatim_on_request() {
         .iter()
         .find(|f| f.path == Path::new("PktRuntime.cs"))
         .expect("PktRuntime.cs");
-    let source = std::fs::read_to_string(common::root().join("templates/csharp/PktRuntime.cs"))
+    let source = std::fs::read_to_string(common::root().join("runtime/csharp/PktRuntime.cs"))
         .expect("runtime source");
     // Verbatim but for the generated-file marker, which `gen` recognises
     // its own files by.
