@@ -71,27 +71,35 @@ pub fn get(name: &str) -> Vector {
         .unwrap_or_else(|| panic!("no golden vector `{name}` in {}", dir().display()))
 }
 
+/// A vector being read: its name and the keys seen so far.
+#[derive(Default)]
+struct Partial {
+    name: String,
+    ty: Option<String>,
+    hex: Option<String>,
+    json: Option<String>,
+}
+
+impl Partial {
+    fn finish(self, schema: &Path) -> Result<Vector, String> {
+        let name = self.name;
+        let ty = self.ty.ok_or_else(|| format!("[{name}] has no `type`"))?;
+        let hex = self.hex.ok_or_else(|| format!("[{name}] has no `hex`"))?;
+        Ok(Vector {
+            bytes: crate::hex::decode(&hex),
+            name,
+            schema: schema.to_path_buf(),
+            ty,
+            hex,
+            json: self.json,
+        })
+    }
+}
+
 /// Reads one file's text. Errors name the line.
 pub fn parse(text: &str, schema: &Path) -> Result<Vec<Vector>, String> {
     let mut out = Vec::new();
-    let mut current: Option<(String, Option<String>, Option<String>, Option<String>)> = None;
-    let finish = |cur: Option<(String, Option<String>, Option<String>, Option<String>)>,
-                  out: &mut Vec<Vector>|
-     -> Result<(), String> {
-        if let Some((name, ty, hex, json)) = cur {
-            let ty = ty.ok_or_else(|| format!("[{name}] has no `type`"))?;
-            let hex = hex.ok_or_else(|| format!("[{name}] has no `hex`"))?;
-            out.push(Vector {
-                bytes: crate::hex::decode(&hex),
-                name,
-                schema: schema.to_path_buf(),
-                ty,
-                hex,
-                json,
-            });
-        }
-        Ok(())
-    };
+    let mut current: Option<Partial> = None;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         let at = |m: &str| format!("line {}: {m}", i + 1);
@@ -99,8 +107,13 @@ pub fn parse(text: &str, schema: &Path) -> Result<Vec<Vector>, String> {
             continue;
         }
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            finish(current.take(), &mut out).map_err(|e| at(&e))?;
-            current = Some((name.trim().to_string(), None, None, None));
+            if let Some(done) = current.take() {
+                out.push(done.finish(schema).map_err(|e| at(&e))?);
+            }
+            current = Some(Partial {
+                name: name.trim().to_string(),
+                ..Partial::default()
+            });
             continue;
         }
         let Some(cur) = current.as_mut() else {
@@ -109,19 +122,20 @@ pub fn parse(text: &str, schema: &Path) -> Result<Vec<Vector>, String> {
         let (key, value) = line
             .split_once('=')
             .ok_or_else(|| at("expected `key = value`"))?;
-        let value = Some(value.trim().to_string());
         let slot = match key.trim() {
-            "type" => &mut cur.1,
-            "hex" => &mut cur.2,
-            "json" => &mut cur.3,
+            "type" => &mut cur.ty,
+            "hex" => &mut cur.hex,
+            "json" => &mut cur.json,
             other => return Err(at(&format!("unknown key `{other}`"))),
         };
         if slot.is_some() {
             return Err(at(&format!("`{}` given twice", key.trim())));
         }
-        *slot = value;
+        *slot = Some(value.trim().to_string());
     }
-    finish(current, &mut out)?;
+    if let Some(done) = current {
+        out.push(done.finish(schema)?);
+    }
     Ok(out)
 }
 
