@@ -41,10 +41,18 @@ fn consts() -> String {
     s
 }
 
-/// Every command's library entry point over one schema; `inspect` when
-/// given (the struct chain is left out: inspect walks nested structs by
-/// recursion).
-fn every_pass(path: &Path, text: &str, inspect: Option<(&str, &[u8])>) {
+/// What `pktc inspect` of one input should do.
+enum Inspect<'a> {
+    /// Decode the type from the input and print the value in both formats,
+    /// the JSON holding the given text and the dump the given number of
+    /// lines.
+    Decodes(&'a str, &'a [u8], &'a str, usize),
+    /// Fail to decode with an error holding the given text.
+    Fails(&'a str, &'a [u8], &'a str),
+}
+
+/// Every command's library entry point over one schema, then `inspect`.
+fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
     let what = path.display().to_string();
     let checked = pktc::check(&[path.to_path_buf()]).unwrap_or_else(|f| panic!("{what}: {f}"));
     let ir = &checked.ir;
@@ -74,8 +82,21 @@ fn every_pass(path: &Path, text: &str, inspect: Option<(&str, &[u8])>) {
     )
     .unwrap_or_else(|f| panic!("{what}: compat {f}"));
     assert!(!report.is_breaking(), "{what}: compat");
-    if let Some((ty, input)) = inspect {
-        let _ = pktc::inspect::inspect(ir, ty, input, pktc::inspect::Format::Json, false);
+    use pktc::inspect::Format;
+    match inspect {
+        Inspect::Decodes(ty, input, expected, lines) => {
+            let json = pktc::inspect::inspect(ir, ty, input, Format::Json, false)
+                .unwrap_or_else(|(_, e)| panic!("{what}: inspect {e}"));
+            assert!(json.contains(expected), "{what}: inspect JSON");
+            let hex = pktc::inspect::inspect(ir, ty, input, Format::Hex, false)
+                .unwrap_or_else(|(_, e)| panic!("{what}: inspect {e}"));
+            assert_eq!(hex.lines().count(), lines, "{what}: a dump line per value");
+        }
+        Inspect::Fails(ty, input, expected) => {
+            let (_, e) =
+                pktc::inspect::inspect(ir, ty, input, Format::Json, false).expect_err("rejected");
+            assert!(e.contains(expected), "{what}: {e}");
+        }
     }
 }
 
@@ -83,7 +104,12 @@ fn every_pass(path: &Path, text: &str, inspect: Option<(&str, &[u8])>) {
 fn a_100k_struct_chain_compiles_everywhere() {
     let text = chain("struct", "S");
     let path = write("structs.pkt", &text);
-    every_pass(&path, &text, None);
+    // One byte: the u8 at the bottom of 100,000 nested structs.
+    every_pass(
+        &path,
+        &text,
+        Inspect::Decodes("S0", &[7], "\"a\": 7", N + 1),
+    );
 }
 
 #[test]
@@ -95,14 +121,18 @@ fn a_100k_message_chain_compiles_everywhere() {
     for i in 0..100u32 {
         input.splice(0..0, (4 * i).to_le_bytes());
     }
-    every_pass(&path, &text, Some(("M0", &input)));
+    every_pass(
+        &path,
+        &text,
+        Inspect::Fails("M0", &input, "nesting deeper than 64 levels"),
+    );
 }
 
 #[test]
 fn a_100k_constant_chain_compiles_everywhere() {
     let text = consts();
     let path = write("consts.pkt", &text);
-    every_pass(&path, &text, Some(("X", &[7])));
+    every_pass(&path, &text, Inspect::Decodes("X", &[7], "7", 3));
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! Error types for decoding and encoding.
 
+use std::borrow::Cow;
+
 use core::fmt;
 
 /// What went wrong while decoding. Always paired with a byte offset in a
@@ -42,8 +44,10 @@ pub enum DecodeErrorKind {
     },
     /// A field declared with `@max(N)` is longer than `N`.
     FieldTooLong {
-        /// The field's name.
-        field: &'static str,
+        /// The field's name (`Type.field`). Generated decoders name it
+        /// with a `&'static str`; schema-driven decoders such as
+        /// `pktc inspect` build it at run time.
+        field: Cow<'static, str>,
         /// Its length (bytes or elements).
         len: usize,
         /// The declared maximum.
@@ -78,7 +82,7 @@ pub enum DecodeErrorKind {
     BudgetExceeded {
         /// The innermost message field being decoded (`Type.field`), or
         /// empty when the charge is outside any field.
-        field: &'static str,
+        field: Cow<'static, str>,
         /// Bytes this charge asked for.
         needed: usize,
         /// Bytes left in the budget before it.
@@ -121,10 +125,10 @@ impl fmt::Display for DecodeErrorKind {
             ),
             Self::DuplicateMapKey => f.write_str("duplicate map key"),
             Self::BudgetExceeded {
-                field: "",
+                field,
                 needed,
                 left,
-            } => write!(
+            } if field.is_empty() => write!(
                 f,
                 "decoding needs {needed} more bytes of memory, only {left} left in the decode budget"
             ),
@@ -165,13 +169,19 @@ impl DecodeError {
     }
 
     /// Names `field` (`Type.field`) in a [`DecodeErrorKind::BudgetExceeded`]
-    /// that names no field yet, so the innermost field wins; other errors
-    /// pass unchanged. Generated decoders call it on the way out of each
-    /// field.
+    /// or [`DecodeErrorKind::FieldTooLong`] that names no field yet, so the
+    /// innermost field wins; other errors pass unchanged. Generated decoders
+    /// call it on the way out of each field.
     #[cold]
-    pub fn in_field(mut self, field: &'static str) -> Self {
-        if let DecodeErrorKind::BudgetExceeded { field: f @ "", .. } = &mut self.kind {
-            *f = field;
+    pub fn in_field(mut self, field: impl Into<Cow<'static, str>>) -> Self {
+        match &mut self.kind {
+            DecodeErrorKind::BudgetExceeded { field: f, .. }
+            | DecodeErrorKind::FieldTooLong { field: f, .. }
+                if f.is_empty() =>
+            {
+                *f = field.into();
+            }
+            _ => {}
         }
         self
     }

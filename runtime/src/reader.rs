@@ -1,6 +1,7 @@
 //! Bounds-checked cursor over the input.
 
 use core::cell::Cell;
+use std::borrow::Cow;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
@@ -411,7 +412,11 @@ impl<'a> Reader<'a> {
         Ok(count)
     }
 
-    fn read_str(&mut self) -> Result<&'a str, DecodeError> {
+    /// Reads a `string` as a slice of the input: `u32` byte length (checked
+    /// and charged as [`read_string`](Reader::read_string) does), then
+    /// UTF-8, validated; an invalid byte is [`DecodeErrorKind::InvalidUtf8`]
+    /// at its offset.
+    pub fn read_str(&mut self) -> Result<&'a str, DecodeError> {
         let len = self.read_len("string length")?;
         let at = self.pos;
         let bytes = self.read_slice(len)?;
@@ -474,7 +479,11 @@ impl<'a> Reader<'a> {
     ) -> Result<(), DecodeError> {
         if len > max {
             Err(DecodeError::new(
-                DecodeErrorKind::FieldTooLong { field, len, max },
+                DecodeErrorKind::FieldTooLong {
+                    field: Cow::Borrowed(field),
+                    len,
+                    max,
+                },
                 at,
             ))
         } else {
@@ -666,7 +675,7 @@ impl<'a> Reader<'a> {
 fn over_budget(needed: usize, left: usize, at: usize) -> DecodeError {
     DecodeError::new(
         DecodeErrorKind::BudgetExceeded {
-            field: "",
+            field: Cow::Borrowed(""),
             needed,
             left,
         },

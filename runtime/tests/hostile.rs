@@ -331,7 +331,7 @@ fn field_max() {
         (e.kind(), e.offset()),
         (
             &DecodeErrorKind::FieldTooLong {
-                field: "name",
+                field: "name".into(),
                 len: 9,
                 max: 8
             },
@@ -555,7 +555,7 @@ fn decode_budget_is_charged_before_allocating() {
         err_with::<Vec<u64>>(&list, small_budget(23, 0)),
         (
             DecodeErrorKind::BudgetExceeded {
-                field: "",
+                field: "".into(),
                 needed: 24,
                 left: 23
             },
@@ -572,7 +572,7 @@ fn decode_budget_is_charged_before_allocating() {
         err_with::<Vec<String>>(&strings, small_budget(26, 0)),
         (
             DecodeErrorKind::BudgetExceeded {
-                field: "",
+                field: "".into(),
                 needed: 3,
                 left: 2
             },
@@ -605,7 +605,7 @@ fn readers_that_own_their_budget_take_it_back_from_bodies() {
     assert_eq!(
         e.kind(),
         &DecodeErrorKind::BudgetExceeded {
-            field: "",
+            field: "".into(),
             needed: 16,
             left: 14
         }
@@ -617,7 +617,7 @@ fn readers_that_own_their_budget_take_it_back_from_bodies() {
 fn budget_errors_name_the_innermost_field() {
     let e = DecodeError::new(
         DecodeErrorKind::BudgetExceeded {
-            field: "",
+            field: "".into(),
             needed: 2,
             left: 1,
         },
@@ -627,7 +627,7 @@ fn budget_errors_name_the_innermost_field() {
     assert_eq!(
         named.kind(),
         &DecodeErrorKind::BudgetExceeded {
-            field: "Inner.items",
+            field: "Inner.items".into(),
             needed: 2,
             left: 1
         }

@@ -83,7 +83,7 @@ fn max_is_enforced_before_reading_the_value() {
     assert_eq!(
         k,
         DecodeErrorKind::FieldTooLong {
-            field: "ChatPacket.nickname",
+            field: "ChatPacket.nickname".into(),
             len: 33,
             max: 32
         }

@@ -1,0 +1,820 @@
+//! Decodes bytes of any schema type into a [`Tree`] of annotated values,
+//! with the runtime's own [`Reader`]: the same checks in the same order, the
+//! same limits and decode budget, the same error kinds and absolute offsets
+//! as the generated decoders.
+//!
+//! The walk keeps an explicit stack of tasks instead of recursing, and the
+//! tree is one flat vector, so neither decoding, printing nor dropping a
+//! value uses stack in proportion to how deeply its types nest (a chain of
+//! 100,000 nested struct declarations is one deep value). Values of
+//! messages and unions stay within `Limits::max_depth`, as in the runtime.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+
+use pkt_runtime::{DecodeBudget, DecodeErrorKind, Limits, Reader};
+
+use crate::ir::{Ir, Layout, Prim, Type, TypeId, TypeKind, Value};
+
+/// A decoding failure: what, the absolute byte offset, and the path of the
+/// value being decoded (`ServerPacket.Kick.detail`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    pub kind: DecodeErrorKind,
+    pub offset: usize,
+    pub path: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind, self.offset)?;
+        if !self.path.is_empty() {
+            write!(f, " (in {})", self.path)?;
+        }
+        Ok(())
+    }
+}
+
+/// Index of a node in its [`Tree`].
+pub type NodeId = usize;
+
+const NONE: NodeId = usize::MAX;
+
+/// A node's part of the path of its value.
+#[derive(Clone, Copy, Debug)]
+pub enum Seg {
+    /// The value decoded, named by its type.
+    Root(TypeId),
+    /// Frame `n` of a stream of union frames, named by its type (errors
+    /// name the frame too).
+    Frame(usize, TypeId),
+    /// `.field`: field `n` of the struct or message.
+    Field(TypeId, usize),
+    /// `[n]`: an element of a list or array.
+    Index(usize),
+    /// `[n].key` and `[n].value`: an entry of a map.
+    Key(usize),
+    Value(usize),
+    /// `.Variant`: variant `n` of the union.
+    Variant(TypeId, usize),
+    /// The value of a present optional (adds nothing to the path).
+    Inner,
+}
+
+/// What a node decoded to.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind<'a> {
+    Bool(bool),
+    Uint(u64),
+    Int(i64),
+    F32(f32),
+    F64(f64),
+    Enum {
+        id: TypeId,
+        value: u64,
+    },
+    /// A string, validated UTF-8, at `at..at + len` of the input.
+    Str {
+        at: usize,
+        len: usize,
+    },
+    Bytes {
+        at: usize,
+        len: usize,
+    },
+    /// An optional: absent, or present with the value as the one child.
+    Optional(bool),
+    List,
+    Array,
+    /// Children alternate key and value.
+    Map,
+    Struct(TypeId),
+    Message {
+        id: TypeId,
+        /// Bytes after the last known field, from a newer writer (the range
+        /// of the input).
+        unknown: (usize, usize),
+    },
+    Union {
+        id: TypeId,
+        tag: u16,
+        /// The variant's index; `None` for a tag the schema does not know,
+        /// whose body is then `unknown`.
+        variant: Option<usize>,
+        unknown: (usize, usize),
+    },
+    /// Field `field` of message `id`, which the body did not reach: its
+    /// value is its default, rendered from the schema when printed, so an
+    /// absent field costs one node however large its default is.
+    Default {
+        id: TypeId,
+        field: usize,
+    },
+    /// A value of a type that takes no bytes: its zero value, rendered from
+    /// the schema.
+    Zero(&'a Type),
+    /// Decoding stopped inside this value.
+    Incomplete,
+}
+
+/// One decoded value with where it was read.
+#[derive(Clone, Debug)]
+pub struct Node<'a> {
+    pub seg: Seg,
+    pub parent: NodeId,
+    first_child: NodeId,
+    last_child: NodeId,
+    next_sibling: NodeId,
+    pub start: usize,
+    /// End of the bytes that belong to this value itself (prefixes, flags,
+    /// scalars), before those of its children.
+    pub head: usize,
+    pub end: usize,
+    pub kind: Kind<'a>,
+}
+
+/// Decoded values, in the order they were read: node 0 is the root, each
+/// node's children follow it.
+#[derive(Clone, Debug)]
+pub struct Tree<'a> {
+    pub(super) ir: &'a Ir,
+    pub(super) input: &'a [u8],
+    nodes: Vec<Node<'a>>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(ir: &'a Ir, input: &'a [u8]) -> Self {
+        Tree {
+            ir,
+            input,
+            nodes: Vec::new(),
+        }
+    }
+
+    /// The root value.
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node<'a> {
+        &self.nodes[id]
+    }
+
+    /// The children of `id`, in order.
+    pub fn children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let mut next = self.nodes[id].first_child;
+        std::iter::from_fn(move || {
+            let id = next;
+            (id != NONE).then(|| {
+                next = self.nodes[id].next_sibling;
+                id
+            })
+        })
+    }
+
+    /// The bytes of the input at `range`.
+    pub fn bytes(&self, (at, len): (usize, usize)) -> &'a [u8] {
+        &self.input[at..at + len]
+    }
+
+    /// The text of a [`Kind::Str`] (validated when it was decoded).
+    pub fn str(&self, at: usize, len: usize) -> Cow<'a, str> {
+        String::from_utf8_lossy(&self.input[at..at + len])
+    }
+
+    /// This node's part of its path: the type name at the top, `.field`,
+    /// `[index]`, `.Variant`, or nothing inside an optional.
+    pub fn seg(&self, id: NodeId) -> Cow<'a, str> {
+        let ir = self.ir;
+        match self.nodes[id].seg {
+            Seg::Root(t) | Seg::Frame(_, t) => Cow::Borrowed(&ir.ty(t).name),
+            Seg::Field(t, i) => Cow::Owned(format!(".{}", ir.ty(t).kind.fields()[i].name)),
+            Seg::Index(i) => Cow::Owned(format!("[{i}]")),
+            Seg::Key(i) => Cow::Owned(format!("[{i}].key")),
+            Seg::Value(i) => Cow::Owned(format!("[{i}].value")),
+            Seg::Variant(t, i) => match &ir.ty(t).kind {
+                TypeKind::Union { variants, .. } => Cow::Owned(format!(".{}", variants[i].name)),
+                _ => Cow::Borrowed(""),
+            },
+            Seg::Inner => Cow::Borrowed(""),
+        }
+    }
+
+    /// The name of a field or variant node (`seg` without its dot).
+    pub fn name(&self, id: NodeId) -> Cow<'a, str> {
+        match self.seg(id) {
+            Cow::Borrowed(s) => Cow::Borrowed(s.trim_start_matches('.')),
+            Cow::Owned(s) => Cow::Owned(s.trim_start_matches('.').to_string()),
+        }
+    }
+
+    /// The path from the root to `id`, as errors name it (in a stream,
+    /// after `frame N: `).
+    pub fn path(&self, id: NodeId) -> String {
+        let mut ids = Vec::new();
+        let mut at = id;
+        while at != NONE {
+            ids.push(at);
+            at = self.nodes[at].parent;
+        }
+        let mut path = match self.nodes.first().map(|n| n.seg) {
+            Some(Seg::Frame(n, _)) => format!("frame {n}: "),
+            _ => String::new(),
+        };
+        path.extend(ids.iter().rev().map(|&i| self.seg(i)));
+        path
+    }
+
+    fn push(&mut self, parent: NodeId, seg: Seg, at: usize) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            seg,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            start: at,
+            head: at,
+            end: at,
+            kind: Kind::Incomplete,
+        });
+        if parent != NONE {
+            let p = &mut self.nodes[parent];
+            let last = p.last_child;
+            p.last_child = id;
+            if last == NONE {
+                p.first_child = id;
+            } else {
+                self.nodes[last].next_sibling = id;
+            }
+        }
+        id
+    }
+
+    /// Ends `id` and every value around it at `pos`: decoding stopped there.
+    fn close_open(&mut self, mut id: NodeId, pos: usize) {
+        while id != NONE {
+            let n = &mut self.nodes[id];
+            n.end = n.end.max(pos).max(n.head);
+            id = n.parent;
+        }
+    }
+}
+
+/// Decodes exactly one value of `ty` from `input`. On failure the tree holds
+/// what was decoded up to the error.
+pub fn decode<'a>(
+    ir: &'a Ir,
+    ty: TypeId,
+    input: &'a [u8],
+    limits: Limits,
+) -> (Tree<'a>, Option<DecodeError>) {
+    let budget = DecodeBudget::new(&limits, input.len());
+    let mut tree = Tree::new(ir, input);
+    let reader = Reader::with_budget(input, limits, &budget);
+    let mut d = Decoder::new(ir, &mut tree, input, reader);
+    let mut error = d.run(ty, Seg::Root(ty)).err();
+    if error.is_none() {
+        if let Err(e) = d.reader().expect_end() {
+            error = Some(d.fail(e, 0));
+        }
+    }
+    (tree, error)
+}
+
+/// Decodes a stream of frames of the union `ty`, each `u32 length | tag |
+/// variant`, until the input ends, with the limits and budgets of one decode
+/// call per frame (as `FrameDecoder` applies them). Stops at the first bad
+/// frame; returns the frames (the last one partial if decoding failed inside
+/// it), each a tree of its own, and how many of them are complete.
+pub fn decode_stream<'a>(
+    ir: &'a Ir,
+    ty: TypeId,
+    input: &'a [u8],
+    limits: Limits,
+) -> (Vec<Tree<'a>>, usize, Option<DecodeError>) {
+    let mut frames = Vec::new();
+    let mut pos = 0;
+    let frame_error = |kind, offset| DecodeError {
+        kind,
+        offset,
+        path: String::new(),
+    };
+    while pos < input.len() {
+        let n = frames.len();
+        let rest = input.len() - pos;
+        let Some(prefix) = input.get(pos..pos + 4) else {
+            let kind = DecodeErrorKind::UnexpectedEnd {
+                needed: 4,
+                remaining: rest,
+            };
+            return (frames, n, Some(frame_error(kind, pos)));
+        };
+        let len = u32::from_le_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+        if len > limits.max_frame {
+            let kind = DecodeErrorKind::LimitExceeded {
+                what: "frame length",
+                value: len,
+                max: limits.max_frame,
+            };
+            return (frames, n, Some(frame_error(kind, pos)));
+        }
+        if len > rest - 4 {
+            let kind = DecodeErrorKind::UnexpectedEnd {
+                needed: len + 4,
+                remaining: rest,
+            };
+            return (frames, n, Some(frame_error(kind, pos)));
+        }
+        let end = pos + 4 + len;
+        let budget = DecodeBudget::new(&limits, 4 + len);
+        let mut tree = Tree::new(ir, input);
+        let mut reader = Reader::with_budget(&input[..end], limits, &budget);
+        let mut d = Decoder::new(ir, &mut tree, input, {
+            // Start at the frame: offsets stay absolute.
+            let _ = reader.read_slice(pos);
+            reader
+        });
+        let mut error = d.run(ty, Seg::Frame(n, ty)).err();
+        if error.is_none() {
+            if let Err(e) = d.reader().expect_end() {
+                error = Some(d.fail(e, 0));
+            }
+        }
+        frames.push(tree);
+        if error.is_some() {
+            return (frames, n, error);
+        }
+        pos = end;
+    }
+    let n = frames.len();
+    (frames, n, None)
+}
+
+/// What is left to do, innermost last.
+enum Task<'i> {
+    /// Decode a value of the declared type `id` as the root.
+    Root { id: TypeId, seg: Seg },
+    /// Decode a value of `ty` as a new child of `parent`.
+    Value {
+        ty: &'i Type,
+        parent: NodeId,
+        seg: Seg,
+    },
+    /// Element `i` of `n` of a list, array, map or struct.
+    Next {
+        node: NodeId,
+        items: Items<'i>,
+        i: usize,
+        n: usize,
+    },
+    /// Field `i` of a message.
+    Field { node: NodeId, id: TypeId, i: usize },
+    /// A message field's value is decoded.
+    FieldDone,
+    /// A map key that started at `at` is decoded: reject a repeat.
+    MapKey { node: NodeId, at: usize },
+    /// A map's entries are decoded.
+    MapDone,
+    /// A list, array, map, struct or present optional is decoded.
+    Close(NodeId),
+    /// A message's known fields are decoded.
+    MessageEnd { node: NodeId, preserve: bool },
+    /// A union's variant is decoded.
+    UnionEnd { node: NodeId, tag: u16 },
+}
+
+#[derive(Clone, Copy)]
+enum Items<'i> {
+    Elements(&'i Type),
+    Entries(&'i Type, &'i Type),
+    Fields(TypeId),
+}
+
+struct Decoder<'i, 't, 'b> {
+    ir: &'i Ir,
+    tree: &'t mut Tree<'i>,
+    input: &'b [u8],
+    /// The reader of the value, then one per message body or union frame
+    /// being decoded.
+    readers: Vec<Reader<'b>>,
+    tasks: Vec<Task<'i>>,
+    /// The message fields being decoded, innermost last, to name in
+    /// `BudgetExceeded`.
+    fields: Vec<(TypeId, usize)>,
+    /// The keys seen in each map being decoded, innermost last.
+    keys: Vec<HashSet<&'b [u8]>>,
+}
+
+/// A failure and the node being decoded when it happened.
+type Fail = (pkt_runtime::DecodeError, NodeId);
+
+impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
+    fn new(ir: &'i Ir, tree: &'t mut Tree<'i>, input: &'b [u8], reader: Reader<'b>) -> Self {
+        Decoder {
+            ir,
+            tree,
+            input,
+            readers: vec![reader],
+            tasks: Vec::new(),
+            fields: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    fn reader(&mut self) -> &mut Reader<'b> {
+        self.readers.last_mut().expect("a reader")
+    }
+
+    fn pos(&self) -> usize {
+        self.readers.last().map_or(0, Reader::position)
+    }
+
+    /// The error for `e`, raised while decoding `node`: the path, and the
+    /// innermost field named in a `BudgetExceeded` that names none.
+    fn fail(&mut self, e: pkt_runtime::DecodeError, node: NodeId) -> DecodeError {
+        let e = match self.fields.last() {
+            Some(&(id, i)) => e.in_field(self.field_name(id, i)),
+            None => e,
+        };
+        self.tree.close_open(node, self.pos());
+        DecodeError {
+            kind: e.kind().clone(),
+            offset: e.offset(),
+            path: self.tree.path(node),
+        }
+    }
+
+    fn field_name(&self, id: TypeId, i: usize) -> String {
+        let def = self.ir.ty(id);
+        format!("{}.{}", def.name, def.kind.fields()[i].name)
+    }
+
+    fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {
+        self.tasks.push(Task::Root { id, seg });
+        while let Some(task) = self.tasks.pop() {
+            if let Err((e, node)) = self.step(task) {
+                return Err(self.fail(e, node));
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, task: Task<'i>) -> Result<(), Fail> {
+        match task {
+            Task::Root { id, seg } => {
+                let at = self.pos();
+                let node = self.tree.push(NONE, seg, at);
+                self.declared(id, node).map_err(|e| (e, node))?;
+            }
+            Task::Value { ty, parent, seg } => {
+                let at = self.pos();
+                let node = self.tree.push(parent, seg, at);
+                self.value(ty, node).map_err(|e| (e, node))?;
+            }
+            Task::Next { node, items, i, n } => {
+                if i == n {
+                    return Ok(());
+                }
+                self.tasks.push(Task::Next {
+                    node,
+                    items,
+                    i: i + 1,
+                    n,
+                });
+                match items {
+                    Items::Elements(ty) => self.tasks.push(Task::Value {
+                        ty,
+                        parent: node,
+                        seg: Seg::Index(i),
+                    }),
+                    Items::Fields(id) => self.tasks.push(Task::Value {
+                        ty: &self.ir.ty(id).kind.fields()[i].ty,
+                        parent: node,
+                        seg: Seg::Field(id, i),
+                    }),
+                    Items::Entries(k, v) => {
+                        let at = self.pos();
+                        self.tasks.push(Task::Value {
+                            ty: v,
+                            parent: node,
+                            seg: Seg::Value(i),
+                        });
+                        self.tasks.push(Task::MapKey { node, at });
+                        self.tasks.push(Task::Value {
+                            ty: k,
+                            parent: node,
+                            seg: Seg::Key(i),
+                        });
+                    }
+                }
+            }
+            Task::Field { node, id, i } => self.field(node, id, i)?,
+            Task::FieldDone => {
+                self.fields.pop();
+            }
+            Task::MapKey { node, at } => {
+                let key = &self.input[at..self.pos()];
+                let fresh = self.keys.last_mut().is_some_and(|seen| seen.insert(key));
+                if !fresh {
+                    let e = pkt_runtime::DecodeError::new(DecodeErrorKind::DuplicateMapKey, at);
+                    return Err((e, node));
+                }
+            }
+            Task::MapDone => {
+                self.keys.pop();
+            }
+            Task::Close(node) => self.close(node),
+            Task::MessageEnd { node, preserve } => {
+                let mut body = self.readers.pop().expect("a message body");
+                let at = body.position();
+                let rest = if preserve {
+                    body.keep_rest().map_err(|e| (e, node))?
+                } else {
+                    body.rest()
+                };
+                if let Kind::Message { unknown, .. } = &mut self.tree.nodes[node].kind {
+                    *unknown = (at, rest.len());
+                }
+                self.reader().finish(body);
+                self.close(node);
+            }
+            Task::UnionEnd { node, tag } => {
+                let frame = self.readers.pop().expect("a union frame");
+                let r = self.reader();
+                r.finish_variant(&frame, tag).map_err(|e| (e, node))?;
+                r.finish(frame);
+                self.close(node);
+            }
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, node: NodeId) {
+        let pos = self.pos();
+        let n = &mut self.tree.nodes[node];
+        n.end = pos.max(n.head);
+    }
+
+    /// Sets `node`'s kind and, for scalars, its end.
+    fn done(&mut self, node: NodeId, kind: Kind<'i>) {
+        let pos = self.pos();
+        let n = &mut self.tree.nodes[node];
+        n.kind = kind;
+        n.head = pos;
+        n.end = pos;
+    }
+
+    /// Starts a value with children: its own bytes end here.
+    fn open(&mut self, node: NodeId, kind: Kind<'i>) {
+        let pos = self.pos();
+        let n = &mut self.tree.nodes[node];
+        n.kind = kind;
+        n.head = pos;
+        self.tasks.push(Task::Close(node));
+    }
+
+    fn min_size(&self, ty: &Type) -> usize {
+        self.ir.layout(ty).min_size() as usize
+    }
+
+    fn model(&self, ty: &Type) -> usize {
+        usize::try_from(self.ir.memory(ty).size).unwrap_or(usize::MAX)
+    }
+
+    /// The charge for a boxed field or variant of type `ty`.
+    fn boxed(&self, ty: &Type) -> usize {
+        usize::try_from(self.ir.boxed_memory(ty)).unwrap_or(usize::MAX)
+    }
+
+    /// Decodes the bytes of a value of `ty` into `node`, and schedules its
+    /// children.
+    fn value(&mut self, ty: &'i Type, node: NodeId) -> Result<(), pkt_runtime::DecodeError> {
+        if matches!(self.ir.layout(ty), Layout::Fixed { size: 0 }) {
+            self.done(node, Kind::Zero(ty));
+            return Ok(());
+        }
+        match ty {
+            Type::Prim(p) => {
+                let r = self.reader();
+                let kind = match p {
+                    Prim::Bool => Kind::Bool(r.read_bool()?),
+                    Prim::U8 => Kind::Uint(r.read_u8()?.into()),
+                    Prim::U16 => Kind::Uint(r.read_u16()?.into()),
+                    Prim::U32 => Kind::Uint(r.read_u32()?.into()),
+                    Prim::U64 => Kind::Uint(r.read_u64()?),
+                    Prim::I8 => Kind::Int(r.read_i8()?.into()),
+                    Prim::I16 => Kind::Int(r.read_i16()?.into()),
+                    Prim::I32 => Kind::Int(r.read_i32()?.into()),
+                    Prim::I64 => Kind::Int(r.read_i64()?),
+                    Prim::F32 => Kind::F32(r.read_f32()?),
+                    Prim::F64 => Kind::F64(r.read_f64()?),
+                };
+                self.done(node, kind);
+            }
+            Type::String => {
+                let len = self.reader().read_str()?.len();
+                let at = self.pos() - len;
+                self.done(node, Kind::Str { at, len });
+            }
+            Type::Bytes => {
+                let len = self.reader().read_bytes_ref()?.len();
+                let at = self.pos() - len;
+                self.done(node, Kind::Bytes { at, len });
+            }
+            Type::List(elem) => {
+                let (min, memory) = (self.min_size(elem), self.model(elem));
+                let n = self.reader().read_count(min, memory)?;
+                self.open(node, Kind::List);
+                let items = Items::Elements(elem);
+                self.tasks.push(Task::Next {
+                    node,
+                    items,
+                    i: 0,
+                    n,
+                });
+            }
+            Type::Map(k, v) => {
+                let min = self.min_size(k).saturating_add(self.min_size(v));
+                let memory = self
+                    .model(k)
+                    .saturating_add(self.model(v))
+                    .saturating_mul(2)
+                    .saturating_add(16);
+                let n = self.reader().read_count(min, memory)?;
+                self.tasks.push(Task::MapDone);
+                self.keys.push(HashSet::new());
+                self.open(node, Kind::Map);
+                let items = Items::Entries(k, v);
+                self.tasks.push(Task::Next {
+                    node,
+                    items,
+                    i: 0,
+                    n,
+                });
+            }
+            Type::Array(elem, n) => {
+                self.open(node, Kind::Array);
+                let items = Items::Elements(elem);
+                let n = *n as usize;
+                self.tasks.push(Task::Next {
+                    node,
+                    items,
+                    i: 0,
+                    n,
+                });
+            }
+            Type::Optional(inner) => {
+                if self.reader().read_option_flag()? {
+                    self.open(node, Kind::Optional(true));
+                    let (parent, seg) = (node, Seg::Inner);
+                    self.tasks.push(Task::Value {
+                        ty: inner,
+                        parent,
+                        seg,
+                    });
+                } else {
+                    self.done(node, Kind::Optional(false));
+                }
+            }
+            Type::Named(r) => self.declared(r.id, node)?,
+        }
+        Ok(())
+    }
+
+    /// Decodes a value of the declared type `id` into `node`.
+    fn declared(&mut self, id: TypeId, node: NodeId) -> Result<(), pkt_runtime::DecodeError> {
+        let ir = self.ir;
+        match &ir.ty(id).kind {
+            TypeKind::Struct { fields } => {
+                self.open(node, Kind::Struct(id));
+                let (items, n) = (Items::Fields(id), fields.len());
+                self.tasks.push(Task::Next {
+                    node,
+                    items,
+                    i: 0,
+                    n,
+                });
+            }
+            TypeKind::Enum { base, .. } => {
+                let b = self.reader().read_slice(base.size() as usize)?;
+                let value = le_u64(b);
+                self.done(node, Kind::Enum { id, value });
+            }
+            TypeKind::Message {
+                preserve_unknown, ..
+            } => {
+                let body = self.reader().message_body()?;
+                let head = body.position();
+                let n = &mut self.tree.nodes[node];
+                n.head = head;
+                n.kind = Kind::Message {
+                    id,
+                    unknown: (head, 0),
+                };
+                let preserve = *preserve_unknown;
+                self.readers.push(body);
+                self.tasks.push(Task::MessageEnd { node, preserve });
+                self.tasks.push(Task::Field { node, id, i: 0 });
+            }
+            TypeKind::Union { tag, variants, .. } => {
+                let width = tag.size() as usize;
+                let (tag, mut frame) = self.reader().union_frame(width)?;
+                let body_at = frame.position();
+                let variant = variants.iter().position(|v| v.tag == tag);
+                let n = &mut self.tree.nodes[node];
+                n.head = body_at - width;
+                n.kind = Kind::Union {
+                    id,
+                    tag,
+                    variant,
+                    unknown: (body_at, 0),
+                };
+                match variant {
+                    Some(i) => {
+                        let v = &variants[i];
+                        if v.cyclic {
+                            frame.charge(self.boxed(&v.ty), body_at)?;
+                        }
+                        self.readers.push(frame);
+                        self.tasks.push(Task::UnionEnd { node, tag });
+                        self.tasks.push(Task::Value {
+                            ty: &v.ty,
+                            parent: node,
+                            seg: Seg::Variant(id, i),
+                        });
+                    }
+                    None => {
+                        let len = frame.keep_rest()?.len();
+                        if let Kind::Union { unknown, .. } = &mut self.tree.nodes[node].kind {
+                            *unknown = (body_at, len);
+                        }
+                        self.reader().finish(frame);
+                        self.close(node);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Field `i` of message `id`: its default when the body has ended, else
+    /// its value, with the checks and charges the generated decoders make.
+    fn field(&mut self, node: NodeId, id: TypeId, i: usize) -> Result<(), Fail> {
+        let fields = self.ir.ty(id).kind.fields();
+        let Some(f) = fields.get(i) else {
+            return Ok(());
+        };
+        self.tasks.push(Task::Field { node, id, i: i + 1 });
+        let named = |e: pkt_runtime::DecodeError, d: &Self| (e.in_field(d.field_name(id, i)), node);
+        let at = self.pos();
+        let optional = matches!(f.ty, Type::Optional(_));
+        let r = self.readers.last_mut().expect("a message body");
+        if r.is_empty() {
+            if let Some(Value::String(s)) = &f.default {
+                if let Err(e) = r.charge(s.len(), at) {
+                    return Err(named(e, self));
+                }
+            }
+            let child = self.tree.push(node, Seg::Field(id, i), at);
+            self.tree.nodes[child].kind = Kind::Default { id, field: i };
+            return Ok(());
+        }
+        if let Some(max) = f.max {
+            if let Err(e) = r.peek_max("", max as usize, optional) {
+                return Err(named(e, self));
+            }
+        }
+        if f.cyclic {
+            let memory = usize::try_from(self.ir.boxed_memory(&f.ty)).unwrap_or(usize::MAX);
+            let r = self.readers.last_mut().expect("a message body");
+            if let Err(e) = r.charge_boxed("", memory, optional) {
+                return Err(named(e, self));
+            }
+        }
+        self.fields.push((id, i));
+        self.tasks.push(Task::FieldDone);
+        self.tasks.push(Task::Value {
+            ty: &f.ty,
+            parent: node,
+            seg: Seg::Field(id, i),
+        });
+        Ok(())
+    }
+}
+
+pub(super) fn le_u64(b: &[u8]) -> u64 {
+    b.iter()
+        .rev()
+        .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
+}
+
+#[cfg(test)]
+mod tests {
+    /// docs/security.md states the heap `pktc inspect` builds per value.
+    #[test]
+    fn a_node_is_128_bytes() {
+        assert_eq!(std::mem::size_of::<super::Node<'_>>(), 128);
+    }
+}

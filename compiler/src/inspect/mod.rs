@@ -1,0 +1,135 @@
+//! `pktc inspect`: decodes bytes of any schema type with the IR and the
+//! runtime's [`Reader`](pkt_runtime::Reader) (no generated code), and prints
+//! the values as JSON or as an annotated hex dump with one line per field.
+//!
+//! [`decode`] fails the way the generated decoders do, because it reads with
+//! the same reader: the same error kinds, the same checks in the same order,
+//! the same absolute byte offsets, the same limits and decode budget. Every
+//! length and count is checked against the bytes that are left before
+//! anything is allocated, no input makes it panic, and no schema makes it
+//! recurse: decoding, printing and dropping use an explicit stack.
+
+mod decode;
+mod dump;
+mod json;
+
+pub use decode::{decode, decode_stream, DecodeError, Kind, Node, NodeId, Seg, Tree};
+pub use dump::hex_dump;
+pub use json::{to_json, to_json_pretty};
+/// What went wrong: the runtime's own error kinds.
+pub use pkt_runtime::DecodeErrorKind as ErrorKind;
+/// Bounds on untrusted input: the runtime's own type, so the defaults are
+/// the same by construction.
+pub use pkt_runtime::Limits;
+
+use crate::ir::{Ir, TypeDef, TypeId, TypeKind};
+
+/// Finds a declared type by qualified (`game.net.ServerPacket`) or, when
+/// only one type has that name, bare name.
+pub fn find_type(ir: &Ir, name: &str) -> Result<TypeId, String> {
+    let qualified = |t: &TypeDef| {
+        let ns = &ir.files[t.file].namespace;
+        if ns.is_empty() {
+            t.name.clone()
+        } else {
+            format!("{}.{}", ns.join("."), t.name)
+        }
+    };
+    if let Some(i) = ir.types.iter().position(|t| qualified(t) == name) {
+        return Ok(TypeId(i));
+    }
+    let bare: Vec<usize> = (0..ir.types.len())
+        .filter(|&i| ir.types[i].name == name)
+        .collect();
+    match bare.as_slice() {
+        [i] => Ok(TypeId(*i)),
+        [] => Err(format!("no type named `{name}` in these schemas")),
+        many => Err(format!(
+            "`{name}` is ambiguous; name one of {}",
+            many.iter()
+                .map(|&i| format!("`{}`", qualified(&ir.types[i])))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Bytes from hex text: pairs of hex digits, with whitespace, `,`, `:` and
+/// `0x` prefixes ignored.
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    let mut digits = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace() || c == ',' || c == ':') {
+        let word = word
+            .strip_prefix("0x")
+            .or_else(|| word.strip_prefix("0X"))
+            .unwrap_or(word);
+        for c in word.chars() {
+            match c.to_digit(16) {
+                Some(d) => digits.push(d as u8),
+                None => return Err(format!("`{c}` is not a hex digit")),
+            }
+        }
+    }
+    if digits.len() % 2 != 0 {
+        return Err("odd number of hex digits".to_string());
+    }
+    Ok(digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect())
+}
+
+/// How `pktc inspect` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Hex,
+}
+
+/// `pktc inspect`: decodes `input` as the type named `type_name` (one value,
+/// or with `stream` a sequence of union frames) and returns what to print,
+/// and the error, if any, to report after it.
+pub fn inspect(
+    ir: &Ir,
+    type_name: &str,
+    input: &[u8],
+    format: Format,
+    stream: bool,
+) -> Result<String, (String, String)> {
+    let id = find_type(ir, type_name).map_err(|e| (String::new(), e))?;
+    let limits = Limits::default();
+    let (trees, complete, error) = if stream {
+        if !matches!(ir.ty(id).kind, TypeKind::Union { .. }) {
+            let e = format!("--stream reads union frames; `{type_name}` is not a union");
+            return Err((String::new(), e));
+        }
+        decode_stream(ir, id, input, limits)
+    } else {
+        let (tree, error) = decode(ir, id, input, limits);
+        (vec![tree], usize::from(error.is_none()), error)
+    };
+    let mut out = String::new();
+    match format {
+        Format::Json if stream => {
+            for t in &trees[..complete] {
+                out.push_str(&to_json(t));
+                out.push('\n');
+            }
+        }
+        Format::Json => {
+            if error.is_none() {
+                out.push_str(&to_json_pretty(&trees[0]));
+                out.push('\n');
+            }
+        }
+        Format::Hex => {
+            for (i, t) in trees.iter().enumerate() {
+                if stream {
+                    out.push_str(&format!("# frame {i}\n"));
+                }
+                out.push_str(&hex_dump(t));
+            }
+        }
+    }
+    match error {
+        Some(e) => Err((out, format!("cannot decode: {e}"))),
+        None => Ok(out),
+    }
+}
