@@ -10,6 +10,8 @@ use crate::pkt::game::net::{
 use crate::pkt::seeds::chat::{ChatPacket, Inventory, ItemKind, ItemSlot};
 use crate::pkt::seeds::packets::{Int3Packet, Packet, TransformPacket};
 use crate::pkt::seeds::world::WorldSnapshot;
+use pkt_runtime::Decode;
+use pkt_test_support::vectors;
 
 /// Number of `i32` cells in the world snapshot.
 pub const WORLD_CELLS: usize = 30_000;
@@ -50,38 +52,26 @@ impl Rng {
     }
 }
 
+/// The golden vector `name` of `schemas/vectors/`, decoded: the seed
+/// packets are kept there once, with their bytes.
+fn golden<T: Decode>(name: &str) -> T {
+    T::decode(&vectors::get(name).bytes).unwrap_or_else(|e| panic!("golden vector {name}: {e}"))
+}
+
 /// Seed article 004: `Packet(size 4, id 1234)`.
 pub fn packet() -> Packet {
-    Packet { size: 4, id: 1234 }
+    golden("packet")
 }
 
 /// Seed article 004: `Int3Packet(16, 2345, 10, 102030, 99999999)`.
 pub fn int3_packet() -> Int3Packet {
-    Int3Packet {
-        size: 16,
-        id: 2345,
-        x: 10,
-        y: 102_030,
-        z: 99_999_999,
-    }
+    golden("int3_packet")
 }
 
 /// Seed article 004: `TransformPacket(40, 3456, pos 1.1 2.2 3.3, rot 123.456
 /// 234.567 345.678, scale 10000 20000 30000)`.
 pub fn transform_packet() -> TransformPacket {
-    TransformPacket {
-        size: 40,
-        id: 3456,
-        pos_x: 1.1,
-        pos_y: 2.2,
-        pos_z: 3.3,
-        rot_x: 123.456,
-        rot_y: 234.567,
-        rot_z: 345.678,
-        scale_x: 10000.0,
-        scale_y: 20000.0,
-        scale_z: 30000.0,
-    }
+    golden("transform_packet")
 }
 
 /// A chat line with two short strings (10 and 39 bytes).

@@ -9,14 +9,12 @@ pub mod compat;
 mod config;
 pub mod diag;
 pub mod emit;
-// `fmt` would clash with `std::fmt` below.
-#[path = "fmt.rs"]
 pub mod format;
 pub mod inspect;
 pub mod ir;
+pub mod layout_report;
 pub mod load;
 pub mod names;
-pub mod report;
 pub mod sema;
 pub mod syntax;
 

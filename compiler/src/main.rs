@@ -136,7 +136,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files } => with_checked(&files, |_| Ok(())),
         Command::Layout { files } => with_checked(&files, |c| {
-            print!("{}", pktc::report::layout(&c.ir));
+            print!("{}", pktc::layout_report::layout(&c.ir));
             Ok(())
         }),
         Command::Gen {

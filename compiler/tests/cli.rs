@@ -2,6 +2,7 @@
 
 mod common;
 
+use pkt_test_support::fixtures::each;
 use std::process::{Command, Output};
 
 fn pktc(args: &[&str]) -> Output {
@@ -114,7 +115,7 @@ fn every_command_reports_a_missing_file_alike() {
             "schemas/game.pkt",
         ],
     ];
-    for args in runs {
+    each(runs, |args| {
         let o = pktc(args);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
@@ -124,5 +125,5 @@ fn every_command_reports_a_missing_file_alike() {
         );
         assert!(err.contains(": no such file"), "{args:?}: {err}");
         assert!(!err.contains("os error"), "{args:?}: {err}");
-    }
+    });
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use pkt_test_support::fixtures::each;
 use std::path::Path;
 use std::process::Command;
 
@@ -53,7 +54,7 @@ fn every_rule_case_triggers_the_rules_it_names() {
     settings.set_snapshot_path(common::root().join("snapshots/compat"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
-    for case in cases {
+    each(cases, |case| {
         let old = Path::new("schemas/compat").join(&case).join("old.pkt");
         let new = Path::new("schemas/compat").join(&case).join("new.pkt");
         let expected = expected_rules(&case);
@@ -71,7 +72,7 @@ fn every_rule_case_triggers_the_rules_it_names() {
             "{case}"
         );
         settings.bind(|| insta::assert_snapshot!(case.clone(), report.render()));
-    }
+    });
 }
 
 #[test]

@@ -57,7 +57,10 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
     let checked = pktc::check(&[path.to_path_buf()]).unwrap_or_else(|f| panic!("{what}: {f}"));
     let ir = &checked.ir;
     assert!(!ir.types.is_empty(), "{what}: types");
-    assert!(!pktc::report::layout(ir).is_empty(), "{what}: layout");
+    assert!(
+        !pktc::layout_report::layout(ir).is_empty(),
+        "{what}: layout"
+    );
     assert!(
         serde_json::to_string(ir).expect("dump ir").len() > N,
         "{what}: dump ir"

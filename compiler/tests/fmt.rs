@@ -4,6 +4,7 @@
 mod common;
 
 use common::{check_format, root, schemas_in};
+use pkt_test_support::fixtures::each;
 
 /// Every `.pkt` file of the examples, valid or not, that parses.
 fn parsable_examples() -> Vec<(String, String)> {
@@ -22,14 +23,14 @@ fn parsable_examples() -> Vec<(String, String)> {
 
 #[test]
 fn every_example_formats_to_the_same_tree_and_is_stable() {
-    for (name, text) in parsable_examples() {
+    each(parsable_examples(), |(name, text)| {
         check_format(&text, &name);
-    }
+    });
 }
 
 #[test]
 fn the_examples_are_formatted() {
-    for path in schemas_in("schemas") {
+    each(schemas_in("schemas"), |path| {
         let text = std::fs::read_to_string(root().join(&path)).expect("readable");
         let formatted = pktc::format::format_source(&text).expect("parses");
         assert!(
@@ -38,7 +39,7 @@ fn the_examples_are_formatted() {
             path.display(),
             path.display()
         );
-    }
+    });
 }
 
 /// Positions where a comment can be inserted: right after whitespace that is
@@ -90,12 +91,12 @@ fn comments_in_every_gap_survive() {
             _ => format!("/* m{n}\n   spans lines */\n"),
         }),
     ];
-    for (name, text) in parsable_examples() {
+    each(parsable_examples(), |(name, text)| {
         for (style, comment) in &styles {
             let mangled = insert_everywhere(&text, comment);
             check_format(&mangled, &format!("{name} with {style} comments"));
         }
-    }
+    });
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod common;
 
+use pkt_test_support::{vectors, Rng};
 use pktc::inspect::{self, ErrorKind, Limits};
 use pktc::ir::Ir;
 use serde_json::{json, Value};
@@ -25,85 +26,42 @@ fn decode(ir: &Ir, ty: &str, input: &[u8]) -> Result<Value, inspect::DecodeError
     }
 }
 
-/// The examples of docs/wire-format.md: schema, type, bytes, value.
-fn golden() -> Vec<(&'static str, &'static str, &'static str, Value)> {
-    vec![
-        (
-            "schemas/seed_packets.pkt",
-            "Packet",
-            "04 00 d2 04",
-            json!({"size": 4, "id": 1234}),
-        ),
-        (
-            "schemas/seed_packets.pkt",
-            "Int3Packet",
-            "10 00 29 09 0a 00 00 00 8e 8e 01 00 ff e0 f5 05",
-            json!({"size": 16, "id": 2345, "x": 10, "y": 102030, "z": 99999999}),
-        ),
-        (
-            "schemas/seed_packets.pkt",
-            "seeds.packets.TransformPacket",
-            "28 00 80 0d cd cc 8c 3f cd cc 0c 40 33 33 53 40 79 e9 f6 42 27 91 6a 43
-             c9 d6 ac 43 00 40 1c 46 00 40 9c 46 00 60 ea 46",
-            json!({"size": 40, "id": 3456,
-                   "pos_x": 1.1, "pos_y": 2.2, "pos_z": 3.3,
-                   "rot_x": 123.456, "rot_y": 234.567, "rot_z": 345.678,
-                   "scale_x": 10000.0, "scale_y": 20000.0, "scale_z": 30000.0}),
-        ),
-        (
-            "schemas/small.pkt",
-            "Small",
-            "0a 00 00 00 01 00 00 00 02 00 00 00 68 69",
-            json!({"id": 1, "name": "hi"}),
-        ),
-        (
-            "schemas/world.pkt",
-            "WorldSnapshot",
-            "10 00 00 00 03 00 00 00 01 00 00 00 fe ff ff ff 03 00 00 00",
-            json!({"cells": [1, -2, 3]}),
-        ),
-        (
-            "schemas/scoreboard.pkt",
-            "Scoreboard",
-            "24 00 00 00 03 00 02 00 00 00 03 00 00 00 61 6d 79 0a 00 00 00
-             03 00 00 00 7a 65 64 ff ff ff ff 01 03 00 00 00 61 6d 79",
-            json!({"round": 3, "scores": {"amy": 10, "zed": -1}, "mvp": "amy"}),
-        ),
-        (
-            "schemas/game.pkt",
-            "game.net.ServerPacket",
-            "17 00 00 00 03 00 11 00 00 00 01 03 00 00 00 61 66 6b
-             01 07 00 00 00 00 00 00 00",
-            json!({"Kick": {"reason": "Idle", "detail": "afk", "banned_until": 7}}),
-        ),
-        (
-            "schemas/game.pkt",
-            "ServerPacket",
-            "05 00 00 00 00 04 01 02 03",
-            json!({"unknown_tag": 1024, "body": "010203"}),
-        ),
-        (
-            "schemas/game.pkt",
-            "ClientPacket",
-            "09 00 00 00 05 2a 00 00 00 00 00 00 00",
-            json!({"Ping": 42}),
-        ),
-    ]
+/// The golden vectors of `schemas/vectors/` (the examples of
+/// docs/wire-format.md): schema, type, bytes, value (`Null` where none is
+/// given).
+fn golden() -> Vec<(String, String, String, Value)> {
+    vectors::all()
+        .into_iter()
+        .map(|v| {
+            let json = v.json.as_deref().map_or(Value::Null, |j| {
+                serde_json::from_str(j).unwrap_or_else(|e| panic!("{}: json: {e}", v.name))
+            });
+            (v.schema.to_string_lossy().into_owned(), v.ty, v.hex, json)
+        })
+        .collect()
 }
 
 #[test]
 fn decodes_the_golden_vectors() {
     for (schema, ty, hex, expected) in golden() {
-        let got = decode(&ir(schema), ty, &bytes(hex)).unwrap_or_else(|e| panic!("{ty}: {e}"));
-        assert_eq!(got, expected, "{ty}");
+        let ir = ir(&schema);
+        let got = decode(&ir, &ty, &bytes(&hex)).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        if expected != Value::Null {
+            assert_eq!(got, expected, "{ty}");
+        }
+        // The bare name finds the same type wherever it is unique.
+        let bare = ty.rsplit('.').next().expect("name");
+        if let Ok(id) = inspect::find_type(&ir, bare) {
+            assert_eq!(Ok(id), inspect::find_type(&ir, &ty), "{bare}");
+        }
     }
 }
 
 #[test]
 fn every_truncation_and_any_extra_byte_is_an_error() {
     for (schema, ty, hex, _) in golden() {
-        let ir = ir(schema);
-        let full = bytes(hex);
+        let (ty, ir) = (ty.as_str(), ir(&schema));
+        let full = bytes(&hex);
         for cut in 0..full.len() {
             let e = decode(&ir, ty, &full[..cut]).expect_err("a prefix is not a value");
             assert!(e.offset <= cut, "{ty} cut at {cut}: {e}");
@@ -122,21 +80,20 @@ fn hex_dumps_of_golden_vectors() {
     s.set_snapshot_path(common::root().join("snapshots").join("inspect"));
     s.set_prepend_module_to_snapshot(false);
     s.set_omit_expression(true);
+    // Vector, snapshot.
     let picks = [
-        ("TransformPacket", "transform_packet"),
-        ("Scoreboard", "scoreboard"),
-        ("game.net.ServerPacket", "kick"),
+        ("transform_packet", "transform_packet"),
+        ("scoreboard_amy_zed", "scoreboard"),
+        ("server_kick", "kick"),
     ];
-    for (schema, ty, hex, _) in golden() {
-        let Some((_, name)) = picks.iter().find(|(t, _)| *t == ty || ty.ends_with(t)) else {
-            continue;
-        };
-        let ir = ir(schema);
-        let input = bytes(hex);
-        let id = inspect::find_type(&ir, ty).expect("type");
+    for (vector, name) in picks {
+        let v = vectors::get(vector);
+        let ir = ir(&v.schema.to_string_lossy());
+        let input = v.bytes;
+        let id = inspect::find_type(&ir, &v.ty).expect("type");
         let (node, err) = inspect::decode(&ir, id, &input, Limits::default());
         assert!(err.is_none());
-        s.bind(|| insta::assert_snapshot!(*name, inspect::hex_dump(&node)));
+        s.bind(|| insta::assert_snapshot!(name, inspect::hex_dump(&node)));
     }
     // A frame with a tag the schema does not know, and a stream.
     let ir = ir("schemas/game.pkt");
@@ -283,18 +240,6 @@ fn nesting_is_bounded() {
     assert!(e.path.contains(".children[0]"), "{}", e.path);
 }
 
-/// xorshift64*, so a failing case is reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 #[test]
 fn random_and_mutated_input_never_panics() {
     let mut rng = Rng(0x243F_6A88_85A3_08D3);
@@ -318,9 +263,9 @@ fn random_and_mutated_input_never_panics() {
         }
     }
     for (schema, ty, hex, _) in golden() {
-        let ir = ir(schema);
-        let id = inspect::find_type(&ir, ty).expect("type");
-        let good = bytes(hex);
+        let ir = ir(&schema);
+        let id = inspect::find_type(&ir, &ty).expect("type");
+        let good = bytes(&hex);
         for i in 0..good.len() {
             for flip in [0x01u8, 0x80, 0xff] {
                 let mut bad = good.clone();
@@ -371,7 +316,7 @@ fn pktc(args: &[&str], stdin: &[u8]) -> std::process::Output {
 
 #[test]
 fn cli_reads_raw_or_hex_and_fails_clearly() {
-    let raw = bytes("09 00 00 00 05 2a 00 00 00 00 00 00 00");
+    let raw = vectors::get("client_ping").bytes;
     let o = pktc(
         &["inspect", "--type", "ClientPacket", "schemas/game.pkt"],
         &raw,

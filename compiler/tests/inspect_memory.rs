@@ -3,10 +3,9 @@
 //! bound proportional to the input (they used to abort it at 64 KiB), and a
 //! 16 MiB frame of absent big optionals is rejected at its count prefix.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::Path;
 
+use pkt_test_support::alloc;
 use pktc::inspect::{self, ErrorKind, Limits};
 
 /// Heap bytes `pktc inspect` may build per input byte and per byte of decode
@@ -14,42 +13,7 @@ use pktc::inspect::{self, ErrorKind, Limits};
 const INSPECT_PER_INPUT: usize = 256;
 const INSPECT_PER_CHARGED: usize = 4;
 
-struct Peak;
-
-thread_local! {
-    static NOW: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grow(n: usize) {
-    let _ = NOW.try_with(|c| {
-        c.set(c.get() + n);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(c.get())));
-    });
-}
-
-fn shrink(n: usize) {
-    let _ = NOW.try_with(|c| c.set(c.get().saturating_sub(n)));
-}
-
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrink(layout.size());
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        grow(new_size);
-        shrink(layout.size());
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Peak = Peak;
+pkt_test_support::counting_allocator!();
 
 fn list_message(elem: &[u8], total: usize) -> Vec<u8> {
     let count = (total - 8) / elem.len();
@@ -79,11 +43,11 @@ fn amplifiers_stay_within_the_inspect_heap_bound() {
         for (name, elem) in shapes {
             let id = inspect::find_type(&ir, name).expect("type");
             let input = list_message(elem, total);
-            let start = NOW.with(Cell::get);
-            PEAK.with(|p| p.set(start));
+            let start = alloc::live();
+            alloc::reset_peak();
             let (node, err) = inspect::decode(&ir, id, &input, Limits::DEFAULT);
             drop(node);
-            let peak = PEAK.with(Cell::get) - start;
+            let peak = alloc::peak() - start;
             let budget = Limits::DEFAULT.decode_budget(input.len());
             let bound = INSPECT_PER_INPUT * input.len() + INSPECT_PER_CHARGED * budget;
             println!(

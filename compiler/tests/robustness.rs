@@ -7,23 +7,8 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use pkt_test_support::Rng;
 use pktc::load::FileReader;
-
-/// A deterministic generator (xorshift64*), so a failure names a
-/// reproducible case.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Files held in memory; every example schema is present so that mutated
 /// imports can still resolve (or cycle).
@@ -95,20 +80,20 @@ const TOKENS: &[&str] = &[
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
     let mut s: Vec<u8> = text.as_bytes().to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(s.len() + 1);
-        match rng.below(6) {
+    for _ in 0..1 + rng.index(4) {
+        let at = rng.index(s.len() + 1);
+        match rng.index(6) {
             0 => {
-                let end = (at + rng.below(16)).min(s.len());
+                let end = (at + rng.index(16)).min(s.len());
                 s.drain(at..end);
             }
             1 | 2 => {
-                let t = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                let t = TOKENS[rng.index(TOKENS.len())].as_bytes();
                 s.splice(at..at, t.iter().copied());
             }
             3 => {
-                let from = rng.below(s.len() + 1);
-                let end = (from + rng.below(40)).min(s.len());
+                let from = rng.index(s.len() + 1);
+                let end = (from + rng.index(40)).min(s.len());
                 let chunk: Vec<u8> = s[from..end].to_vec();
                 s.splice(at..at, chunk);
             }
@@ -123,7 +108,7 @@ fn assert_handled(reader: &MemReader, path: &Path, case: usize) {
     match pktc::check_with(&[path.to_path_buf()], reader) {
         Ok(checked) => {
             // Whatever passes must also lay out.
-            let _ = pktc::report::layout(&checked.ir);
+            let _ = pktc::layout_report::layout(&checked.ir);
         }
         Err(failed) => {
             assert!(
@@ -175,7 +160,7 @@ fn random_bytes_yield_diagnostics() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let path = PathBuf::from("random.pkt");
     for case in 0..2000 {
-        let len = rng.below(300);
+        let len = rng.index(300);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         let text = String::from_utf8_lossy(&bytes).into_owned();
         if common::tree(&text).is_ok() {

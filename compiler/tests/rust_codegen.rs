@@ -6,6 +6,7 @@
 
 mod common;
 
+use pkt_test_support::fixtures::each;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,6 +23,11 @@ fn generate_all() -> Vec<GeneratedFile> {
     generate(&checked.ir, &GenOptions::new(Lang::Rust))
 }
 
+/// A generated file as a fixture, by its path.
+fn named(f: &GeneratedFile) -> (String, &GeneratedFile) {
+    (f.path.display().to_string(), f)
+}
+
 #[test]
 fn generated_rust_matches_snapshots() {
     let files = generate_all();
@@ -31,10 +37,10 @@ fn generated_rust_matches_snapshots() {
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.bind(|| {
-        for f in &files {
+        each(files.iter().map(named), |(_, f)| {
             let name = f.path.to_string_lossy().replace(".rs", "");
             insta::assert_snapshot!(name, f.contents);
-        }
+        });
     });
 }
 

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{check, schemas_in, stem};
+use pkt_test_support::fixtures::each;
 use std::path::Path;
 
 use pktc::ir::{Ir, Layout, TypeKind};
@@ -23,7 +24,7 @@ fn every_valid_schema_checks_and_matches_its_layout_and_ir() {
         files.len() >= 9,
         "expected the example schemas, found {files:?}"
     );
-    for path in files {
+    each(files, |path| {
         let checked = check(&path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
         assert!(
             checked.warnings.is_empty(),
@@ -32,12 +33,12 @@ fn every_valid_schema_checks_and_matches_its_layout_and_ir() {
         );
         let name = stem(&path);
         settings("layout").bind(|| {
-            insta::assert_snapshot!(name.clone(), pktc::report::layout(&checked.ir));
+            insta::assert_snapshot!(name.clone(), pktc::layout_report::layout(&checked.ir));
         });
         settings("ir").bind(|| {
             insta::assert_json_snapshot!(name.clone(), checked.ir);
         });
-    }
+    });
 }
 
 #[test]
@@ -48,7 +49,7 @@ fn every_invalid_schema_yields_its_diagnostic() {
         "expected the invalid schemas, found {}",
         files.len()
     );
-    for path in files {
+    each(files, |path| {
         let failed = match check(&path) {
             Ok(_) => panic!("{} was accepted", path.display()),
             Err(f) => f,
@@ -77,7 +78,7 @@ fn every_invalid_schema_yields_its_diagnostic() {
         settings("diagnostics").bind(|| {
             insta::assert_snapshot!(stem(&path), rendered);
         });
-    }
+    });
 }
 
 /// A diagnostic as the header line of an invalid schema states it.

@@ -5,9 +5,7 @@
 //! the same answer as the generated decoder.
 #![no_main]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
@@ -15,31 +13,10 @@ use pkt_rust_tests::{fuzzing, TYPES};
 use pktc::inspect;
 use pktc::ir::Ir;
 
-struct Counting;
-
-static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+pkt_test_support::counting_allocator!();
 
 fn measure(f: &mut dyn FnMut()) -> usize {
-    let before = ALLOCATED.load(Ordering::Relaxed);
-    f();
-    ALLOCATED.load(Ordering::Relaxed) - before
+    pkt_test_support::alloc::measure(f).1.bytes
 }
 
 /// The IR of the schemas the generated types come from.

@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
     }
     match pktc::check_with(&[PathBuf::from("fuzz.pkt")], &One(text)) {
         Ok(checked) => {
-            let _ = pktc::report::layout(&checked.ir);
+            let _ = pktc::layout_report::layout(&checked.ir);
             for lang in [pktc::Lang::Rust, pktc::Lang::CSharp] {
                 let _ = pktc::emit::generate(&checked.ir, &pktc::emit::GenOptions::new(lang));
             }

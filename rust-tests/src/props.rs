@@ -3,6 +3,7 @@
 use std::fmt::Debug;
 
 use pkt_runtime::{Decode, DecodeErrorKind, Encode};
+use pkt_test_support::hex::spaced as hex;
 
 /// Runs a closure and returns how many allocations it made; supplied by a
 /// test binary that installs a counting allocator.
@@ -147,13 +148,6 @@ fn encode<T: Encode + Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) 
         "encode_to_vec allocates exactly the length"
     );
     (into, to_vec)
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter()
-        .map(|x| format!("{x:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Given a canonical encoding `bytes` of `T` and another encoding `other`:

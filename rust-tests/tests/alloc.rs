@@ -5,8 +5,6 @@
 
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::HashSet;
 
 use pkt_runtime::{Decode, Encode};
@@ -15,40 +13,14 @@ use pkt_rust_tests::seeds::chat::{Inventory, ItemKind, ItemSlot};
 use pkt_rust_tests::seeds::packets::TransformPacket;
 use pkt_rust_tests::seeds::world::WorldSnapshot;
 use pkt_rust_tests::TYPES;
+use pkt_test_support::alloc;
 use pktc::ir::{Ir, Type, TypeId, TypeKind};
 use support::{ir, qualified, Gen};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+pkt_test_support::counting_allocator!();
 
 fn measure(f: &mut dyn FnMut()) -> usize {
-    let before = ALLOCS.with(Cell::get);
-    f();
-    ALLOCS.with(Cell::get) - before
+    alloc::measure(f).1.calls
 }
 
 fn contains_map(ir: &Ir, ty: &Type, seen: &mut HashSet<TypeId>) -> bool {

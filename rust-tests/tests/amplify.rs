@@ -5,55 +5,14 @@
 //! docs/security.md (`fuzzing::heap_bound`): `HEAP_PER_CHARGED` × (budget
 //! charged) + `HEAP_PER_INPUT` × (input bytes) + `HEAP_BASE`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use pkt_runtime::{Decode, DecodeBudget, DecodeErrorKind, Limits, Reader};
 use pkt_rust_tests::fuzzing::{heap_bound, HEAP_BASE, HEAP_PER_CHARGED};
 use pkt_rust_tests::test::amplify::{
     Bigs, Defaults, FrozenBigs, IntMap, NestedLists, OptionalBigs, Strings, VariantList,
 };
+use pkt_test_support::alloc;
 
-struct Peak;
-
-thread_local! {
-    static NOW: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grow(n: usize) {
-    let _ = NOW.try_with(|c| {
-        c.set(c.get() + n);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(c.get())));
-    });
-}
-
-fn shrink(n: usize) {
-    let _ = NOW.try_with(|c| c.set(c.get().saturating_sub(n)));
-}
-
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        shrink(layout.size());
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        grow(new_size);
-        shrink(layout.size());
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Peak = Peak;
+pkt_test_support::counting_allocator!();
 
 /// What one decode did: accepted or the error kind, the budget it charged
 /// and the peak heap above where it started.
@@ -66,8 +25,8 @@ struct Run {
 fn run<T: Decode + Default>(input: &[u8], into: bool) -> Run {
     let limits = Limits::DEFAULT;
     let budget = DecodeBudget::new(&limits, input.len());
-    let start = NOW.with(Cell::get);
-    PEAK.with(|p| p.set(start));
+    let start = alloc::live();
+    alloc::reset_peak();
     let result = {
         let mut r = Reader::with_budget(input, limits, &budget);
         let result = if into {
@@ -79,7 +38,7 @@ fn run<T: Decode + Default>(input: &[u8], into: bool) -> Run {
             .and_then(|()| r.expect_end())
             .map_err(|e| e.kind().clone())
     };
-    let peak = PEAK.with(Cell::get) - start;
+    let peak = alloc::peak() - start;
     let charged = limits.decode_budget(input.len()) - budget.memory_left();
     Run {
         result,
@@ -219,10 +178,10 @@ fn a_sixteen_mebibyte_frame_is_refused_by_the_frame_decoder_before_allocating() 
     let input = list_message(&[0], 16 << 20);
     let mut frames = pkt_runtime::FrameDecoder::<OptionalBigs>::new();
     frames.push(&input);
-    let start = NOW.with(Cell::get);
-    PEAK.with(|p| p.set(start));
+    let start = alloc::live();
+    alloc::reset_peak();
     let e = frames.next_frame().expect_err("over the budget");
-    let peak = PEAK.with(Cell::get) - start;
+    let peak = alloc::peak() - start;
     assert_eq!(e.offset(), 4, "the count prefix");
     assert!(
         matches!(

@@ -10,14 +10,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use pkt_rust_tests::TYPES;
+use pkt_test_support::hex::encode as hex;
 use pktc::ir::{TypeId, TypeKind};
 use support::{ir, mono, qualified, Gen, Rng};
 
 const MUTATIONS: u64 = 20_000;
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
 
 /// A Rust decode error as the C# program prints one: the kind's name (the
 /// same in `PktDecodeReason`) and the offset.

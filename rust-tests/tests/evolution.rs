@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use pkt_runtime::{Decode, Encode};
 use pkt_rust_tests::evo_v1::evo::protocol as v1;
 use pkt_rust_tests::evo_v2::evo::protocol as v2;
+use pkt_test_support::hex::{decode as unhex, encode as hex};
 use support::mono;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -337,17 +338,6 @@ static class Agent
     }
 }
 "#;
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
-}
 
 struct Agent {
     exe: PathBuf,

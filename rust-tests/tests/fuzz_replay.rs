@@ -6,41 +6,16 @@
 
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::Path;
 
 use pkt_rust_tests::{fuzzing, TYPES};
 use pktc::ir::TypeId;
 use support::{ir, qualified, Gen, Rng};
 
-struct Counting;
-
-thread_local! {
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = BYTES.try_with(|c| c.set(c.get() + layout.size()));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = BYTES.try_with(|c| c.set(c.get() + new_size));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+pkt_test_support::counting_allocator!();
 
 fn measure(f: &mut dyn FnMut()) -> usize {
-    let before = BYTES.with(Cell::get);
-    f();
-    BYTES.with(Cell::get) - before
+    pkt_test_support::alloc::measure(f).1.bytes
 }
 
 fn run(data: &[u8], what: &str) {

@@ -1,5 +1,6 @@
 //! Golden bytes: values encoded by the generated code must match byte strings
-//! computed by hand from docs/wire-format.md (the same ones listed there).
+//! computed by hand from docs/wire-format.md (the same ones listed there),
+//! kept once in `schemas/vectors/` and named here.
 
 use std::collections::BTreeMap;
 
@@ -10,16 +11,13 @@ use pkt_rust_tests::seeds::packets::{Int3Packet, Packet, TransformPacket};
 use pkt_rust_tests::seeds::small::Small;
 use pkt_rust_tests::seeds::world::WorldSnapshot;
 use pkt_rust_tests::test::everything::Color;
+use pkt_rust_tests::TYPES;
+use pkt_test_support::vectors;
 
-fn bytes(hex: &str) -> Vec<u8> {
-    hex.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).expect("hex byte"))
-        .collect()
-}
-
-/// Encodes, compares with the golden bytes, and decodes them back.
-fn golden<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T, hex: &str) {
-    let expected = bytes(hex);
+/// Encodes, compares with the bytes of the golden vector `name`, and
+/// decodes them back.
+fn golden<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T, name: &str) {
+    let expected = vectors::get(name).bytes;
     assert_eq!(
         value.encoded_len(),
         expected.len(),
@@ -35,7 +33,7 @@ fn golden<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T, hex: &str
 
 #[test]
 fn seed_packets_are_exactly_the_sum_of_their_fields() {
-    golden(&Packet { size: 4, id: 1234 }, "04 00 d2 04");
+    golden(&Packet { size: 4, id: 1234 }, "packet");
     golden(
         &Int3Packet {
             size: 16,
@@ -44,7 +42,7 @@ fn seed_packets_are_exactly_the_sum_of_their_fields() {
             y: 102030,
             z: 99999999,
         },
-        "10 00 29 09 0a 00 00 00 8e 8e 01 00 ff e0 f5 05",
+        "int3_packet",
     );
     let transform = TransformPacket {
         size: 40,
@@ -59,11 +57,7 @@ fn seed_packets_are_exactly_the_sum_of_their_fields() {
         scale_y: 20000.0,
         scale_z: 30000.0,
     };
-    golden(
-        &transform,
-        "28 00 80 0d cd cc 8c 3f cd cc 0c 40 33 33 53 40 79 e9 f6 42 27 91 6a 43 \
-         c9 d6 ac 43 00 40 1c 46 00 40 9c 46 00 60 ea 46",
-    );
+    golden(&transform, "transform_packet");
     assert_eq!(transform.encode_to_vec().unwrap().len(), 40);
 }
 
@@ -74,7 +68,7 @@ fn message_with_a_string() {
             id: 1,
             name: "hi".into(),
         },
-        "0a 00 00 00 01 00 00 00 02 00 00 00 68 69",
+        "small_hi",
     );
 }
 
@@ -84,7 +78,7 @@ fn message_with_a_list() {
         &WorldSnapshot {
             cells: vec![1, -2, 3],
         },
-        "10 00 00 00 03 00 00 00 01 00 00 00 fe ff ff ff 03 00 00 00",
+        "world_snapshot",
     );
 }
 
@@ -95,11 +89,7 @@ fn map_keys_are_sorted_and_optionals_flagged() {
         scores: BTreeMap::from([("zed".to_string(), -1), ("amy".to_string(), 10)]),
         mvp: Some("amy".into()),
     };
-    golden(
-        &board,
-        "24 00 00 00 03 00 02 00 00 00 03 00 00 00 61 6d 79 0a 00 00 00 \
-         03 00 00 00 7a 65 64 ff ff ff ff 01 03 00 00 00 61 6d 79",
-    );
+    golden(&board, "scoreboard_amy_zed");
 }
 
 #[test]
@@ -109,16 +99,13 @@ fn union_frames_carry_length_and_tag() {
         detail: "afk".into(),
         banned_until: Some(7),
     };
-    let kick_bytes = "11 00 00 00 01 03 00 00 00 61 66 6b 01 07 00 00 00 00 00 00 00";
-    golden(&kick, kick_bytes);
-    golden(
-        &ServerPacket::Kick(kick),
-        &format!("17 00 00 00 03 00 {kick_bytes}"),
-    );
-    golden(
-        &ClientPacket::Ping(42),
-        "09 00 00 00 05 2a 00 00 00 00 00 00 00",
-    );
+    golden(&kick, "kick");
+    golden(&ServerPacket::Kick(kick), "server_kick");
+    // The frame: body length, tag, then the payload's own encoding.
+    let framed = vectors::get("server_kick").bytes;
+    assert_eq!(&framed[..6], &[0x17, 0, 0, 0, 3, 0]);
+    assert_eq!(&framed[6..], vectors::get("kick").bytes);
+    golden(&ClientPacket::Ping(42), "client_ping");
 }
 
 #[test]
@@ -128,16 +115,13 @@ fn unknown_union_tags_and_enum_values_survive() {
             tag: 0x0400,
             body: vec![1, 2, 3],
         },
-        "05 00 00 00 00 04 01 02 03",
+        "server_unknown",
     );
-    golden(&Color::Unknown(7), "07");
-    golden(&Color::Green, "01");
+    golden(&Color::Unknown(7), "color_unknown");
+    golden(&Color::Green, "color_green");
     assert_eq!(Color::decode(&[1]).unwrap(), Color::Green);
     assert!(matches!(Color::decode(&[7]).unwrap(), Color::Unknown(7)));
 }
-
-/// `Entry { level: Warn, at: 7, source: "db", text: "slow" }` (frozen.pkt).
-const FROZEN_ENTRY: &str = "01 07 00 00 00 00 00 00 00 02 00 00 00 64 62 04 00 00 00 73 6c 6f 77";
 
 fn frozen_entry() -> pkt_rust_tests::test::frozen::Entry {
     pkt_rust_tests::test::frozen::Entry {
@@ -151,7 +135,7 @@ fn frozen_entry() -> pkt_rust_tests::test::frozen::Entry {
 #[test]
 fn frozen_structs_are_their_fields_back_to_back() {
     use pkt_rust_tests::test::frozen::Batch;
-    golden(&frozen_entry(), FROZEN_ENTRY);
+    golden(&frozen_entry(), "frozen_entry");
     // In a message: the message's prefix, none of the struct's own.
     golden(
         &Batch {
@@ -160,7 +144,7 @@ fn frozen_structs_are_their_fields_back_to_back() {
             kitchens: Vec::new(),
             latest: None,
         },
-        &format!("24 00 00 00 01 00 00 00 01 00 00 00 {FROZEN_ENTRY} 00 00 00 00 00"),
+        "frozen_batch",
     );
 }
 
@@ -179,10 +163,12 @@ fn frozen_struct_errors_name_kind_and_offset() {
         (format!("{:?}", e.kind()), e.offset())
     };
     // Over `source @max(64)`, at its length prefix (as FrozenTests.cs expects).
-    let (kind, at) = outcome(&bytes("01 07 00 00 00 00 00 00 00 41 00 00 00"));
+    let (kind, at) = outcome(&pkt_test_support::hex::decode(
+        "01 07 00 00 00 00 00 00 00 41 00 00 00",
+    ));
     assert!(kind.starts_with("FieldTooLong"), "{kind}");
     assert_eq!(at, 9);
-    let full = bytes(FROZEN_ENTRY);
+    let full = vectors::get("frozen_entry").bytes;
     let (kind, at) = outcome(&full[..full.len() - 1]);
     assert!(kind.starts_with("LengthExceedsInput"), "{kind}");
     assert_eq!(at, 15);
@@ -229,4 +215,19 @@ fn frozen_decode_into_reuses_elements_and_leaves_none_stale() {
         text_buffer,
         "the element's string is reused"
     );
+}
+
+/// Every vector, named here or not, decodes with the generated Rust, has the
+/// exact `encoded_len` and re-encodes to the same bytes.
+#[test]
+fn every_vector_round_trips_through_the_generated_rust() {
+    let all = vectors::all();
+    for v in &all {
+        let entry = TYPES
+            .iter()
+            .find(|e| e.name == v.ty)
+            .unwrap_or_else(|| panic!("{}: no generated type {}", v.name, v.ty));
+        (entry.check)(&v.bytes, &v.bytes).unwrap_or_else(|e| panic!("{}: {e}", v.name));
+    }
+    println!("{} golden vectors round-trip", all.len());
 }

@@ -11,50 +11,18 @@
 //! just that section in the existing `docs/benchmarks.md` and leaves the Rust
 //! part (and the chart) as they are, so no criterion results are needed.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use pkt_bench::codec::Codec;
 use pkt_bench::csharp_report;
 use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED};
 use rkyv::util::AlignedVec;
 
-/// Counts allocations (including reallocations) on every thread; the report
-/// is single-threaded and measures nothing else while counting.
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+// Counts allocations (including reallocations) per thread; the report is
+// single-threaded and measures nothing else while counting.
+pkt_test_support::counting_allocator!();
 
 /// Allocations per call of `f`, after two warm-up calls (so buffers that are
 /// reused have reached their size).
@@ -62,11 +30,11 @@ fn allocs_per_op(mut f: impl FnMut()) -> f64 {
     f();
     f();
     const N: u64 = 20;
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = pkt_test_support::alloc::calls();
     for _ in 0..N {
         f();
     }
-    (ALLOCS.load(Ordering::Relaxed) - before) as f64 / N as f64
+    (pkt_test_support::alloc::calls() - before) as f64 / N as f64
 }
 
 #[derive(Clone, Debug, Default)]

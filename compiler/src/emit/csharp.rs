@@ -22,7 +22,7 @@ use crate::names::{self, Lang, NameKind};
 
 use code::{Gen, ReadCx};
 
-const RUNTIME: &str = include_str!("../../../templates/csharp/PktRuntime.cs");
+const RUNTIME: &str = include_str!("../../../runtime/csharp/PktRuntime.cs");
 
 /// The runtime support file's name, without `.cs`.
 pub const RUNTIME_STEM: &str = "PktRuntime";

@@ -28,23 +28,7 @@ pub fn qualified(ir: &Ir, id: TypeId) -> String {
     format!("{}.{}", ir.files[def.file].namespace.join("."), def.name)
 }
 
-/// xorshift64*: deterministic, so a failure names a reproducible seed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    pub fn chance(&mut self, one_in: u64) -> bool {
-        self.below(one_in) == 0
-    }
-}
+pub use pkt_test_support::Rng;
 
 /// Nesting beyond this gets empty lists and absent optionals, so recursive
 /// types stay small.
