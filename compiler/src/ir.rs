@@ -7,6 +7,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::diag::{FileId, Span};
+use crate::wire;
 
 /// All files of one compilation and every type they declare.
 #[derive(Clone, Debug, Serialize)]
@@ -31,10 +32,15 @@ impl Ir {
     pub fn layout(&self, ty: &Type) -> Layout {
         match ty {
             Type::Prim(p) => Layout::Fixed { size: p.size() },
-            Type::String | Type::Bytes | Type::List(_) | Type::Map(..) => {
-                Layout::Variable { min_size: 4 }
-            }
-            Type::Optional(_) => Layout::Variable { min_size: 1 },
+            Type::String | Type::Bytes => Layout::Variable {
+                min_size: wire::LENGTH_PREFIX,
+            },
+            Type::List(_) | Type::Map(..) => Layout::Variable {
+                min_size: wire::COUNT_PREFIX,
+            },
+            Type::Optional(_) => Layout::Variable {
+                min_size: wire::OPTION_FLAG,
+            },
             Type::Array(elem, n) => match self.layout(elem) {
                 Layout::Fixed { size } => Layout::Fixed {
                     size: size.saturating_mul(*n),

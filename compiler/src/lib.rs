@@ -17,6 +17,7 @@ pub mod load;
 pub mod names;
 pub mod sema;
 pub mod syntax;
+pub mod wire;
 
 pub use config::{compile, Config, Error};
 pub use names::Lang;

@@ -16,6 +16,7 @@ use std::fmt;
 use pkt_runtime::{DecodeBudget, DecodeErrorKind, Limits, Reader};
 
 use crate::ir::{Ir, Layout, Prim, Type, TypeId, TypeKind, Value};
+use crate::wire;
 
 /// A decoding failure: what, the absolute byte offset, and the path of the
 /// value being decoded (`ServerPacket.Kick.detail`).
@@ -294,6 +295,7 @@ pub fn decode_stream<'a>(
     input: &'a [u8],
     limits: Limits,
 ) -> (Vec<Tree<'a>>, usize, Option<DecodeError>) {
+    const PREFIX: usize = wire::FRAME_PREFIX as usize;
     let mut frames = Vec::new();
     let mut pos = 0;
     let frame_error = |kind, offset| DecodeError {
@@ -304,9 +306,9 @@ pub fn decode_stream<'a>(
     while pos < input.len() {
         let n = frames.len();
         let rest = input.len() - pos;
-        let Some(prefix) = input.get(pos..pos + 4) else {
+        let Some(prefix) = input.get(pos..pos + PREFIX) else {
             let kind = DecodeErrorKind::UnexpectedEnd {
-                needed: 4,
+                needed: PREFIX,
                 remaining: rest,
             };
             return (frames, n, Some(frame_error(kind, pos)));
@@ -320,15 +322,15 @@ pub fn decode_stream<'a>(
             };
             return (frames, n, Some(frame_error(kind, pos)));
         }
-        if len > rest - 4 {
+        if len > rest - PREFIX {
             let kind = DecodeErrorKind::UnexpectedEnd {
-                needed: len + 4,
+                needed: len + PREFIX,
                 remaining: rest,
             };
             return (frames, n, Some(frame_error(kind, pos)));
         }
-        let end = pos + 4 + len;
-        let budget = DecodeBudget::new(&limits, 4 + len);
+        let end = pos + PREFIX + len;
+        let budget = DecodeBudget::new(&limits, PREFIX + len);
         let mut tree = Tree::new(ir, input);
         let mut reader = Reader::with_budget(&input[..end], limits, &budget);
         let mut d = Decoder::new(ir, &mut tree, input, {

@@ -3,6 +3,7 @@
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
+use crate::wire;
 
 /// Wire size limit of one fixed-size type; larger is surely a mistake, and
 /// would overflow the `u32` lengths that frame it.
@@ -16,9 +17,11 @@ pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
     for def in &mut ir.types {
         def.layout = match &def.kind {
             TypeKind::Enum { base, .. } => Layout::Fixed { size: base.size() },
-            TypeKind::Message { .. } => Layout::Variable { min_size: 4 },
+            TypeKind::Message { .. } => Layout::Variable {
+                min_size: wire::BODY_PREFIX,
+            },
             TypeKind::Union { tag, .. } => Layout::Variable {
-                min_size: 4 + tag.size(),
+                min_size: wire::union_header(*tag),
             },
             TypeKind::Struct { .. } => Layout::Variable { min_size: 0 },
         };
