@@ -43,8 +43,7 @@
 //! assert_eq!(Vec::<u32>::decode(&bytes).unwrap(), [1, 2]);
 //! ```
 
-#![cfg_attr(not(feature = "bytes"), forbid(unsafe_code))]
-#![cfg_attr(feature = "bytes", deny(unsafe_code))]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "bytes")]

@@ -85,22 +85,15 @@ pub trait Encode {
     #[inline]
     fn encode_to_vec_unchecked(&self) -> Vec<u8> {
         let n = self.encoded_len();
-        let mut out = vec![0u8; n];
-        let mut w = Writer::new(&mut out);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
+        let mut out = Vec::with_capacity(n);
+        crate::writer::append(&mut out, n, |w| self.encode_raw(w));
         out
     }
 
     /// [`encode_into`](Encode::encode_into) without the limit check.
     #[inline]
     fn encode_into_unchecked(&self, out: &mut Vec<u8>) {
-        let n = self.encoded_len();
-        let start = out.len();
-        out.resize(start + n, 0);
-        let mut w = Writer::new(&mut out[start..]);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
+        crate::writer::append(out, self.encoded_len(), |w| self.encode_raw(w));
     }
 
     /// [`encode_to_slice`](Encode::encode_to_slice) without the limit check
