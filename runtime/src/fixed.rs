@@ -3,6 +3,48 @@
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::Reader;
 use crate::traits::FixedSize;
+use crate::writer::Writer;
+
+/// Appends the `count` values in `bytes` (`count * T::SIZE` bytes at
+/// absolute `offset`) to `v` one at a time: the default
+/// [`FixedSize::read_fixed_into`].
+#[inline]
+pub fn read_each<T: FixedSize>(
+    v: &mut Vec<T>,
+    count: usize,
+    bytes: &[u8],
+    offset: usize,
+) -> Result<(), DecodeError> {
+    if T::SIZE == 0 {
+        for _ in 0..count {
+            v.push(T::read_fixed(&[], offset)?);
+        }
+        return Ok(());
+    }
+    for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
+        v.push(T::read_fixed(chunk, offset + i * T::SIZE)?);
+    }
+    Ok(())
+}
+
+/// Writes `items` back to back: one copy when their memory is their
+/// encoding ([`FixedSize::wire_bytes`]), else value by value.
+#[inline]
+pub fn write_slice<T: FixedSize>(items: &[T], w: &mut Writer<'_>) {
+    match T::wire_bytes(items) {
+        Some(bytes) => w.put_slice(bytes),
+        None => T::write_fixed_slice(items, w.take_slice(items.len() * T::SIZE)),
+    }
+}
+
+/// Writes one value, as [`write_slice`] does.
+#[inline]
+pub fn write<T: FixedSize>(v: &T, w: &mut Writer<'_>) {
+    match T::wire_bytes(core::slice::from_ref(v)) {
+        Some(bytes) => w.put_slice(bytes),
+        None => v.write_fixed(w.take_slice(T::SIZE)),
+    }
+}
 
 /// The next `n` values of `T` as bytes (`n * T::SIZE` of them), or, when
 /// fewer are left, the error decoding them one scalar at a time gives (see
@@ -106,12 +148,18 @@ pub fn array_mut<const N: usize>(out: &mut [u8]) -> &mut [u8; N] {
 }
 
 /// [`Encode::encode_into_unchecked`](crate::Encode::encode_into_unchecked) for a fixed-size
-/// value: one resize and the stores, no [`Writer`](crate::Writer).
+/// value: one copy for a value whose memory is its encoding, else one resize
+/// and the stores.
 #[inline]
 pub fn encode_into<T: FixedSize>(v: &T, out: &mut Vec<u8>) {
-    let start = out.len();
-    out.resize(start + T::SIZE, 0);
-    v.write_fixed(&mut out[start..]);
+    match T::wire_bytes(core::slice::from_ref(v)) {
+        Some(bytes) => out.extend_from_slice(bytes),
+        None => {
+            let start = out.len();
+            out.resize(start + T::SIZE, 0);
+            v.write_fixed(&mut out[start..]);
+        }
+    }
 }
 
 /// [`Encode::encode_to_slice_unchecked`](crate::Encode::encode_to_slice_unchecked)
@@ -142,8 +190,7 @@ macro_rules! fixed_codec {
             }
             #[inline]
             fn encode_raw(&self, w: &mut $crate::Writer<'_>) {
-                let out = w.take_slice(<$t as $crate::FixedSize>::SIZE);
-                $crate::FixedSize::write_fixed(self, out);
+                $crate::fixed::write(self, w);
             }
             #[inline]
             fn encode_into_unchecked(&self, out: &mut ::std::vec::Vec<u8>) {
@@ -162,8 +209,7 @@ macro_rules! fixed_codec {
             }
             #[inline]
             fn encode_slice(items: &[Self], w: &mut $crate::Writer<'_>) {
-                let out = w.take_slice(items.len() * <$t as $crate::FixedSize>::SIZE);
-                <$t as $crate::FixedSize>::write_fixed_slice(items, out);
+                $crate::fixed::write_slice(items, w);
             }
         }
 
@@ -182,7 +228,7 @@ macro_rules! fixed_codec {
                 count: usize,
                 r: &mut $crate::Reader<'_>,
             ) -> Result<::std::vec::Vec<Self>, $crate::DecodeError> {
-                let mut v = ::std::vec::Vec::new();
+                let mut v = ::std::vec::Vec::with_capacity(count);
                 $crate::list::read_fixed_n(&mut v, count, r)?;
                 Ok(v)
             }

@@ -345,6 +345,16 @@ pub trait FixedSize: Sized {
         )
     }
 
+    /// `items` as their encoding, when that is their memory: for
+    /// [`Plain`](crate::plain::Plain) types on little-endian targets
+    /// ([`plain::wire_bytes`](crate::plain::wire_bytes)), which lists and
+    /// values then write with one copy. `None` (the default) otherwise.
+    #[inline]
+    fn wire_bytes(items: &[Self]) -> Option<&[u8]> {
+        let _ = items;
+        None
+    }
+
     /// Writes `items` back to back into `out` (`items.len() * SIZE` bytes).
     fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
         if Self::SIZE == 0 {
@@ -363,16 +373,7 @@ pub trait FixedSize: Sized {
         bytes: &[u8],
         offset: usize,
     ) -> Result<(), DecodeError> {
-        if Self::SIZE == 0 {
-            for _ in 0..count {
-                v.push(Self::read_fixed(&[], offset)?);
-            }
-            return Ok(());
-        }
-        for (i, chunk) in bytes.chunks_exact(Self::SIZE).enumerate() {
-            v.push(Self::read_fixed(chunk, offset + i * Self::SIZE)?);
-        }
-        Ok(())
+        crate::fixed::read_each(v, count, bytes, offset)
     }
 
     /// Reads `N` values from `bytes` (`N * SIZE` bytes at absolute
