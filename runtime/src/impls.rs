@@ -215,10 +215,15 @@ impl FixedSize for bool {
         bytes: &[u8],
         offset: usize,
     ) -> Result<(), DecodeError> {
-        if bytes.iter().any(|&b| b > 1) {
+        // One pass: convert, and check the bytes' union afterwards.
+        let mut seen = 0u8;
+        v.extend(bytes.iter().map(|&b| {
+            seen |= b;
+            b != 0
+        }));
+        if seen > 1 {
             return Err(bad_bool(bytes, offset));
         }
-        v.extend(bytes.iter().map(|&b| b != 0));
         Ok(())
     }
     #[inline]
