@@ -443,6 +443,48 @@ impl Cx<'_> {
         }
     }
 
+    /// Whether a value of `ty`, as the generated Rust type lays it out in
+    /// memory, is its wire encoding on little-endian targets: numbers other
+    /// than `bool`, arrays of them, and structs of them without padding
+    /// (see [`Cx::plain_struct`]). Such types implement
+    /// `pkt_runtime::plain::Plain`, and lists of them are copied in bulk.
+    fn is_plain(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Prim(p) => *p != Prim::Bool,
+            Type::Array(t, _) => self.is_plain(t),
+            Type::Named(r) => self.plain_struct(self.ir.ty(r.id)),
+            _ => false,
+        }
+    }
+
+    /// Whether a struct is plain: all its fields are, and the decoded-size
+    /// model (declaration order, natural alignment: the layout of
+    /// `#[repr(C)]`) has no padding, so its size is the wire size.
+    /// `pkt_runtime::plain!` checks the same at compile time.
+    fn plain_struct(&self, def: &TypeDef) -> bool {
+        let TypeKind::Struct { fields } = &def.kind else {
+            return false;
+        };
+        match def.layout.fixed_size() {
+            Some(size) if size > 0 => {
+                u64::from(size) == def.memory.size
+                    && fields.iter().all(|f| !f.cyclic && self.is_plain(&f.ty))
+            }
+            _ => false,
+        }
+    }
+
+    /// The `pkt_runtime::plain!` invocation for a plain struct: each field
+    /// with its type and wire range.
+    fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
+        let mut lines = vec![format!("::pkt_runtime::plain!({name} {{")];
+        for f in fields {
+            lines.push(format!("    {}: {} = {},", f.name, f.ty, f.range));
+        }
+        lines.push("});".to_string());
+        lines
+    }
+
     fn struct_view(&self, def: &TypeDef, fields: &[Field]) -> StructView {
         let size = def.layout.fixed_size().expect("structs are fixed");
         let mut derive_default = true;
@@ -455,7 +497,27 @@ impl Cx<'_> {
                 derive_default &= default.is_none();
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 let ty = self.rust_type(&f.ty);
+                let offset = if start == 0 {
+                    "offset".to_string()
+                } else {
+                    format!("offset + {start}")
+                };
                 StructFieldView {
+                    write_fixed: call_statement(
+                        8,
+                        "::pkt_runtime::FixedSize::write_fixed",
+                        &[format!("&self.{name}"), format!("&mut out[{start}..{end}]")],
+                        ";",
+                    ),
+                    read_fixed: split_line(
+                        12,
+                        &name,
+                        ": ",
+                        &format!(
+                            "::pkt_runtime::FixedSize::read_fixed(&bytes[{start}..{end}], {offset})?,"
+                        ),
+                    ),
+                    short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, false),
@@ -463,12 +525,6 @@ impl Cx<'_> {
                     name,
                     ty,
                     range: format!("{start}..{end}"),
-                    start,
-                    offset: if start == 0 {
-                        "offset".to_string()
-                    } else {
-                        format!("offset + {start}")
-                    },
                     default: default.unwrap_or_else(|| "Default::default()".to_string()),
                 }
             })
@@ -478,7 +534,16 @@ impl Cx<'_> {
         } else {
             self.derive_line(&["Clone", "Copy", "Debug", "PartialEq"])
         };
+        let common_name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let plain = self.plain_struct(def);
         StructView {
+            fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
+            plain_impl: if plain {
+                self.plain_impl(&common_name, &fields)
+            } else {
+                Vec::new()
+            },
+            plain,
             common: self.common(
                 def,
                 derive,
@@ -529,21 +594,81 @@ impl Cx<'_> {
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 match f.layout {
                     Layout::Fixed { size } => fixed_len += size as u64,
-                    Layout::Variable { .. } => variable.push(name.clone()),
+                    Layout::Variable { .. } => variable.push(call_statement(
+                        8,
+                        "n += ::pkt_runtime::Encode::encoded_len",
+                        &[format!("&self.{name}")],
+                        ";",
+                    )),
                 }
                 let default = self.default_expr(&f.ty, f.default.as_ref());
                 derive_default &= default.is_none();
-                let max = f.max.map(|max| MaxView {
-                    max,
-                    optional: matches!(f.ty, Type::Optional(_)),
-                });
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
+                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let default_charge = match &f.default {
+                    Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
+                    _ => None,
+                };
+                let optional = matches!(f.ty, Type::Optional(_));
+                // The checks before a present field's value, in
+                // `decode_raw` (16 columns in) and `decode_into_raw` (12).
+                let checks = |indent: usize| {
+                    let mut lines = Vec::new();
+                    if let Some(max) = f.max {
+                        lines.push(call_statement(
+                            indent,
+                            "body.peek_max",
+                            &[schema_name.clone(), max.to_string(), optional.to_string()],
+                            "?;",
+                        ));
+                    }
+                    if f.cyclic {
+                        lines.push(call_statement(
+                            indent,
+                            "body.charge_boxed",
+                            &[
+                                schema_name.clone(),
+                                self.ir.boxed_memory(&f.ty).to_string(),
+                                optional.to_string(),
+                            ],
+                            "?;",
+                        ));
+                    }
+                    lines
+                };
+                let charge_default = |indent: usize| {
+                    default_charge.map(|n| {
+                        call_statement(
+                            indent,
+                            "body.charge_default",
+                            &[schema_name.clone(), n.to_string()],
+                            "?;",
+                        )
+                    })
+                };
                 MessageFieldView {
+                    encode_raw: call_statement(
+                        8,
+                        "::pkt_runtime::Encode::encode_raw",
+                        &[format!("&self.{name}"), "w".to_string()],
+                        ";",
+                    ),
+                    head: if_head(12, &format!("{name}: if body.is_empty()")),
+                    raw_charge_default: charge_default(16),
+                    raw_checks: checks(16),
+                    raw_value: call_statement(16, "body.field", &[schema_name.clone()], "?"),
+                    into_charge_default: charge_default(12),
+                    into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
                     // so decode_into allocates nothing for it.
-                    reset: format!("{}self.{name} = {default};", if boxed { "*" } else { "" }),
+                    reset: split_line(
+                        12,
+                        &format!("{}self.{name}", if boxed { "*" } else { "" }),
+                        " = ",
+                        &format!("{default};"),
+                    ),
                     field_into: call_statement(
                         12,
                         "body.field_into",
@@ -553,23 +678,13 @@ impl Cx<'_> {
                         ],
                         "?;",
                     ),
-                    default_charge: match &f.default {
-                        Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
-                        _ => None,
-                    },
-                    boxed: f.cyclic.then(|| BoxView {
-                        memory: self.ir.boxed_memory(&f.ty),
-                        optional: matches!(f.ty, Type::Optional(_)),
-                    }),
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
-                    schema_name: format!("{}.{}", def.name, f.name),
                     ty,
                     default,
-                    max,
                 }
             })
             .collect();
@@ -581,15 +696,28 @@ impl Cx<'_> {
         for f in fields {
             let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
             if let Some(max) = f.max {
-                limit_checks.push(format!(
-                    "::pkt_runtime::check_max(\"{}.{}\", &self.{name}, {max})?;",
-                    def.name, f.name
+                limit_checks.push(call_statement(
+                    8,
+                    "::pkt_runtime::check_max",
+                    &[
+                        format!("\"{}.{}\"", def.name, f.name),
+                        format!("&self.{name}"),
+                        max.to_string(),
+                    ],
+                    "?;",
                 ));
             }
             if self.needs_check(&f.ty) {
                 nested = true;
-                limit_checks.push(format!(
-                    "::pkt_runtime::Encode::check_at(&self.{name}, depth, max_depth)?;"
+                limit_checks.push(call_statement(
+                    8,
+                    "::pkt_runtime::Encode::check_at",
+                    &[
+                        format!("&self.{name}"),
+                        "depth".to_string(),
+                        "max_depth".to_string(),
+                    ],
+                    "?;",
                 ));
             }
         }
@@ -600,7 +728,7 @@ impl Cx<'_> {
         } else {
             "::pkt_runtime::enter_encode(depth, max_depth)?;"
         };
-        limit_checks.insert(0, enter.to_string());
+        limit_checks.insert(0, format!("        {enter}"));
         let derive = if derive_default {
             self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
         } else {
@@ -634,6 +762,11 @@ impl Cx<'_> {
 
     fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
         EnumView {
+            fixed_codec: fixed_codec_line(
+                &names::ident(Lang::Rust, NameKind::Type, &def.name),
+                def.memory.size,
+                def.memory.align,
+            ),
             common: self.common(
                 def,
                 self.derive_line(&["Clone", "Copy", "Debug", "Default"]),
@@ -666,21 +799,57 @@ impl Cx<'_> {
     fn union_view(&self, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
         let views: Vec<VariantView> = variants
             .iter()
-            .map(|v| VariantView {
-                doc: doc_lines(&v.doc),
-                deprecated: v.deprecated,
-                attrs: self.serde_field_attrs(&v.ty, v.cyclic),
-                name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
-                ty: self.field_type(&v.ty, v.cyclic),
-                tag: v.tag.to_string(),
-                boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+            .map(|v| {
+                let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                let ty = self.field_type(&v.ty, v.cyclic);
+                let decl = format!("    {name}({ty}),");
+                VariantView {
+                    doc: doc_lines(&v.doc),
+                    deprecated: v.deprecated,
+                    attrs: self.serde_field_attrs(&v.ty, v.cyclic),
+                    decl: if decl.chars().count() <= 100 {
+                        decl
+                    } else {
+                        format!("    {name}(\n        {ty},\n    ),")
+                    },
+                    len_arm: match_arm(
+                        12,
+                        &format!("Self::{name}(v)"),
+                        "::pkt_runtime::Encode::encoded_len(v)",
+                    ),
+                    decode_variant: call_statement(
+                        16,
+                        "::pkt_runtime::decode_variant",
+                        &[
+                            "slot".to_string(),
+                            "&mut body".to_string(),
+                            format!("Self::{name}"),
+                        ],
+                        "?;",
+                    ),
+                    set_variant: call_statement(
+                        16,
+                        "::pkt_runtime::set_variant",
+                        &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
+                        ";",
+                    ),
+                    name,
+                    tag: v.tag.to_string(),
+                    boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+                }
             })
             .collect();
         let limited = variants
             .iter()
             .zip(&views)
             .filter(|(v, _)| self.needs_check(&v.ty))
-            .map(|(_, view)| view.name.clone())
+            .map(|(_, view)| {
+                match_arm(
+                    12,
+                    &format!("Self::{}(v)", view.name),
+                    "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
+                )
+            })
             .collect();
         UnionView {
             limited,
@@ -781,6 +950,13 @@ struct StructView {
     common: Common,
     size: u32,
     derive_default: bool,
+    /// Memory is the wire layout ([`Cx::plain_struct`]): `#[repr(C)]`, the
+    /// bulk list paths and `pkt_runtime::plain!`.
+    plain: bool,
+    /// The lines of the `pkt_runtime::plain!` invocation.
+    plain_impl: Vec<String>,
+    /// The `fixed_codec!` statement.
+    fixed_codec: String,
     /// Whether `read_fixed` reads any bytes (an empty struct reads none).
     bytes_used: bool,
     fields: Vec<StructFieldView>,
@@ -797,10 +973,12 @@ struct StructFieldView {
     ty: String,
     /// Byte range inside the struct, e.g. `4..8`.
     range: String,
-    /// Where the range starts.
-    start: u32,
-    /// Absolute offset expression for errors, e.g. `offset + 4`.
-    offset: String,
+    /// The statement of `write_fixed` that writes the field.
+    write_fixed: String,
+    /// The field initialiser of `read_fixed`.
+    read_fixed: String,
+    /// The statement of `short_error` that reads the field.
+    short_field: String,
     default: String,
 }
 
@@ -811,7 +989,8 @@ struct MessageView {
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
     has_variable: bool,
-    /// Fields whose size depends on the value.
+    /// The statements of `encoded_len` that add the fields whose size
+    /// depends on the value.
     variable: Vec<String>,
     body_used: bool,
     /// `decode_raw` decodes into a default value (see [`DECODE_IN_PLACE_MIN`]).
@@ -832,35 +1011,30 @@ struct MessageFieldView {
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
-    /// `Type.field`, as errors name it.
-    schema_name: String,
     ty_sep: String,
     ty: String,
     default: String,
+    /// The statement of `encode_raw` that writes the field.
+    encode_raw: String,
+    /// `name: if body.is_empty() {` in `decode_raw`.
+    head: String,
+    /// In `decode_raw`, for a field absent from an older body: the charge
+    /// of its string default.
+    raw_charge_default: Option<String>,
+    /// In `decode_raw`, for a present field: its `@max` check and the
+    /// charge for its box.
+    raw_checks: Vec<String>,
+    /// In `decode_raw`: the present field's value.
+    raw_value: String,
+    /// [`raw_charge_default`](Self::raw_charge_default) in `decode_into_raw`.
+    into_charge_default: Option<String>,
+    /// [`raw_checks`](Self::raw_checks) in `decode_into_raw`.
+    into_checks: Vec<String>,
     /// The statement that gives the field its default in `decode_into_raw`:
     /// for a boxed field it assigns inside the existing box.
     reset: String,
     /// The `decode_into_raw` statement that decodes the present field.
     field_into: String,
-    /// Decode budget an absent field's string default is charged.
-    default_charge: Option<usize>,
-    /// Set when the field is boxed: the charge for its box.
-    boxed: Option<BoxView>,
-    max: Option<MaxView>,
-}
-
-#[derive(Serialize)]
-struct BoxView {
-    /// `Ir::boxed_memory` of the field's type.
-    memory: u64,
-    /// The field is `T?`: charged only when present.
-    optional: bool,
-}
-
-#[derive(Serialize)]
-struct MaxView {
-    max: u32,
-    optional: bool,
 }
 
 #[derive(Serialize)]
@@ -869,6 +1043,8 @@ struct EnumView {
     common: Common,
     base: String,
     size: u32,
+    /// The `fixed_codec!` statement.
+    fixed_codec: String,
     /// Attribute lines before the `Unknown` variant.
     unknown_attrs: Vec<String>,
     values: Vec<EnumValueView>,
@@ -901,7 +1077,8 @@ struct UnionView {
     set_unknown: Vec<String>,
     first: String,
     first_default: String,
-    /// Variants whose payload holds a message or union to check.
+    /// The match arms of `check_at` for variants whose payload holds a
+    /// message or union to check.
     limited: Vec<String>,
     variants: Vec<VariantView>,
 }
@@ -913,7 +1090,15 @@ struct VariantView {
     /// Attribute lines before the variant.
     attrs: Vec<String>,
     name: String,
-    ty: String,
+    /// The variant's declaration.
+    decl: String,
+    /// The match arm of `encoded_len`.
+    len_arm: String,
+    /// The statement of `decode_into_raw` that switches to the variant.
+    decode_variant: String,
+    /// The statement of `decode_into_raw` that stores a decoded boxed
+    /// variant.
+    set_variant: String,
     tag: String,
     /// `Ir::boxed_memory` of a boxed variant's type.
     boxed_memory: Option<u64>,
@@ -937,6 +1122,64 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     }
     out.push_str(&format!("{pad}){tail}"));
     out
+}
+
+/// A macro call statement laid out as rustfmt lays it out: as
+/// [`call_statement`], but without a trailing comma when broken.
+fn macro_statement(indent: usize, callee: &str, args: &[String]) -> String {
+    let one = call_statement(indent, callee, args, ";");
+    if !one.contains('\n') {
+        return one;
+    }
+    let pad = " ".repeat(indent);
+    let lines: Vec<String> = args.iter().map(|a| format!("{pad}    {a}")).collect();
+    format!("{pad}{callee}(\n{}\n{pad});", lines.join(",\n"))
+}
+
+/// `lhs sep rhs` at `indent` spaces: on one line when it fits rustfmt's 100
+/// columns, else `rhs` on the next line, indented once more (a struct
+/// field initialiser with `sep` `": "`, or an assignment with `" = "`).
+fn split_line(indent: usize, lhs: &str, sep: &str, rhs: &str) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}{lhs}{sep}{rhs}");
+    if line.chars().count() <= 100 {
+        return line;
+    }
+    format!("{pad}{lhs}{}\n{pad}    {rhs}", sep.trim_end())
+}
+
+/// A match arm `pat => expr,`, or as a block when it does not fit.
+fn match_arm(indent: usize, pat: &str, expr: &str) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}{pat} => {expr},");
+    if line.chars().count() <= 100 {
+        return line;
+    }
+    format!("{pad}{pat} => {{\n{pad}    {expr}\n{pad}}}")
+}
+
+/// An `if cond {` line, with the brace on a line of its own when the
+/// line would pass 100 columns, as rustfmt does.
+fn if_head(indent: usize, head: &str) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}{head} {{");
+    if line.chars().count() <= 100 {
+        return line;
+    }
+    format!("{pad}{head}\n{pad}{{")
+}
+
+/// The `fixed_codec!` line of a fixed-size type.
+fn fixed_codec_line(name: &str, memory: u64, align: u32) -> String {
+    macro_statement(
+        0,
+        "::pkt_runtime::fixed_codec!",
+        &[
+            name.to_string(),
+            format!("memory = {memory}"),
+            format!("align = {align}"),
+        ],
+    )
 }
 
 #[cfg(test)]
