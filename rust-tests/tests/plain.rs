@@ -9,8 +9,8 @@ use std::cell::Cell;
 use pkt_runtime::plain::Plain;
 use pkt_runtime::{fixed, Decode, DecodeErrorKind, Encode, FixedSize, Writer};
 use pkt_rust_tests::bench::mesh::{Mesh, Triangle, Vec3};
-use pkt_rust_tests::bench::mk48::{Guidance, Transform, Vec2};
 use pkt_rust_tests::bench::minecraft::Abilities;
+use pkt_rust_tests::bench::mk48::{Guidance, Transform, Vec2};
 use pkt_rust_tests::seeds::packets::{Int3Packet, Packet, TransformPacket};
 
 struct Counting;
@@ -92,7 +92,11 @@ where
     let reference = per_field::<T>(&elements);
     assert_eq!(bulk.len(), count);
     // Compared as bytes: NaNs are not equal to themselves.
-    assert_eq!(per_field_bytes(&bulk), elements, "bulk decode, per-field encode");
+    assert_eq!(
+        per_field_bytes(&bulk),
+        elements,
+        "bulk decode, per-field encode"
+    );
     assert_eq!(
         bulk.encode_to_vec().expect("no limits"),
         wire,
@@ -117,7 +121,10 @@ where
         let short = &wire[..wire.len() - 1];
         let err = Vec::<T>::decode(short).expect_err("short");
         assert_eq!(err.offset(), 0);
-        assert!(matches!(err.kind(), DecodeErrorKind::LengthExceedsInput { .. }));
+        assert!(matches!(
+            err.kind(),
+            DecodeErrorKind::LengthExceedsInput { .. }
+        ));
     }
 }
 
@@ -208,7 +215,10 @@ fn a_list_of_plain_structs_decodes_with_one_allocation() {
     // nothing it does not overwrite.
     let mut out = Vec::with_capacity(wire.len() + 3);
     out.extend_from_slice(&[9, 9, 9]);
-    assert_eq!(allocations(|| mesh.encode_into(&mut out).expect("no limits")), 0);
+    assert_eq!(
+        allocations(|| mesh.encode_into(&mut out).expect("no limits")),
+        0
+    );
     assert_eq!(&out[..3], &[9, 9, 9]);
     assert_eq!(&out[3..], &wire[..]);
 }
