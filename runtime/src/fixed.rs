@@ -124,6 +124,28 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// [`Decode::decode_with_limits`](crate::Decode::decode_with_limits) for a
+/// fixed-size value: exactly one value in `bytes`. A fixed-size value nests
+/// nothing and charges nothing against the decode budget, so it needs no
+/// [`Reader`]; the errors are the ones the reader gives, in the same order
+/// (a short or invalid value, then [`DecodeErrorKind::TrailingBytes`]).
+#[inline]
+pub fn decode_exact<T: FixedSize>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let Some(value) = bytes.get(..T::SIZE) else {
+        return Err(run_error::<T>(bytes, 0));
+    };
+    let value = T::read_fixed(value, 0)?;
+    if bytes.len() > T::SIZE {
+        return Err(DecodeError::new(
+            DecodeErrorKind::TrailingBytes {
+                count: bytes.len() - T::SIZE,
+            },
+            T::SIZE,
+        ));
+    }
+    Ok(value)
+}
+
 /// `bytes` as an array of exactly `N` bytes, or
 /// [`DecodeErrorKind::UnexpectedEnd`] at `offset`.
 #[inline]
@@ -222,6 +244,13 @@ macro_rules! fixed_codec {
                 let at = r.position();
                 let bytes = $crate::fixed::read_run::<$t>(r, 1)?;
                 <$t as $crate::FixedSize>::read_fixed(bytes, at)
+            }
+            #[inline]
+            fn decode_with_limits(
+                bytes: &[u8],
+                _limits: $crate::Limits,
+            ) -> Result<Self, $crate::DecodeError> {
+                $crate::fixed::decode_exact(bytes)
             }
             #[inline]
             fn decode_vec(
