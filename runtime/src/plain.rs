@@ -84,7 +84,7 @@ pub fn read_fixed_into<T: Plain>(
         let _ = offset;
         let size = core::mem::size_of::<T>();
         // Whole values only, whatever the caller passed.
-        let count = if size == 0 { count } else { bytes.len() / size };
+        let count = bytes.len().checked_div(size).unwrap_or(count);
         v.reserve_exact(count);
         let len = v.len();
         #[allow(unsafe_code)]

@@ -658,7 +658,12 @@ impl Cx<'_> {
                     head: if_head(12, &format!("{name}: if body.is_empty()")),
                     raw_charge_default: charge_default(16),
                     raw_checks: checks(16),
-                    raw_value: call_statement(16, "body.field", &[schema_name.clone()], "?"),
+                    raw_value: call_statement(
+                        16,
+                        "body.field",
+                        std::slice::from_ref(&schema_name),
+                        "?",
+                    ),
                     into_charge_default: charge_default(12),
                     into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
