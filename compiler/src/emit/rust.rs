@@ -42,6 +42,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let t = templates();
     let names = output_names(ir);
     let boxed = boxed_types(ir);
+    let plain = plain_structs(ir);
     let mut out = Vec::new();
     for (fi, file) in ir.files.iter().enumerate() {
         let cx = Cx {
@@ -49,6 +50,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             namespace: &file.namespace,
             serde: options.serde,
             boxed: &boxed,
+            plain: &plain,
         };
         let items: Vec<String> = file.types.iter().map(|id| cx.render_type(t, *id)).collect();
         let consts = file
@@ -103,6 +105,77 @@ fn boxed_types(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
         out.extend(boxed.into_iter().filter_map(inner));
     }
     out
+}
+
+/// Which declared types are plain structs: memory is the wire layout on
+/// little-endian targets, so they implement `pkt_runtime::plain::Plain` and
+/// lists of them are copied in bulk. A struct is plain when its fields are
+/// numbers other than `bool`, arrays of them or plain structs, and the
+/// decoded-size model (declaration order, natural alignment: the layout of
+/// `#[repr(C)]`) has no padding, so its size is the wire size.
+/// `pkt_runtime::plain!` checks the same at compile time.
+///
+/// Computed once for all types with an explicit stack, since structs nest
+/// arbitrarily deep (a chain of 100,000 structs is a valid schema).
+fn plain_structs(ir: &Ir) -> Vec<bool> {
+    /// The declared type inside `ty` through arrays; `Err` when `ty` can
+    /// never be plain.
+    fn named(ty: &Type) -> Result<Option<TypeId>, ()> {
+        match ty {
+            Type::Prim(Prim::Bool) => Err(()),
+            Type::Prim(_) => Ok(None),
+            Type::Array(t, _) => named(t),
+            Type::Named(r) => Ok(Some(r.id)),
+            _ => Err(()),
+        }
+    }
+    /// Whether the struct could be plain if its named fields are, and those
+    /// fields' types.
+    fn candidate(ir: &Ir, id: TypeId) -> Option<Vec<TypeId>> {
+        let def = ir.ty(id);
+        let TypeKind::Struct { fields } = &def.kind else {
+            return None;
+        };
+        let size = def.layout.fixed_size().filter(|&s| s > 0)?;
+        if u64::from(size) != def.memory.size {
+            return None;
+        }
+        let mut deps = Vec::new();
+        for f in fields {
+            if f.cyclic {
+                return None;
+            }
+            deps.extend(named(&f.ty).ok()?);
+        }
+        Some(deps)
+    }
+    let n = ir.types.len();
+    let mut plain: Vec<Option<bool>> = vec![None; n];
+    let mut on_stack = vec![false; n];
+    for root in 0..n {
+        let mut stack = vec![root];
+        while let Some(&id) = stack.last() {
+            if plain[id].is_some() {
+                stack.pop();
+                continue;
+            }
+            on_stack[id] = true;
+            let Some(deps) = candidate(ir, TypeId(id)) else {
+                plain[id] = Some(false);
+                on_stack[id] = false;
+                stack.pop();
+                continue;
+            };
+            if let Some(next) = deps.iter().find(|d| plain[d.0].is_none() && !on_stack[d.0]) {
+                stack.push(next.0);
+                continue;
+            }
+            plain[id] = Some(deps.iter().all(|d| plain[d.0] == Some(true)));
+            on_stack[id] = false;
+            stack.pop();
+        }
+    }
+    plain.into_iter().map(|p| p == Some(true)).collect()
 }
 
 /// `<stem>.rs` for each file, by the shared output-naming rule; `mod` is
@@ -274,6 +347,8 @@ struct Cx<'a> {
     serde: bool,
     /// See [`boxed_types`].
     boxed: &'a std::collections::BTreeSet<TypeId>,
+    /// See [`plain_structs`].
+    plain: &'a [bool],
 }
 
 /// Messages at least this large (by the decoded-size model) decode into a
@@ -290,7 +365,7 @@ impl Cx<'_> {
         let def = self.ir.ty(id);
         let decode_boxed = self.boxed.contains(&id);
         match &def.kind {
-            TypeKind::Struct { fields } => t.render("struct", &self.struct_view(def, fields)),
+            TypeKind::Struct { fields } => t.render("struct", &self.struct_view(id, def, fields)),
             TypeKind::Message {
                 fields,
                 preserve_unknown,
@@ -443,37 +518,6 @@ impl Cx<'_> {
         }
     }
 
-    /// Whether a value of `ty`, as the generated Rust type lays it out in
-    /// memory, is its wire encoding on little-endian targets: numbers other
-    /// than `bool`, arrays of them, and structs of them without padding
-    /// (see [`Cx::plain_struct`]). Such types implement
-    /// `pkt_runtime::plain::Plain`, and lists of them are copied in bulk.
-    fn is_plain(&self, ty: &Type) -> bool {
-        match ty {
-            Type::Prim(p) => *p != Prim::Bool,
-            Type::Array(t, _) => self.is_plain(t),
-            Type::Named(r) => self.plain_struct(self.ir.ty(r.id)),
-            _ => false,
-        }
-    }
-
-    /// Whether a struct is plain: all its fields are, and the decoded-size
-    /// model (declaration order, natural alignment: the layout of
-    /// `#[repr(C)]`) has no padding, so its size is the wire size.
-    /// `pkt_runtime::plain!` checks the same at compile time.
-    fn plain_struct(&self, def: &TypeDef) -> bool {
-        let TypeKind::Struct { fields } = &def.kind else {
-            return false;
-        };
-        match def.layout.fixed_size() {
-            Some(size) if size > 0 => {
-                u64::from(size) == def.memory.size
-                    && fields.iter().all(|f| !f.cyclic && self.is_plain(&f.ty))
-            }
-            _ => false,
-        }
-    }
-
     /// The `pkt_runtime::plain!` invocation for a plain struct: each field
     /// with its type and wire range.
     fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
@@ -485,7 +529,7 @@ impl Cx<'_> {
         lines
     }
 
-    fn struct_view(&self, def: &TypeDef, fields: &[Field]) -> StructView {
+    fn struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> StructView {
         let size = def.layout.fixed_size().expect("structs are fixed");
         let mut derive_default = true;
         let fields: Vec<StructFieldView> = fields
@@ -535,7 +579,7 @@ impl Cx<'_> {
             self.derive_line(&["Clone", "Copy", "Debug", "PartialEq"])
         };
         let common_name = names::ident(Lang::Rust, NameKind::Type, &def.name);
-        let plain = self.plain_struct(def);
+        let plain = self.plain[id.0];
         StructView {
             fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
             plain_impl: if plain {
@@ -955,7 +999,7 @@ struct StructView {
     common: Common,
     size: u32,
     derive_default: bool,
-    /// Memory is the wire layout ([`Cx::plain_struct`]): `#[repr(C)]`, the
+    /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
     /// bulk list paths and `pkt_runtime::plain!`.
     plain: bool,
     /// The lines of the `pkt_runtime::plain!` invocation.
