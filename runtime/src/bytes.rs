@@ -14,6 +14,8 @@
 //! assert!(stream.is_empty());
 //! ```
 
+use core::mem::MaybeUninit;
+
 use ::bytes::{Buf, BufMut, Bytes};
 
 use crate::error::{DecodeError, EncodeError};
@@ -62,26 +64,32 @@ pub fn encode_to_buf_unchecked<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T
 }
 
 /// Writes `value` (exactly `n` bytes) into the first `n` bytes of
-/// `buf.chunk_mut()`, which the caller checked are there, and advances.
+/// `buf.chunk_mut()`, which the caller checked are there, and advances,
+/// without zero-filling the chunk first.
 #[allow(unsafe_code)]
-fn write_in_place<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T, n: usize, buf: &mut B) {
-    let ptr = buf.chunk_mut().as_mut_ptr();
-    {
+pub(crate) fn write_in_place<T: Encode + ?Sized, B: BufMut + ?Sized>(
+    value: &T,
+    n: usize,
+    buf: &mut B,
+) {
+    let chunk = buf.chunk_mut();
+    assert!(chunk.len() >= n, "chunk shorter than the encoding");
+    let written = {
         // SAFETY: `chunk_mut` is at least `n` bytes long, so `ptr..ptr + n`
-        // is valid for writes; zeroing it first makes every byte initialised
-        // before it is viewed as `&mut [u8]`. The slice is the only access to
-        // that memory while it lives (`buf` is borrowed mutably here and not
-        // touched until the slice is dropped at the end of this block).
-        let out: &mut [u8] = unsafe {
-            ptr.write_bytes(0, n);
-            core::slice::from_raw_parts_mut(ptr, n)
+        // is valid for writes of (possibly uninitialised) bytes; the slice is
+        // the only access to that memory while it lives (`buf` is borrowed
+        // mutably here and not touched until the slice is dropped at the end
+        // of this block). The writer never reads it.
+        let out = unsafe {
+            core::slice::from_raw_parts_mut(chunk.as_mut_ptr().cast::<MaybeUninit<u8>>(), n)
         };
-        let mut w = Writer::new(out);
+        let mut w = Writer::new_uninit(out);
         value.encode_raw(&mut w);
-        assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
-    }
-    // SAFETY: the first `n` bytes of the chunk were initialised above.
-    unsafe { buf.advance_mut(n) };
+        w.position()
+    };
+    assert_eq!(written, n, "encoded_len disagrees with encode_raw");
+    // SAFETY: the writer initialised the first `written` bytes of the chunk.
+    unsafe { buf.advance_mut(written) };
 }
 
 /// Checks `value`, then encodes it into a new [`Bytes`] of exactly its size

@@ -30,7 +30,6 @@ use tokio_util::codec::{Decoder, Encoder};
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
 use crate::traits::{Decode, Encode};
-use crate::writer::Writer;
 
 /// The most [`PacketCodec`] reserves in advance for a frame whose length
 /// prefix has arrived but whose body has not (64 KiB). Larger frames grow the
@@ -147,11 +146,7 @@ impl<In, Out> PacketCodec<In, Out> {
             ));
         }
         dst.reserve(n);
-        let start = dst.len();
-        dst.resize(start + n, 0);
-        let mut w = Writer::new(&mut dst[start..]);
-        value.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
+        crate::bytes::write_in_place(value, n, dst);
         Ok(())
     }
 }

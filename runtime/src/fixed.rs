@@ -3,6 +3,48 @@
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::Reader;
 use crate::traits::FixedSize;
+use crate::writer::Writer;
+
+/// Appends the `count` values in `bytes` (`count * T::SIZE` bytes at
+/// absolute `offset`) to `v` one at a time: the default
+/// [`FixedSize::read_fixed_into`].
+#[inline]
+pub fn read_each<T: FixedSize>(
+    v: &mut Vec<T>,
+    count: usize,
+    bytes: &[u8],
+    offset: usize,
+) -> Result<(), DecodeError> {
+    if T::SIZE == 0 {
+        for _ in 0..count {
+            v.push(T::read_fixed(&[], offset)?);
+        }
+        return Ok(());
+    }
+    for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
+        v.push(T::read_fixed(chunk, offset + i * T::SIZE)?);
+    }
+    Ok(())
+}
+
+/// Writes `items` back to back: one copy when their memory is their
+/// encoding ([`FixedSize::wire_bytes`]), else value by value.
+#[inline]
+pub fn write_slice<T: FixedSize>(items: &[T], w: &mut Writer<'_>) {
+    match T::wire_bytes(items) {
+        Some(bytes) => w.put_slice(bytes),
+        None => T::write_fixed_slice(items, w.take_slice(items.len() * T::SIZE)),
+    }
+}
+
+/// Writes one value, as [`write_slice`] does.
+#[inline]
+pub fn write<T: FixedSize>(v: &T, w: &mut Writer<'_>) {
+    match T::wire_bytes(core::slice::from_ref(v)) {
+        Some(bytes) => w.put_slice(bytes),
+        None => v.write_fixed(w.take_slice(T::SIZE)),
+    }
+}
 
 /// The next `n` values of `T` as bytes (`n * T::SIZE` of them), or, when
 /// fewer are left, the error decoding them one scalar at a time gives (see
@@ -82,6 +124,28 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// [`Decode::decode_with_limits`](crate::Decode::decode_with_limits) for a
+/// fixed-size value: exactly one value in `bytes`. A fixed-size value nests
+/// nothing and charges nothing against the decode budget, so it needs no
+/// [`Reader`]; the errors are the ones the reader gives, in the same order
+/// (a short or invalid value, then [`DecodeErrorKind::TrailingBytes`]).
+#[inline]
+pub fn decode_exact<T: FixedSize>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let Some(value) = bytes.get(..T::SIZE) else {
+        return Err(run_error::<T>(bytes, 0));
+    };
+    let value = T::read_fixed(value, 0)?;
+    if bytes.len() > T::SIZE {
+        return Err(DecodeError::new(
+            DecodeErrorKind::TrailingBytes {
+                count: bytes.len() - T::SIZE,
+            },
+            T::SIZE,
+        ));
+    }
+    Ok(value)
+}
+
 /// `bytes` as an array of exactly `N` bytes, or
 /// [`DecodeErrorKind::UnexpectedEnd`] at `offset`.
 #[inline]
@@ -106,12 +170,18 @@ pub fn array_mut<const N: usize>(out: &mut [u8]) -> &mut [u8; N] {
 }
 
 /// [`Encode::encode_into_unchecked`](crate::Encode::encode_into_unchecked) for a fixed-size
-/// value: one resize and the stores, no [`Writer`](crate::Writer).
+/// value: one copy for a value whose memory is its encoding, else one resize
+/// and the stores.
 #[inline]
 pub fn encode_into<T: FixedSize>(v: &T, out: &mut Vec<u8>) {
-    let start = out.len();
-    out.resize(start + T::SIZE, 0);
-    v.write_fixed(&mut out[start..]);
+    match T::wire_bytes(core::slice::from_ref(v)) {
+        Some(bytes) => out.extend_from_slice(bytes),
+        None => {
+            let start = out.len();
+            out.resize(start + T::SIZE, 0);
+            v.write_fixed(&mut out[start..]);
+        }
+    }
 }
 
 /// [`Encode::encode_to_slice_unchecked`](crate::Encode::encode_to_slice_unchecked)
@@ -142,8 +212,7 @@ macro_rules! fixed_codec {
             }
             #[inline]
             fn encode_raw(&self, w: &mut $crate::Writer<'_>) {
-                let out = w.take_slice(<$t as $crate::FixedSize>::SIZE);
-                $crate::FixedSize::write_fixed(self, out);
+                $crate::fixed::write(self, w);
             }
             #[inline]
             fn encode_into_unchecked(&self, out: &mut ::std::vec::Vec<u8>) {
@@ -162,8 +231,7 @@ macro_rules! fixed_codec {
             }
             #[inline]
             fn encode_slice(items: &[Self], w: &mut $crate::Writer<'_>) {
-                let out = w.take_slice(items.len() * <$t as $crate::FixedSize>::SIZE);
-                <$t as $crate::FixedSize>::write_fixed_slice(items, out);
+                $crate::fixed::write_slice(items, w);
             }
         }
 
@@ -178,11 +246,18 @@ macro_rules! fixed_codec {
                 <$t as $crate::FixedSize>::read_fixed(bytes, at)
             }
             #[inline]
+            fn decode_with_limits(
+                bytes: &[u8],
+                _limits: $crate::Limits,
+            ) -> Result<Self, $crate::DecodeError> {
+                $crate::fixed::decode_exact(bytes)
+            }
+            #[inline]
             fn decode_vec(
                 count: usize,
                 r: &mut $crate::Reader<'_>,
             ) -> Result<::std::vec::Vec<Self>, $crate::DecodeError> {
-                let mut v = ::std::vec::Vec::new();
+                let mut v = ::std::vec::Vec::with_capacity(count);
                 $crate::list::read_fixed_n(&mut v, count, r)?;
                 Ok(v)
             }

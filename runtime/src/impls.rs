@@ -32,8 +32,7 @@ macro_rules! scalar_codec {
             }
             #[inline]
             fn encode_slice(items: &[Self], w: &mut Writer<'_>) {
-                let out = w.take_slice(items.len() * <$t as FixedSize>::SIZE);
-                <$t as FixedSize>::write_fixed_slice(items, out);
+                crate::fixed::write_slice(items, w);
             }
         }
 
@@ -45,7 +44,7 @@ macro_rules! scalar_codec {
             }
             #[inline]
             fn decode_vec(count: usize, r: &mut Reader<'_>) -> Result<Vec<Self>, DecodeError> {
-                let mut v = Vec::new();
+                let mut v = Vec::with_capacity(count);
                 list::read_fixed_n(&mut v, count, r)?;
                 Ok(v)
             }
@@ -84,6 +83,10 @@ macro_rules! number {
                 }
             }
             #[inline]
+            fn wire_bytes(items: &[Self]) -> Option<&[u8]> {
+                crate::plain::wire_bytes(items)
+            }
+            #[inline]
             fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
                 for (item, chunk) in items.iter().zip(out.chunks_exact_mut(Self::SIZE)) {
                     chunk.copy_from_slice(&item.to_le_bytes());
@@ -92,14 +95,11 @@ macro_rules! number {
             #[inline]
             fn read_fixed_into(
                 v: &mut Vec<Self>,
-                _count: usize,
+                count: usize,
                 bytes: &[u8],
-                _offset: usize,
+                offset: usize,
             ) -> Result<(), DecodeError> {
-                v.extend(bytes.chunks_exact(Self::SIZE).map(|c| {
-                    c.first_chunk().map_or(<$t>::default(), |a| <$t>::from_le_bytes(*a))
-                }));
-                Ok(())
+                crate::plain::read_fixed_into(v, count, bytes, offset)
             }
             #[inline]
             fn read_fixed_array<const N: usize>(
@@ -136,6 +136,10 @@ number! {
 
 impl FixedSize for u8 {
     const SIZE: usize = 1;
+    #[inline]
+    fn wire_bytes(items: &[Self]) -> Option<&[u8]> {
+        Some(items)
+    }
     #[inline]
     fn write_fixed(&self, out: &mut [u8]) {
         out[0] = *self;
@@ -211,10 +215,15 @@ impl FixedSize for bool {
         bytes: &[u8],
         offset: usize,
     ) -> Result<(), DecodeError> {
-        if bytes.iter().any(|&b| b > 1) {
+        // One pass: convert, and check the bytes' union afterwards.
+        let mut seen = 0u8;
+        v.extend(bytes.iter().map(|&b| {
+            seen |= b;
+            b != 0
+        }));
+        if seen > 1 {
             return Err(bad_bool(bytes, offset));
         }
-        v.extend(bytes.iter().map(|&b| b != 0));
         Ok(())
     }
     #[inline]

@@ -20,15 +20,19 @@
 //!   implement, with implementations for scalars, `String`, `Vec`, `Option`,
 //!   `Box`, arrays and `BTreeMap`.
 //! * [`list`]: bulk paths for lists, one bounds check per list of fixed-size
-//!   elements.
+//!   elements, and for [`plain::Plain`] elements (numbers, and structs whose
+//!   memory is their encoding) one copy per list.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
 //!
-//! With its default features the crate has no dependencies and no `unsafe`
-//! code. Optional features add integrations:
+//! With its default features the crate has no dependencies. Its `unsafe`
+//! code is confined to three places: the [`Writer`], which writes into
+//! uninitialised memory (so that encoding into a `Vec` or a `BufMut` never
+//! zero-fills it first), the [`plain`] module's bulk copies, and
+//! [`plain!`], which implements [`plain::Plain`] only after checking the
+//! layout at compile time. Optional features add integrations:
 //!
 //! * `bytes`: the `bytes` module, encoding into any `bytes::BufMut` and
-//!   decoding from `bytes::Buf`. Its direct write into a `BufMut`'s
-//!   uninitialised chunk is the crate's only `unsafe` block.
+//!   decoding from `bytes::Buf`.
 //! * `tokio` (enables `bytes`): `codec::PacketCodec`, a
 //!   `tokio_util::codec` decoder and encoder for frames, for
 //!   `Framed<TcpStream, _>`.
@@ -43,8 +47,7 @@
 //! assert_eq!(Vec::<u32>::decode(&bytes).unwrap(), [1, 2]);
 //! ```
 
-#![cfg_attr(not(feature = "bytes"), forbid(unsafe_code))]
-#![cfg_attr(feature = "bytes", deny(unsafe_code))]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "bytes")]
@@ -57,6 +60,7 @@ pub mod frame;
 mod impls;
 mod limits;
 pub mod list;
+pub mod plain;
 mod reader;
 #[cfg(feature = "serde")]
 pub mod serde_array;

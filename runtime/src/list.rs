@@ -1,8 +1,10 @@
 //! Lists: `u32` element count, then the elements.
 //!
 //! The `*_fixed` functions handle lists of [`FixedSize`] elements with one
-//! bounds check and one bulk copy per list (a plain `memcpy` for `u8`, which
-//! is also how `bytes` fields are moved). The other functions take any
+//! bounds check per list, and one bulk copy per list of
+//! [`Plain`](crate::plain::Plain) elements (`u8`, which is also how `bytes`
+//! fields are moved, the other numbers, and structs whose memory is their
+//! encoding) on little-endian targets. The other functions take any
 //! [`Encode`]/[`Decode`] element.
 
 use crate::error::DecodeError;
@@ -20,14 +22,15 @@ pub fn fixed_len<T: FixedSize>(items: &[T]) -> usize {
 #[inline]
 pub fn encode_fixed<T: FixedSize>(items: &[T], w: &mut Writer<'_>) {
     w.put_len(items.len());
-    T::write_fixed_slice(items, w.take_slice(items.len() * T::SIZE));
+    crate::fixed::write_slice(items, w);
 }
 
 /// Reads a list of fixed-size elements.
 #[inline]
 pub fn decode_fixed<T: FixedSize + Decode>(r: &mut Reader<'_>) -> Result<Vec<T>, DecodeError> {
-    let mut v = Vec::new();
-    decode_fixed_into(&mut v, r)?;
+    let count = r.read_count(T::SIZE, T::MEMORY)?;
+    let mut v = Vec::with_capacity(count);
+    read_fixed_n(&mut v, count, r)?;
     Ok(v)
 }
 
@@ -55,7 +58,7 @@ pub fn read_fixed_n<T: FixedSize>(
     let bytes = r.read_slice(count.saturating_mul(T::SIZE))?;
     v.clear();
     if T::SIZE != 0 {
-        v.reserve(count);
+        v.reserve_exact(count);
     }
     T::read_fixed_into(v, count, bytes, at)
 }

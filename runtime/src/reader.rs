@@ -26,11 +26,13 @@ impl DecodeBudget {
     }
 
     /// List and map elements left.
+    #[inline]
     pub fn elements_left(&self) -> usize {
         self.elements.get()
     }
 
     /// Decode budget (bytes of the decoded-size model) left.
+    #[inline]
     pub fn memory_left(&self) -> usize {
         self.memory.get()
     }
@@ -101,17 +103,20 @@ impl<'a> Reader<'a> {
     }
 
     /// The absolute offset of the next byte to read.
+    #[inline]
     pub fn position(&self) -> usize {
         self.pos
     }
 
     /// Bytes left until the end of this reader (for a sub-reader: until the
     /// end of its body or frame).
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.end - self.pos
     }
 
     /// Whether no bytes are left.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.pos == self.end
     }
@@ -134,10 +139,17 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn set_elements_left(&mut self, n: usize) {
+    #[inline]
+    fn set_budgets(&mut self, elements: usize, memory: usize) {
         match &mut self.budget {
-            Budget::Own(own, _) => *own = n,
-            Budget::Shared(b) => b.elements.set(n),
+            Budget::Own(e, m) => {
+                *e = elements;
+                *m = memory;
+            }
+            Budget::Shared(b) => {
+                b.elements.set(elements);
+                b.memory.set(memory);
+            }
         }
     }
 
@@ -333,6 +345,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a `u32` length prefix, checks that `len` bytes remain and that
     /// `len <= limits.max_len`. Errors name the prefix's offset.
+    #[inline]
     fn read_len(&mut self, what: &'static str) -> Result<usize, DecodeError> {
         let at = self.pos;
         let len = self.read_u32()? as usize;
@@ -367,6 +380,7 @@ impl<'a> Reader<'a> {
     /// ([`DecodeErrorKind::BudgetExceeded`]); every error names the prefix's
     /// offset. The count is then taken from the element budget. A
     /// `min_elem_size` of 0 (zero-sized elements) skips the first check.
+    #[inline]
     pub fn read_count(
         &mut self,
         min_elem_size: usize,
@@ -374,44 +388,71 @@ impl<'a> Reader<'a> {
     ) -> Result<usize, DecodeError> {
         let at = self.pos;
         let count = self.read_u32()? as usize;
+        // One branch for the usual case that every check passes; the
+        // checks are made again in order for the error.
+        let elements_left = self.elements_left();
+        let memory_left = self.memory_left();
+        let memory = count.saturating_mul(elem_memory);
+        if (count.saturating_mul(min_elem_size) <= self.remaining())
+            & (count <= self.limits.max_len)
+            & (count <= elements_left)
+            & (memory <= memory_left)
+        {
+            self.set_budgets(elements_left - count, memory_left - memory);
+            return Ok(count);
+        }
+        Err(self.count_error(count, min_elem_size, elem_memory, at))
+    }
+
+    /// The first check [`read_count`](Reader::read_count) fails for
+    /// `count`, read at `at`.
+    #[cold]
+    #[inline(never)]
+    fn count_error(
+        &self,
+        count: usize,
+        min_elem_size: usize,
+        elem_memory: usize,
+        at: usize,
+    ) -> DecodeError {
         let remaining = self.remaining();
         let needed = count.saturating_mul(min_elem_size);
         if needed > remaining {
-            return Err(DecodeError::new(
+            return DecodeError::new(
                 DecodeErrorKind::LengthExceedsInput {
                     len: needed,
                     remaining,
                 },
                 at,
-            ));
+            );
         }
         if count > self.limits.max_len {
-            return Err(DecodeError::new(
+            return DecodeError::new(
                 DecodeErrorKind::LimitExceeded {
                     what: "count",
                     value: count,
                     max: self.limits.max_len,
                 },
                 at,
-            ));
+            );
         }
         let left = self.elements_left();
         if count > left {
             let max = self.limits.max_total_elements;
-            return Err(DecodeError::new(
+            return DecodeError::new(
                 DecodeErrorKind::LimitExceeded {
                     what: "total elements",
                     value: max.saturating_sub(left).saturating_add(count),
                     max,
                 },
                 at,
-            ));
+            );
         }
-        self.charge(count.saturating_mul(elem_memory), at)?;
-        self.set_elements_left(left - count);
-        Ok(count)
+        // Else the charge is what failed.
+        over_budget(count.saturating_mul(elem_memory), self.memory_left(), at)
     }
 
+    #[inline]
     /// Reads a `string` as a slice of the input: `u32` byte length (checked
     /// and charged as [`read_string`](Reader::read_string) does), then
     /// UTF-8, validated; an invalid byte is [`DecodeErrorKind::InvalidUtf8`]
@@ -426,6 +467,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a `string`: `u32` byte length, then UTF-8. The length is
     /// checked before anything is allocated.
+    #[inline]
     pub fn read_string(&mut self) -> Result<String, DecodeError> {
         self.read_str().map(String::from)
     }
@@ -445,6 +487,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads `bytes` as a borrowed slice: `u32` length, then the bytes.
+    #[inline]
     pub fn read_bytes_ref(&mut self) -> Result<&'a [u8], DecodeError> {
         let len = self.read_len("bytes length")?;
         self.read_slice(len)
@@ -452,6 +495,7 @@ impl<'a> Reader<'a> {
 
     /// Reads `bytes`: `u32` length, then the bytes. The length is checked
     /// before anything is allocated.
+    #[inline]
     pub fn read_bytes(&mut self) -> Result<Vec<u8>, DecodeError> {
         self.read_bytes_ref().map(<[u8]>::to_vec)
     }
@@ -533,6 +577,7 @@ impl<'a> Reader<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
+    #[inline]
     fn child_depth(&self, at: usize) -> Result<u32, DecodeError> {
         if self.depth >= self.limits.max_depth {
             return Err(DecodeError::new(
@@ -546,6 +591,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A sub-reader over `start..end` at `depth`, sharing or copying the budget.
+    #[inline]
     fn sub(&self, start: usize, end: usize, depth: u32) -> Reader<'a> {
         Reader {
             buf: self.buf,
@@ -560,6 +606,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a `u32` length, checks that many bytes remain, and returns
     /// `(prefix offset, frame start, frame end)`.
+    #[inline]
     fn read_frame(&mut self) -> Result<(usize, usize, usize), DecodeError> {
         let at = self.pos;
         let len = self.read_u32()? as usize;
@@ -579,6 +626,7 @@ impl<'a> Reader<'a> {
     /// Errors: [`DecodeErrorKind::UnexpectedEnd`] for a short prefix,
     /// [`DecodeErrorKind::LengthExceedsInput`] or
     /// [`DecodeErrorKind::DepthExceeded`] at the prefix's offset.
+    #[inline]
     pub fn message_body(&mut self) -> Result<Reader<'a>, DecodeError> {
         let at = self.pos;
         let depth = self.child_depth(at)?;
@@ -594,6 +642,7 @@ impl<'a> Reader<'a> {
     ///
     /// A frame too short to hold the tag is
     /// [`DecodeErrorKind::UnexpectedEnd`] at the tag's offset.
+    #[inline]
     pub fn union_frame(&mut self, tag_width: usize) -> Result<(u16, Reader<'a>), DecodeError> {
         let at = self.pos;
         let depth = self.child_depth(at)?;
@@ -612,6 +661,7 @@ impl<'a> Reader<'a> {
     /// [`DecodeErrorKind::VariantLength`] (at the first unconsumed byte)
     /// unless the variant reader `body` from
     /// [`union_frame`](Reader::union_frame) is fully consumed.
+    #[inline]
     pub fn finish_variant(&self, body: &Reader<'a>, tag: u16) -> Result<(), DecodeError> {
         if body.is_empty() {
             Ok(())
@@ -629,6 +679,7 @@ impl<'a> Reader<'a> {
     /// for readers made by [`Reader::new`] or [`Reader::with_limits`]; with a
     /// shared budget ([`Reader::with_budget`], used by every
     /// [`Decode`](crate::Decode) entry point) it does nothing.
+    #[inline]
     pub fn finish(&mut self, body: Reader<'a>) {
         if let Budget::Own(own, memory) = &mut self.budget {
             *own = (*own).min(body.elements_left());
@@ -638,6 +689,7 @@ impl<'a> Reader<'a> {
 
     /// [`DecodeErrorKind::TrailingBytes`] at the current position unless
     /// every byte has been read.
+    #[inline]
     pub fn expect_end(&self) -> Result<(), DecodeError> {
         if self.is_empty() {
             Ok(())
@@ -651,6 +703,7 @@ impl<'a> Reader<'a> {
     /// Takes all bytes left in this reader (for unknown union bodies and
     /// `@preserve_unknown` fields), charging their length against the decode
     /// budget at the offset where they start, since they are kept.
+    #[inline]
     pub fn keep_rest(&mut self) -> Result<&'a [u8], DecodeError> {
         self.charge(self.remaining(), self.pos)?;
         Ok(self.rest())
@@ -663,6 +716,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Takes all bytes left in this reader, uncharged.
+    #[inline]
     pub fn rest(&mut self) -> &'a [u8] {
         let buf: &'a [u8] = self.buf;
         let s = &buf[self.pos..self.end];

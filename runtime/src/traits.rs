@@ -85,22 +85,15 @@ pub trait Encode {
     #[inline]
     fn encode_to_vec_unchecked(&self) -> Vec<u8> {
         let n = self.encoded_len();
-        let mut out = vec![0u8; n];
-        let mut w = Writer::new(&mut out);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
+        let mut out = Vec::with_capacity(n);
+        crate::writer::append(&mut out, n, |w| self.encode_raw(w));
         out
     }
 
     /// [`encode_into`](Encode::encode_into) without the limit check.
     #[inline]
     fn encode_into_unchecked(&self, out: &mut Vec<u8>) {
-        let n = self.encoded_len();
-        let start = out.len();
-        out.resize(start + n, 0);
-        let mut w = Writer::new(&mut out[start..]);
-        self.encode_raw(&mut w);
-        debug_assert_eq!(w.position(), n, "encoded_len disagrees with encode_raw");
+        crate::writer::append(out, self.encoded_len(), |w| self.encode_raw(w));
     }
 
     /// [`encode_to_slice`](Encode::encode_to_slice) without the limit check
@@ -352,6 +345,16 @@ pub trait FixedSize: Sized {
         )
     }
 
+    /// `items` as their encoding, when that is their memory: for
+    /// [`Plain`](crate::plain::Plain) types on little-endian targets
+    /// ([`plain::wire_bytes`](crate::plain::wire_bytes)), which lists and
+    /// values then write with one copy. `None` (the default) otherwise.
+    #[inline]
+    fn wire_bytes(items: &[Self]) -> Option<&[u8]> {
+        let _ = items;
+        None
+    }
+
     /// Writes `items` back to back into `out` (`items.len() * SIZE` bytes).
     fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
         if Self::SIZE == 0 {
@@ -370,16 +373,7 @@ pub trait FixedSize: Sized {
         bytes: &[u8],
         offset: usize,
     ) -> Result<(), DecodeError> {
-        if Self::SIZE == 0 {
-            for _ in 0..count {
-                v.push(Self::read_fixed(&[], offset)?);
-            }
-            return Ok(());
-        }
-        for (i, chunk) in bytes.chunks_exact(Self::SIZE).enumerate() {
-            v.push(Self::read_fixed(chunk, offset + i * Self::SIZE)?);
-        }
-        Ok(())
+        crate::fixed::read_each(v, count, bytes, offset)
     }
 
     /// Reads `N` values from `bytes` (`N * SIZE` bytes at absolute

@@ -1,25 +1,64 @@
-//! Cursor over a pre-sized output slice.
+//! Cursor over a pre-sized output buffer.
 
-/// Writes values into a slice that is already exactly as long as the
+use core::marker::PhantomData;
+use core::mem::MaybeUninit;
+
+/// Writes values into a buffer that is already exactly as long as the
 /// encoding (generated code computes the size first with
 /// [`Encode::encoded_len`](crate::Encode::encoded_len)).
 ///
+/// The buffer may be uninitialised ([`Writer::new_uninit`]): the writer only
+/// ever stores into it, and every method that moves the position initialises
+/// the bytes it moves over, so the first [`position`](Writer::position)
+/// bytes are always initialised. That is what lets
+/// [`Encode::encode_into`](crate::Encode::encode_into) write straight into a
+/// vector's spare capacity instead of zero-filling it first.
+///
 /// # Panics
 ///
-/// Writing past the end of the slice is a bug in the caller's size
-/// computation and panics through slice indexing. [`put_len`](Writer::put_len)
-/// and the methods built on it also panic for lengths above `u32::MAX`,
-/// which the wire format cannot represent.
+/// Writing past the end of the buffer is a bug in the caller's size
+/// computation and panics. [`put_len`](Writer::put_len) and the methods built
+/// on it also panic for lengths above `u32::MAX`, which the wire format
+/// cannot represent.
 #[derive(Debug)]
 pub struct Writer<'a> {
-    buf: &'a mut [u8],
+    /// Start of the buffer, valid for writes of `len` bytes for `'a`.
+    ptr: *mut u8,
+    len: usize,
+    /// Bytes `..pos` are initialised.
     pos: usize,
+    buf: PhantomData<&'a mut [MaybeUninit<u8>]>,
 }
+
+// SAFETY: a `Writer` is a `&mut [MaybeUninit<u8>]` in pointer form, which is
+// `Send` and `Sync`.
+#[allow(unsafe_code)]
+unsafe impl Send for Writer<'_> {}
+#[allow(unsafe_code)]
+unsafe impl Sync for Writer<'_> {}
 
 impl<'a> Writer<'a> {
     /// A writer at the start of `buf`.
     pub fn new(buf: &'a mut [u8]) -> Self {
-        Self { buf, pos: 0 }
+        Self {
+            ptr: buf.as_mut_ptr(),
+            len: buf.len(),
+            pos: 0,
+            buf: PhantomData,
+        }
+    }
+
+    /// A writer at the start of possibly uninitialised memory, such as a
+    /// vector's [`spare_capacity_mut`](Vec::spare_capacity_mut). After
+    /// writing, the first [`position`](Writer::position) bytes of `buf` are
+    /// initialised.
+    pub fn new_uninit(buf: &'a mut [MaybeUninit<u8>]) -> Self {
+        Self {
+            ptr: buf.as_mut_ptr().cast(),
+            len: buf.len(),
+            pos: 0,
+            buf: PhantomData,
+        }
     }
 
     /// Bytes written so far.
@@ -27,95 +66,135 @@ impl<'a> Writer<'a> {
         self.pos
     }
 
-    /// Bytes left in the slice.
+    /// Bytes left in the buffer.
     pub fn remaining(&self) -> usize {
-        self.buf.len() - self.pos
+        self.len - self.pos
     }
 
-    /// The next `N` bytes, for straight-line stores at constant offsets.
+    /// Moves the position `n` bytes on and returns where it was; panics
+    /// when fewer than `n` bytes are left. The caller initialises the `n`
+    /// bytes at the returned position before anything else can read them.
+    #[inline]
+    fn advance(&mut self, n: usize) -> usize {
+        let start = self.pos;
+        if n > self.len - start {
+            too_short(n, self.len - start);
+        }
+        self.pos = start + n;
+        start
+    }
+
+    /// The next `N` bytes, zeroed, for straight-line stores at constant
+    /// offsets.
     #[inline]
     pub fn take<const N: usize>(&mut self) -> &mut [u8; N] {
-        let start = self.pos;
-        let left = self.buf.len().saturating_sub(start);
-        self.pos += N;
-        match self.buf[start..].first_chunk_mut::<N>() {
-            Some(chunk) => chunk,
-            None => panic!("Writer: {N} bytes needed, {left} left"),
+        let start = self.advance(N);
+        #[allow(unsafe_code)]
+        // SAFETY: `start..start + N` is inside the buffer (`advance` checked)
+        // and was never handed out before; it is initialised (zeroed) before
+        // the reference to it is made, and the reference borrows `self`.
+        unsafe {
+            let p = self.ptr.add(start);
+            p.write_bytes(0, N);
+            &mut *p.cast::<[u8; N]>()
         }
     }
 
-    /// The next `n` bytes.
+    /// The next `n` bytes, zeroed.
     #[inline]
     pub fn take_slice(&mut self, n: usize) -> &mut [u8] {
-        let start = self.pos;
-        self.pos += n;
-        &mut self.buf[start..start + n]
+        let start = self.advance(n);
+        #[allow(unsafe_code)]
+        // SAFETY: as in `take`.
+        unsafe {
+            let p = self.ptr.add(start);
+            p.write_bytes(0, n);
+            core::slice::from_raw_parts_mut(p, n)
+        }
     }
 
     /// Writes raw bytes (no length prefix).
     #[inline]
     pub fn put_slice(&mut self, bytes: &[u8]) {
-        self.take_slice(bytes.len()).copy_from_slice(bytes);
+        let start = self.advance(bytes.len());
+        #[allow(unsafe_code)]
+        // SAFETY: `start..start + bytes.len()` is inside the buffer, which
+        // `bytes` (a shared borrow) cannot overlap: the buffer is borrowed
+        // mutably for `'a`.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(start), bytes.len());
+        }
+    }
+
+    /// Writes `N` bytes (no length prefix).
+    #[inline]
+    pub fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        let start = self.advance(N);
+        #[allow(unsafe_code)]
+        // SAFETY: `start..start + N` is inside the buffer.
+        unsafe {
+            self.ptr.add(start).cast::<[u8; N]>().write_unaligned(bytes);
+        }
     }
 
     /// Writes a `u8`.
     #[inline]
     pub fn put_u8(&mut self, v: u8) {
-        self.take::<1>()[0] = v;
+        self.put_array([v]);
     }
 
     /// Writes an `i8`.
     #[inline]
     pub fn put_i8(&mut self, v: i8) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `u16`.
     #[inline]
     pub fn put_u16(&mut self, v: u16) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `u32`.
     #[inline]
     pub fn put_u32(&mut self, v: u32) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `u64`.
     #[inline]
     pub fn put_u64(&mut self, v: u64) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `i16`.
     #[inline]
     pub fn put_i16(&mut self, v: i16) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `i32`.
     #[inline]
     pub fn put_i32(&mut self, v: i32) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `i64`.
     #[inline]
     pub fn put_i64(&mut self, v: i64) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `f32` (its IEEE-754 bits).
     #[inline]
     pub fn put_f32(&mut self, v: f32) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a little-endian `f64` (its IEEE-754 bits).
     #[inline]
     pub fn put_f64(&mut self, v: f64) {
-        *self.take() = v.to_le_bytes();
+        self.put_array(v.to_le_bytes());
     }
 
     /// Writes a `bool` as `0x00` or `0x01`.
@@ -148,12 +227,29 @@ impl<'a> Writer<'a> {
 
     /// Backfills the placeholder at `mark` with the number of bytes written
     /// since it.
+    ///
+    /// # Panics
+    ///
+    /// If `mark` is not a position [`begin_len`](Writer::begin_len)
+    /// returned (fewer than four bytes written from it).
     #[inline]
     pub fn end_len(&mut self, mark: usize) {
-        let len = self.pos - mark - 4;
-        match u32::try_from(len) {
-            Ok(len) => self.buf[mark..mark + 4].copy_from_slice(&len.to_le_bytes()),
+        let len = match self.pos.checked_sub(mark).and_then(|n| n.checked_sub(4)) {
+            Some(len) => len,
+            None => panic!("end_len: no length placeholder at {mark}"),
+        };
+        let len = match u32::try_from(len) {
+            Ok(len) => len,
             Err(_) => panic!("length {len} does not fit the u32 length prefix"),
+        };
+        #[allow(unsafe_code)]
+        // SAFETY: `mark + 4 <= pos <= len`: the four bytes are inside the
+        // buffer (and already written, so they stay initialised).
+        unsafe {
+            self.ptr
+                .add(mark)
+                .cast::<[u8; 4]>()
+                .write_unaligned(len.to_le_bytes());
         }
     }
 
@@ -168,5 +264,33 @@ impl<'a> Writer<'a> {
     pub fn put_bytes(&mut self, b: &[u8]) {
         self.put_len(b.len());
         self.put_slice(b);
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn too_short(needed: usize, left: usize) -> ! {
+    panic!("Writer: {needed} bytes needed, {left} left")
+}
+
+/// Appends exactly `n` bytes written by `write` to `out`, writing straight
+/// into its spare capacity (reserved here, never zero-filled): the one path
+/// by which encoders fill a `Vec`. Only the bytes the writer initialised are
+/// added; `write` must write all `n` (checked in debug builds, and a writer
+/// cannot write more).
+#[inline]
+pub(crate) fn append(out: &mut Vec<u8>, n: usize, write: impl FnOnce(&mut Writer<'_>)) {
+    out.reserve(n);
+    let start = out.len();
+    let mut w = Writer::new_uninit(&mut out.spare_capacity_mut()[..n]);
+    write(&mut w);
+    let written = w.position();
+    debug_assert_eq!(written, n, "encoded_len disagrees with encode_raw");
+    #[allow(unsafe_code)]
+    // SAFETY: the writer initialised the first `written <= n` bytes of the
+    // spare capacity, which `reserve` made at least `n` long.
+    unsafe {
+        out.set_len(start + written);
     }
 }

@@ -47,6 +47,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let names = output_names(ir);
     let boxed = boxed_types(ir);
     let checked_structs = checked_structs(ir);
+    let plain = plain_structs(ir);
     let mut out = Vec::new();
     for (fi, file) in ir.files.iter().enumerate() {
         let cx = Cx {
@@ -55,6 +56,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             serde: options.serde,
             boxed: &boxed,
             checked_structs: &checked_structs,
+            plain: &plain,
         };
         let items: Vec<String> = file.types.iter().map(|id| cx.render_type(t, *id)).collect();
         let consts = file
@@ -163,6 +165,77 @@ fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
         }
     }
     out
+}
+
+/// Which declared types are plain structs: memory is the wire layout on
+/// little-endian targets, so they implement `pkt_runtime::plain::Plain` and
+/// lists of them are copied in bulk. A struct is plain when its fields are
+/// numbers other than `bool`, arrays of them or plain structs, and the
+/// decoded-size model (declaration order, natural alignment: the layout of
+/// `#[repr(C)]`) has no padding, so its size is the wire size.
+/// `pkt_runtime::plain!` checks the same at compile time.
+///
+/// Computed once for all types with an explicit stack, since structs nest
+/// arbitrarily deep (a chain of 100,000 structs is a valid schema).
+fn plain_structs(ir: &Ir) -> Vec<bool> {
+    /// The declared type inside `ty` through arrays; `Err` when `ty` can
+    /// never be plain.
+    fn named(ty: &Type) -> Result<Option<TypeId>, ()> {
+        match ty {
+            Type::Prim(Prim::Bool) => Err(()),
+            Type::Prim(_) => Ok(None),
+            Type::Array(t, _) => named(t),
+            Type::Named(r) => Ok(Some(r.id)),
+            _ => Err(()),
+        }
+    }
+    /// Whether the struct could be plain if its named fields are, and those
+    /// fields' types.
+    fn candidate(ir: &Ir, id: TypeId) -> Option<Vec<TypeId>> {
+        let def = ir.ty(id);
+        let TypeKind::Struct { fields } = &def.kind else {
+            return None;
+        };
+        let size = def.layout.fixed_size().filter(|&s| s > 0)?;
+        if u64::from(size) != def.memory.size {
+            return None;
+        }
+        let mut deps = Vec::new();
+        for f in fields {
+            if f.cyclic {
+                return None;
+            }
+            deps.extend(named(&f.ty).ok()?);
+        }
+        Some(deps)
+    }
+    let n = ir.types.len();
+    let mut plain: Vec<Option<bool>> = vec![None; n];
+    let mut on_stack = vec![false; n];
+    for root in 0..n {
+        let mut stack = vec![root];
+        while let Some(&id) = stack.last() {
+            if plain[id].is_some() {
+                stack.pop();
+                continue;
+            }
+            on_stack[id] = true;
+            let Some(deps) = candidate(ir, TypeId(id)) else {
+                plain[id] = Some(false);
+                on_stack[id] = false;
+                stack.pop();
+                continue;
+            };
+            if let Some(next) = deps.iter().find(|d| plain[d.0].is_none() && !on_stack[d.0]) {
+                stack.push(next.0);
+                continue;
+            }
+            plain[id] = Some(deps.iter().all(|d| plain[d.0] == Some(true)));
+            on_stack[id] = false;
+            stack.pop();
+        }
+    }
+    plain.into_iter().map(|p| p == Some(true)).collect()
 }
 
 /// `<stem>.rs` for each file, by the shared output-naming rule; `mod` is
@@ -336,6 +409,8 @@ struct Cx<'a> {
     boxed: &'a std::collections::BTreeSet<TypeId>,
     /// See [`checked_structs`].
     checked_structs: &'a std::collections::BTreeSet<TypeId>,
+    /// See [`plain_structs`].
+    plain: &'a [bool],
 }
 
 /// Messages at least this large (by the decoded-size model) decode into a
@@ -357,7 +432,7 @@ impl Cx<'_> {
                 view.common.decode_boxed = decode_boxed;
                 t.render("var_struct", &view)
             }
-            TypeKind::Struct { fields } => t.render("struct", &self.struct_view(def, fields)),
+            TypeKind::Struct { fields } => t.render("struct", &self.struct_view(id, def, fields)),
             TypeKind::Message {
                 fields,
                 preserve_unknown,
@@ -512,7 +587,18 @@ impl Cx<'_> {
         }
     }
 
-    fn struct_view(&self, def: &TypeDef, fields: &[Field]) -> StructView {
+    /// The `pkt_runtime::plain!` invocation for a plain struct: each field
+    /// with its type and wire range.
+    fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
+        let mut lines = vec![format!("::pkt_runtime::plain!({name} {{")];
+        for f in fields {
+            lines.push(format!("    {}: {} = {},", f.name, f.ty, f.range));
+        }
+        lines.push("});".to_string());
+        lines
+    }
+
+    fn struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> StructView {
         let size = def.layout.fixed_size().expect("structs are fixed");
         let mut derive_default = true;
         let fields: Vec<StructFieldView> = fields
@@ -524,7 +610,27 @@ impl Cx<'_> {
                 derive_default &= default.is_none();
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 let ty = self.rust_type(&f.ty);
+                let offset = if start == 0 {
+                    "offset".to_string()
+                } else {
+                    format!("offset + {start}")
+                };
                 StructFieldView {
+                    write_fixed: call_statement(
+                        8,
+                        "::pkt_runtime::FixedSize::write_fixed",
+                        &[format!("&self.{name}"), format!("&mut out[{start}..{end}]")],
+                        ";",
+                    ),
+                    read_fixed: split_line(
+                        12,
+                        &name,
+                        ": ",
+                        &format!(
+                            "::pkt_runtime::FixedSize::read_fixed(&bytes[{start}..{end}], {offset})?,"
+                        ),
+                    ),
+                    short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, false),
@@ -532,12 +638,6 @@ impl Cx<'_> {
                     name,
                     ty,
                     range: format!("{start}..{end}"),
-                    start,
-                    offset: if start == 0 {
-                        "offset".to_string()
-                    } else {
-                        format!("offset + {start}")
-                    },
                     default: default.unwrap_or_else(|| "Default::default()".to_string()),
                 }
             })
@@ -547,7 +647,16 @@ impl Cx<'_> {
         } else {
             self.derive_line(&["Clone", "Copy", "Debug", "PartialEq"])
         };
+        let common_name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let plain = self.plain[id.0];
         StructView {
+            fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
+            plain_impl: if plain {
+                self.plain_impl(&common_name, &fields)
+            } else {
+                Vec::new()
+            },
+            plain,
             common: self.common(
                 def,
                 derive,
@@ -588,6 +697,35 @@ impl Cx<'_> {
         }
     }
 
+    /// The checks before a present field's value, read from `reader` at
+    /// `indent` columns: its `@max` and the charge for its box.
+    fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
+        let schema_name = format!("\"{}.{}\"", def.name, f.name);
+        let optional = matches!(f.ty, Type::Optional(_));
+        let mut lines = Vec::new();
+        if let Some(max) = f.max {
+            lines.push(call_statement(
+                indent,
+                &format!("{reader}.peek_max"),
+                &[schema_name.clone(), max.to_string(), optional.to_string()],
+                "?;",
+            ));
+        }
+        if f.cyclic {
+            lines.push(call_statement(
+                indent,
+                &format!("{reader}.charge_boxed"),
+                &[
+                    schema_name,
+                    self.ir.boxed_memory(&f.ty).to_string(),
+                    optional.to_string(),
+                ],
+                "?;",
+            ));
+        }
+        lines
+    }
+
     fn message_view(&self, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
         let mut fixed_len: u64 = 4;
         let mut variable = Vec::new();
@@ -598,21 +736,63 @@ impl Cx<'_> {
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 match f.layout {
                     Layout::Fixed { size } => fixed_len += size as u64,
-                    Layout::Variable { .. } => variable.push(name.clone()),
+                    Layout::Variable { .. } => variable.push(call_statement(
+                        8,
+                        "n += ::pkt_runtime::Encode::encoded_len",
+                        &[format!("&self.{name}")],
+                        ";",
+                    )),
                 }
                 let default = self.default_expr(&f.ty, f.default.as_ref());
                 derive_default &= default.is_none();
-                let max = f.max.map(|max| MaxView {
-                    max,
-                    optional: matches!(f.ty, Type::Optional(_)),
-                });
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
+                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let default_charge = match &f.default {
+                    Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
+                    _ => None,
+                };
+                let optional = matches!(f.ty, Type::Optional(_));
+                // The checks before a present field's value, in
+                // `decode_raw` (16 columns in) and `decode_into_raw` (12).
+                let checks = |indent: usize| self.field_checks("body", indent, def, f);
+                let charge_default = |indent: usize| {
+                    default_charge.map(|n| {
+                        call_statement(
+                            indent,
+                            "body.charge_default",
+                            &[schema_name.clone(), n.to_string()],
+                            "?;",
+                        )
+                    })
+                };
                 MessageFieldView {
+                    encode_raw: call_statement(
+                        8,
+                        "::pkt_runtime::Encode::encode_raw",
+                        &[format!("&self.{name}"), "w".to_string()],
+                        ";",
+                    ),
+                    head: if_head(12, &format!("{name}: if body.is_empty()")),
+                    raw_charge_default: charge_default(16),
+                    raw_checks: checks(16),
+                    raw_value: call_statement(
+                        16,
+                        "body.field",
+                        std::slice::from_ref(&schema_name),
+                        "?",
+                    ),
+                    into_charge_default: charge_default(12),
+                    into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
                     // so decode_into allocates nothing for it.
-                    reset: format!("{}self.{name} = {default};", if boxed { "*" } else { "" }),
+                    reset: split_line(
+                        12,
+                        &format!("{}self.{name}", if boxed { "*" } else { "" }),
+                        " = ",
+                        &format!("{default};"),
+                    ),
                     field_into: call_statement(
                         12,
                         "body.field_into",
@@ -622,23 +802,13 @@ impl Cx<'_> {
                         ],
                         "?;",
                     ),
-                    default_charge: match &f.default {
-                        Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
-                        _ => None,
-                    },
-                    boxed: f.cyclic.then(|| BoxView {
-                        memory: self.ir.boxed_memory(&f.ty),
-                        optional: matches!(f.ty, Type::Optional(_)),
-                    }),
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
-                    schema_name: format!("{}.{}", def.name, f.name),
                     ty,
                     default,
-                    max,
                 }
             })
             .collect();
@@ -650,15 +820,28 @@ impl Cx<'_> {
         for f in fields {
             let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
             if let Some(max) = f.max {
-                limit_checks.push(format!(
-                    "::pkt_runtime::check_max(\"{}.{}\", &self.{name}, {max})?;",
-                    def.name, f.name
+                limit_checks.push(call_statement(
+                    8,
+                    "::pkt_runtime::check_max",
+                    &[
+                        format!("\"{}.{}\"", def.name, f.name),
+                        format!("&self.{name}"),
+                        max.to_string(),
+                    ],
+                    "?;",
                 ));
             }
             if self.needs_check(&f.ty) {
                 nested = true;
-                limit_checks.push(format!(
-                    "::pkt_runtime::Encode::check_at(&self.{name}, depth, max_depth)?;"
+                limit_checks.push(call_statement(
+                    8,
+                    "::pkt_runtime::Encode::check_at",
+                    &[
+                        format!("&self.{name}"),
+                        "depth".to_string(),
+                        "max_depth".to_string(),
+                    ],
+                    "?;",
                 ));
             }
         }
@@ -669,7 +852,7 @@ impl Cx<'_> {
         } else {
             "::pkt_runtime::enter_encode(depth, max_depth)?;"
         };
-        limit_checks.insert(0, enter.to_string());
+        limit_checks.insert(0, format!("        {enter}"));
         let derive = if derive_default {
             self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
         } else {
@@ -719,9 +902,10 @@ impl Cx<'_> {
         if !view.limit_checks.is_empty() && !view.limit_checks.iter().any(|l| l.contains("depth")) {
             // Only `@max` limits here: the depth passes through unused.
             view.limit_checks
-                .insert(0, "let _ = (depth, max_depth);".to_string());
+                .insert(0, "        let _ = (depth, max_depth);".to_string());
         }
         for (f, v) in fields.iter().zip(&mut view.fields) {
+            v.into_checks = self.field_checks("r", 8, def, f);
             v.field_into = call_statement(
                 8,
                 "r.field_into",
@@ -738,6 +922,11 @@ impl Cx<'_> {
 
     fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
         EnumView {
+            fixed_codec: fixed_codec_line(
+                &names::ident(Lang::Rust, NameKind::Type, &def.name),
+                def.memory.size,
+                def.memory.align,
+            ),
             common: self.common(
                 def,
                 self.derive_line(&["Clone", "Copy", "Debug", "Default"]),
@@ -770,21 +959,57 @@ impl Cx<'_> {
     fn union_view(&self, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
         let views: Vec<VariantView> = variants
             .iter()
-            .map(|v| VariantView {
-                doc: doc_lines(&v.doc),
-                deprecated: v.deprecated,
-                attrs: self.serde_field_attrs(&v.ty, v.cyclic),
-                name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
-                ty: self.field_type(&v.ty, v.cyclic),
-                tag: v.tag.to_string(),
-                boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+            .map(|v| {
+                let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                let ty = self.field_type(&v.ty, v.cyclic);
+                let decl = format!("    {name}({ty}),");
+                VariantView {
+                    doc: doc_lines(&v.doc),
+                    deprecated: v.deprecated,
+                    attrs: self.serde_field_attrs(&v.ty, v.cyclic),
+                    decl: if decl.chars().count() <= 100 {
+                        decl
+                    } else {
+                        format!("    {name}(\n        {ty},\n    ),")
+                    },
+                    len_arm: match_arm(
+                        12,
+                        &format!("Self::{name}(v)"),
+                        "::pkt_runtime::Encode::encoded_len(v)",
+                    ),
+                    decode_variant: call_statement(
+                        16,
+                        "::pkt_runtime::decode_variant",
+                        &[
+                            "slot".to_string(),
+                            "&mut body".to_string(),
+                            format!("Self::{name}"),
+                        ],
+                        "?;",
+                    ),
+                    set_variant: call_statement(
+                        16,
+                        "::pkt_runtime::set_variant",
+                        &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
+                        ";",
+                    ),
+                    name,
+                    tag: v.tag.to_string(),
+                    boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+                }
             })
             .collect();
         let limited = variants
             .iter()
             .zip(&views)
             .filter(|(v, _)| self.needs_check(&v.ty))
-            .map(|(_, view)| view.name.clone())
+            .map(|(_, view)| {
+                match_arm(
+                    12,
+                    &format!("Self::{}(v)", view.name),
+                    "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
+                )
+            })
             .collect();
         UnionView {
             limited,
@@ -885,6 +1110,13 @@ struct StructView {
     common: Common,
     size: u32,
     derive_default: bool,
+    /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
+    /// bulk list paths and `pkt_runtime::plain!`.
+    plain: bool,
+    /// The lines of the `pkt_runtime::plain!` invocation.
+    plain_impl: Vec<String>,
+    /// The `fixed_codec!` statement.
+    fixed_codec: String,
     /// Whether `read_fixed` reads any bytes (an empty struct reads none).
     bytes_used: bool,
     fields: Vec<StructFieldView>,
@@ -901,10 +1133,12 @@ struct StructFieldView {
     ty: String,
     /// Byte range inside the struct, e.g. `4..8`.
     range: String,
-    /// Where the range starts.
-    start: u32,
-    /// Absolute offset expression for errors, e.g. `offset + 4`.
-    offset: String,
+    /// The statement of `write_fixed` that writes the field.
+    write_fixed: String,
+    /// The field initialiser of `read_fixed`.
+    read_fixed: String,
+    /// The statement of `short_error` that reads the field.
+    short_field: String,
     default: String,
 }
 
@@ -915,7 +1149,8 @@ struct MessageView {
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
     has_variable: bool,
-    /// Fields whose size depends on the value.
+    /// The statements of `encoded_len` that add the fields whose size
+    /// depends on the value.
     variable: Vec<String>,
     body_used: bool,
     /// `decode_raw` decodes into a default value (see [`DECODE_IN_PLACE_MIN`]).
@@ -938,35 +1173,30 @@ struct MessageFieldView {
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
-    /// `Type.field`, as errors name it.
-    schema_name: String,
     ty_sep: String,
     ty: String,
     default: String,
+    /// The statement of `encode_raw` that writes the field.
+    encode_raw: String,
+    /// `name: if body.is_empty() {` in `decode_raw`.
+    head: String,
+    /// In `decode_raw`, for a field absent from an older body: the charge
+    /// of its string default.
+    raw_charge_default: Option<String>,
+    /// In `decode_raw`, for a present field: its `@max` check and the
+    /// charge for its box.
+    raw_checks: Vec<String>,
+    /// In `decode_raw`: the present field's value.
+    raw_value: String,
+    /// [`raw_charge_default`](Self::raw_charge_default) in `decode_into_raw`.
+    into_charge_default: Option<String>,
+    /// [`raw_checks`](Self::raw_checks) in `decode_into_raw`.
+    into_checks: Vec<String>,
     /// The statement that gives the field its default in `decode_into_raw`:
     /// for a boxed field it assigns inside the existing box.
     reset: String,
     /// The `decode_into_raw` statement that decodes the present field.
     field_into: String,
-    /// Decode budget an absent field's string default is charged.
-    default_charge: Option<usize>,
-    /// Set when the field is boxed: the charge for its box.
-    boxed: Option<BoxView>,
-    max: Option<MaxView>,
-}
-
-#[derive(Serialize)]
-struct BoxView {
-    /// `Ir::boxed_memory` of the field's type.
-    memory: u64,
-    /// The field is `T?`: charged only when present.
-    optional: bool,
-}
-
-#[derive(Serialize)]
-struct MaxView {
-    max: u32,
-    optional: bool,
 }
 
 #[derive(Serialize)]
@@ -975,6 +1205,8 @@ struct EnumView {
     common: Common,
     base: String,
     size: u32,
+    /// The `fixed_codec!` statement.
+    fixed_codec: String,
     /// Attribute lines before the `Unknown` variant.
     unknown_attrs: Vec<String>,
     values: Vec<EnumValueView>,
@@ -1007,7 +1239,8 @@ struct UnionView {
     set_unknown: Vec<String>,
     first: String,
     first_default: String,
-    /// Variants whose payload holds a message or union to check.
+    /// The match arms of `check_at` for variants whose payload holds a
+    /// message or union to check.
     limited: Vec<String>,
     variants: Vec<VariantView>,
 }
@@ -1019,7 +1252,15 @@ struct VariantView {
     /// Attribute lines before the variant.
     attrs: Vec<String>,
     name: String,
-    ty: String,
+    /// The variant's declaration.
+    decl: String,
+    /// The match arm of `encoded_len`.
+    len_arm: String,
+    /// The statement of `decode_into_raw` that switches to the variant.
+    decode_variant: String,
+    /// The statement of `decode_into_raw` that stores a decoded boxed
+    /// variant.
+    set_variant: String,
     tag: String,
     /// `Ir::boxed_memory` of a boxed variant's type.
     boxed_memory: Option<u64>,
@@ -1043,6 +1284,64 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     }
     out.push_str(&format!("{pad}){tail}"));
     out
+}
+
+/// A macro call statement laid out as rustfmt lays it out: as
+/// [`call_statement`], but without a trailing comma when broken.
+fn macro_statement(indent: usize, callee: &str, args: &[String]) -> String {
+    let one = call_statement(indent, callee, args, ";");
+    if !one.contains('\n') {
+        return one;
+    }
+    let pad = " ".repeat(indent);
+    let lines: Vec<String> = args.iter().map(|a| format!("{pad}    {a}")).collect();
+    format!("{pad}{callee}(\n{}\n{pad});", lines.join(",\n"))
+}
+
+/// `lhs sep rhs` at `indent` spaces: on one line when it fits rustfmt's 100
+/// columns, else `rhs` on the next line, indented once more (a struct
+/// field initialiser with `sep` `": "`, or an assignment with `" = "`).
+fn split_line(indent: usize, lhs: &str, sep: &str, rhs: &str) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}{lhs}{sep}{rhs}");
+    if line.chars().count() <= 100 {
+        return line;
+    }
+    format!("{pad}{lhs}{}\n{pad}    {rhs}", sep.trim_end())
+}
+
+/// A match arm `pat => expr,`, or as a block when it does not fit.
+fn match_arm(indent: usize, pat: &str, expr: &str) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}{pat} => {expr},");
+    if line.chars().count() <= 100 {
+        return line;
+    }
+    format!("{pad}{pat} => {{\n{pad}    {expr}\n{pad}}}")
+}
+
+/// An `if cond {` line, with the brace on a line of its own when the
+/// line would pass 100 columns, as rustfmt does.
+fn if_head(indent: usize, head: &str) -> String {
+    let pad = " ".repeat(indent);
+    let line = format!("{pad}{head} {{");
+    if line.chars().count() <= 100 {
+        return line;
+    }
+    format!("{pad}{head}\n{pad}{{")
+}
+
+/// The `fixed_codec!` line of a fixed-size type.
+fn fixed_codec_line(name: &str, memory: u64, align: u32) -> String {
+    macro_statement(
+        0,
+        "::pkt_runtime::fixed_codec!",
+        &[
+            name.to_string(),
+            format!("memory = {memory}"),
+            format!("align = {align}"),
+        ],
+    )
 }
 
 #[cfg(test)]
