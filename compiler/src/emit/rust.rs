@@ -753,7 +753,6 @@ impl Cx<'_> {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
                     _ => None,
                 };
-                let optional = matches!(f.ty, Type::Optional(_));
                 // The checks before a present field's value, in
                 // `decode_raw` (16 columns in) and `decode_into_raw` (12).
                 let checks = |indent: usize| self.field_checks("body", indent, def, f);
