@@ -155,9 +155,29 @@ pub fn read_fixed_into<T: Plain>(
 /// # }
 /// pkt_runtime::plain!(Padded { a: u8 = 0..1, b: u32 = 1..5 });
 /// ```
+///
+/// Nor does one that lists a field twice to leave out another:
+///
+/// ```compile_fail
+/// #[derive(Clone, Copy)]
+/// #[repr(C)]
+/// pub struct Sneaky {
+///     pub a: u16,
+///     pub b: u8,
+///     pub c: bool,
+/// }
+/// # impl pkt_runtime::FixedSize for Sneaky {
+/// #     const SIZE: usize = 4;
+/// #     fn write_fixed(&self, out: &mut [u8]) {}
+/// #     fn read_fixed(b: &[u8], at: usize) -> Result<Self, pkt_runtime::DecodeError> {
+/// #         Ok(Self { a: 0, b: 0, c: false })
+/// #     }
+/// # }
+/// pkt_runtime::plain!(Sneaky { a: u16 = 0..2, b: u8 = 2..3, b: u8 = 2..3 });
+/// ```
 #[macro_export]
 macro_rules! plain {
-    ($t:ty { $($field:ident: $fty:ty = $start:literal..$end:literal),* $(,)? }) => {
+    ($t:ident { $($field:ident: $fty:ty = $start:literal..$end:literal),* $(,)? }) => {
         #[allow(deprecated)]
         const _: () = {
             const fn field_is_plain<T: $crate::plain::Plain>() {}
@@ -168,9 +188,12 @@ macro_rules! plain {
                 assert!(::core::mem::offset_of!($t, $field) == $start);
                 assert!(::core::mem::size_of::<$fty>() == $end - $start);
             )*
-            // Each field has the type stated.
+            // Each field has the type stated, and every field of the
+            // struct is listed exactly once (a struct pattern without `..`
+            // rejects a missing or repeated field).
             #[allow(dead_code)]
             fn field_types(v: &$t) {
+                let $t { $($field: _),* } = v;
                 $(let _: &$fty = &v.$field;)*
             }
         };
