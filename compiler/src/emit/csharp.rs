@@ -22,6 +22,16 @@ use crate::names::{self, Lang, NameKind};
 
 use code::{Gen, ReadCx};
 
+/// `("codec/NAME", source of templates/csharp/codec/NAME.hbs)`.
+macro_rules! codec {
+    ($name:literal) => {
+        (
+            concat!("codec/", $name),
+            include_str!(concat!("../../../templates/csharp/codec/", $name, ".hbs")),
+        )
+    };
+}
+
 const RUNTIME: &str = include_str!("../../../runtime/csharp/PktRuntime.cs");
 
 /// The runtime support file's name, without `.cs`.
@@ -36,12 +46,25 @@ pub fn runtime_file() -> String {
     format!("{AUTO}{}. Do not edit.\n{body}", output::MARKER)
 }
 
+/// The codec templates: one per type constructor and operation (see
+/// `code.rs`), named after their file.
+const CODECS: &[(&str, &str)] = &[
+    codec!("write_value"),
+    codec!("write_enum"),
+    codec!("write_struct"),
+    codec!("write_object"),
+    codec!("write_optional"),
+    codec!("write_list"),
+    codec!("write_map"),
+    codec!("write_array"),
+];
+
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
 fn templates() -> &'static Templates {
     static TEMPLATES: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
     TEMPLATES.get_or_init(|| {
-        Templates::new(&[
+        let mut t = Templates::new(&[
             ("file", include_str!("../../../templates/csharp/file.hbs")),
             (
                 "consts",
@@ -61,7 +84,9 @@ fn templates() -> &'static Templates {
                 "var_struct",
                 include_str!("../../../templates/csharp/var_struct.hbs"),
             ),
-        ])
+        ]);
+        t.register_all(CODECS);
+        t
     })
 }
 

@@ -8,6 +8,7 @@
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
 use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
+use serde::Serialize;
 use std::rc::Rc;
 
 const BP: &str = "global::System.Buffers.Binary.BinaryPrimitives";
@@ -52,6 +53,14 @@ impl Code {
         self.text.push_str(&other.text);
     }
 
+    /// Appends a codec's lines (indented relative to each other) at this
+    /// position.
+    pub(super) fn lines(&mut self, lines: &Lines) {
+        for l in lines {
+            self.line(l);
+        }
+    }
+
     /// Appends lines already indented for this position.
     pub(super) fn raw(&mut self, lines: &str) {
         self.text.push_str(lines);
@@ -61,6 +70,81 @@ impl Code {
     pub(super) fn finish(self) -> String {
         self.text
     }
+}
+
+/// The lines of a rendered codec, without indentation of their own beyond
+/// their nesting inside the codec. A codec template places its inner codecs'
+/// lines with `{{#each}}`, so the indentation lives in the templates.
+pub(super) type Lines = Vec<String>;
+
+// View models of the `codec/write_*` templates: what to write, and the
+// already rendered codecs of the values inside.
+
+#[derive(Serialize)]
+struct WriteValue<'a> {
+    /// `WriteU8`, `WriteString`, ...
+    method: String,
+    expr: &'a str,
+    /// `, max, "Type.field"` for a field with `@max`, else empty.
+    max: String,
+}
+
+#[derive(Serialize)]
+struct WriteEnum<'a> {
+    method: String,
+    base: &'static str,
+    expr: &'a str,
+}
+
+#[derive(Serialize)]
+struct WriteStruct<'a> {
+    expr: &'a str,
+}
+
+#[derive(Serialize)]
+struct WriteObject<'a> {
+    expr: &'a str,
+    /// Written in place of null.
+    default: String,
+}
+
+#[derive(Serialize)]
+struct WriteOptional<'a> {
+    o: String,
+    expr: &'a str,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct WriteList<'a> {
+    l: String,
+    n: String,
+    i: String,
+    expr: &'a str,
+    max: String,
+    elem: Lines,
+}
+
+#[derive(Serialize)]
+struct WriteMap<'a> {
+    m: String,
+    n: String,
+    i: String,
+    expr: &'a str,
+    max: String,
+    key: Lines,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct WriteArray<'a> {
+    a: String,
+    i: String,
+    count: u32,
+    expr: &'a str,
+    /// The member as a C# string literal, for the wrong-length exception.
+    member: String,
+    elem: Lines,
 }
 
 fn prim_method(p: Prim) -> &'static str {
@@ -529,84 +613,115 @@ impl Gen<'_> {
 
     /// Statements writing `expr` to the writer `w`.
     pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<&Max>, d: usize) {
+        c.lines(&self.write_codec(ty, expr, max, d));
+    }
+
+    /// The write codec of a type expression: its lines, unindented, from the
+    /// `codec/write_*` template of its type constructor.
+    fn write_codec(&self, ty: &Type, expr: &str, max: Option<&Max>, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(p) => c.line(&format!("w.Write{}({expr});", prim_method(*p))),
-            Type::String => c.line(&format!("w.WriteString({expr}{});", max_args(max))),
-            Type::Bytes => c.line(&format!("w.WriteBytes({expr}{});", max_args(max))),
-            Type::Optional(t) => {
+            Type::Prim(p) => t.lines(
+                "codec/write_value",
+                &WriteValue {
+                    method: format!("Write{}", prim_method(*p)),
+                    expr,
+                    max: String::new(),
+                },
+            ),
+            Type::String | Type::Bytes => t.lines(
+                "codec/write_value",
+                &WriteValue {
+                    method: if *ty == Type::String {
+                        "WriteString"
+                    } else {
+                        "WriteBytes"
+                    }
+                    .to_string(),
+                    expr,
+                    max: max_args(max),
+                },
+            ),
+            Type::Optional(inner) => {
                 let o = format!("o{d}");
-                let value = if self.is_value(t) {
+                let value = if self.is_value(inner) {
                     format!("{o}.Value")
                 } else {
                     o.clone()
                 };
-                c.open();
-                c.line(&format!("var {o} = {expr};"));
-                c.line(&format!("if ({o} != null)"));
-                c.open();
-                c.line("w.WriteU8(1);");
-                self.write(c, t, &value, max, d + 1);
-                c.close();
-                c.line("else");
-                c.open();
-                c.line("w.WriteU8(0);");
-                c.close();
-                c.close();
+                let value = self.write_codec(inner, &value, max, d + 1);
+                t.lines("codec/write_optional", &WriteOptional { o, expr, value })
             }
-            Type::List(t) => {
+            Type::List(elem) => {
                 let (l, n, i) = (format!("l{d}"), format!("c{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {l} = {expr};"));
-                c.line(&format!("int {n} = {l} == null ? 0 : {l}.Count;"));
-                c.line(&format!("w.WriteCount({n}{});", max_args(max)));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                self.write(c, t, &format!("{l}[{i}]"), None, d + 1);
-                c.close();
-                c.close();
+                let elem = self.write_codec(elem, &format!("{l}[{i}]"), None, d + 1);
+                t.lines(
+                    "codec/write_list",
+                    &WriteList {
+                        l,
+                        n,
+                        i,
+                        expr,
+                        max: max_args(max),
+                        elem,
+                    },
+                )
             }
             Type::Map(kt, vt) => {
                 let (m, n, i) = (format!("m{d}"), format!("c{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {m} = {expr};"));
-                c.line(&format!("int {n} = {m} == null ? 0 : {m}.Count;"));
-                c.line(&format!("w.WriteCount({n}{});", max_args(max)));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                self.write(c, kt, &format!("{m}.KeyAt({i})"), None, d + 1);
-                self.write(c, vt, &format!("{m}.ValueAt({i})"), None, d + 1);
-                c.close();
-                c.close();
+                let key = self.write_codec(kt, &format!("{m}.KeyAt({i})"), None, d + 1);
+                let value = self.write_codec(vt, &format!("{m}.ValueAt({i})"), None, d + 1);
+                t.lines(
+                    "codec/write_map",
+                    &WriteMap {
+                        m,
+                        n,
+                        i,
+                        expr,
+                        max: max_args(max),
+                        key,
+                        value,
+                    },
+                )
             }
-            Type::Array(t, n) => {
+            Type::Array(elem, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {a} = {expr};"));
-                c.line(&format!(
-                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
-                    string_literal(self.member)
-                ));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
-                self.write(c, t, &elem, None, d + 1);
-                c.close();
-                c.close();
+                let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
+                let elem = self.write_codec(elem, &item, None, d + 1);
+                t.lines(
+                    "codec/write_array",
+                    &WriteArray {
+                        a,
+                        i,
+                        count: *count,
+                        expr,
+                        member: string_literal(self.member),
+                        elem,
+                    },
+                )
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => c.line(&format!(
-                        "w.Write{}(({}){expr});",
-                        prim_method(*base),
-                        prim_cs(*base)
-                    )),
+                    TypeKind::Enum { base, .. } => t.lines(
+                        "codec/write_enum",
+                        &WriteEnum {
+                            method: format!("Write{}", prim_method(*base)),
+                            base: prim_cs(*base),
+                            expr,
+                        },
+                    ),
                     TypeKind::Struct { .. } if def.layout.is_fixed() => {
-                        c.line(&format!("{expr}.WriteTo(ref w);"))
+                        t.lines("codec/write_struct", &WriteStruct { expr })
                     }
                     TypeKind::Struct { .. } | TypeKind::Message { .. } | TypeKind::Union { .. } => {
-                        let default = self.default_or_zero(ty);
-                        c.line(&format!("({expr} ?? {default}).WriteTo(ref w);"));
+                        t.lines(
+                            "codec/write_object",
+                            &WriteObject {
+                                expr,
+                                default: self.default_or_zero(ty),
+                            },
+                        )
                     }
                 }
             }
