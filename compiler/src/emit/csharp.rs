@@ -49,6 +49,11 @@ pub fn runtime_file() -> String {
 /// The codec templates: one per type constructor and operation (see
 /// `code.rs`), named after their file.
 const CODECS: &[(&str, &str)] = &[
+    codec!("size_call"),
+    codec!("size_object"),
+    codec!("size_optional"),
+    codec!("size_collection"),
+    codec!("size_array"),
     codec!("write_value"),
     codec!("write_enum"),
     codec!("write_struct"),

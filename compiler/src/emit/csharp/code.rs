@@ -45,14 +45,6 @@ impl Code {
         self.line("}");
     }
 
-    fn sub(&self) -> Code {
-        Code::new(self.level)
-    }
-
-    fn append(&mut self, other: Code) {
-        self.text.push_str(&other.text);
-    }
-
     /// Appends a codec's lines (indented relative to each other) at this
     /// position.
     pub(super) fn lines(&mut self, lines: &Lines) {
@@ -79,6 +71,53 @@ pub(super) type Lines = Vec<String>;
 
 // View models of the `codec/write_*` templates: what to write, and the
 // already rendered codecs of the values inside.
+
+// View models of the `codec/size_*` templates. `constant` is the fixed part
+// of the size of the value inside, absent when it is 0.
+
+#[derive(Serialize)]
+struct SizeCall<'a> {
+    /// The static method returning the variable part.
+    call: &'static str,
+    expr: &'a str,
+}
+
+#[derive(Serialize)]
+struct SizeObject<'a> {
+    expr: &'a str,
+    default: String,
+    /// The nesting level the object's size is computed at.
+    depth: &'static str,
+}
+
+#[derive(Serialize)]
+struct SizeOptional<'a> {
+    o: String,
+    expr: &'a str,
+    constant: Option<u64>,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct SizeCollection<'a> {
+    var: String,
+    i: String,
+    expr: &'a str,
+    /// Per element.
+    constant: Option<u64>,
+    /// The elements' variable parts; no loop when empty.
+    body: Lines,
+}
+
+#[derive(Serialize)]
+struct SizeArray<'a> {
+    a: String,
+    i: String,
+    count: u32,
+    expr: &'a str,
+    member: String,
+    elem: Lines,
+}
 
 #[derive(Serialize)]
 struct WriteValue<'a> {
@@ -496,78 +535,49 @@ impl Gen<'_> {
 
     /// Adds statements that add the variable part of `expr`'s encoded size to
     /// `n`; returns the constant part.
-    /// The size of a list or map: its count prefix, `Count` times the fixed
-    /// part of one element, and a loop over the elements for the rest.
-    fn collection_size(
-        &self,
-        c: &mut Code,
-        var: &str,
-        expr: &str,
-        elems: &[(&Type, String)],
-        d: usize,
-    ) -> u64 {
-        let i = format!("i{d}");
-        c.open();
-        c.line(&format!("var {var} = {expr};"));
-        c.line(&format!("if ({var} != null)"));
-        c.open();
-        let mut inner = Code::new(c.level + 1);
-        let k: u64 = elems
-            .iter()
-            .map(|(t, e)| self.size(&mut inner, t, e, d + 1))
-            .sum();
-        if k > 0 {
-            c.line(&format!("n += (long){var}.Count * {k};"));
-        }
-        let body = inner.finish();
-        if !body.is_empty() {
-            c.line(&format!("for (int {i} = 0; {i} < {var}.Count; {i}++)"));
-            c.open();
-            c.text.push_str(&body);
-            c.close();
-        }
-        c.close();
-        c.close();
-        4
+    pub(super) fn size(&self, c: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
+        let (constant, lines) = self.size_codec(ty, expr, d);
+        c.lines(&lines);
+        constant
     }
 
-    pub(super) fn size(&self, c: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
+    /// The size codec of a type expression: the constant part of its size,
+    /// and the lines (from the `codec/size_*` template of its type
+    /// constructor) adding the variable part to `n`.
+    fn size_codec(&self, ty: &Type, expr: &str, d: usize) -> (u64, Lines) {
         if let Some(size) = self.fixed_size(ty) {
-            return u64::from(size);
+            return (u64::from(size), Lines::new());
         }
+        let t = super::templates();
         match ty {
-            Type::String => {
-                c.line(&format!("n += global::Pkt.PktUtf8.ByteCount({expr});"));
-                4
+            Type::String | Type::Bytes => {
+                let call = if *ty == Type::String {
+                    "global::Pkt.PktUtf8.ByteCount"
+                } else {
+                    "global::Pkt.PktWriter.BytesLength"
+                };
+                (4, t.lines("codec/size_call", &SizeCall { call, expr }))
             }
-            Type::Bytes => {
-                c.line(&format!("n += global::Pkt.PktWriter.BytesLength({expr});"));
-                4
-            }
-            Type::Optional(t) => {
+            Type::Optional(inner) => {
                 let o = format!("o{d}");
-                let value = if self.is_value(t) {
+                let value = if self.is_value(inner) {
                     format!("{o}.Value")
                 } else {
                     o.clone()
                 };
-                c.open();
-                c.line(&format!("var {o} = {expr};"));
-                c.line(&format!("if ({o} != null)"));
-                c.open();
-                let mut inner = c.sub();
-                let k = self.size(&mut inner, t, &value, d + 1);
-                if k > 0 {
-                    c.line(&format!("n += {k};"));
-                }
-                c.append(inner);
-                c.close();
-                c.close();
-                1
+                let (k, value) = self.size_codec(inner, &value, d + 1);
+                let view = SizeOptional {
+                    o,
+                    expr,
+                    constant: (k > 0).then_some(k),
+                    value,
+                };
+                (1, t.lines("codec/size_optional", &view))
             }
-            Type::List(t) => {
+            Type::List(elem) => {
                 let (l, i) = (format!("l{d}"), format!("i{d}"));
-                self.collection_size(c, &l, expr, &[(t, format!("{l}[{i}]"))], d)
+                let item = format!("{l}[{i}]");
+                self.collection_size(l, i, expr, &[(elem, item)], d)
             }
             Type::Map(kt, vt) => {
                 let (m, i) = (format!("m{d}"), format!("i{d}"));
@@ -575,40 +585,65 @@ impl Gen<'_> {
                     (kt.as_ref(), format!("{m}.KeyAt({i})")),
                     (vt.as_ref(), format!("{m}.ValueAt({i})")),
                 ];
-                self.collection_size(c, &m, expr, &elems, d)
+                self.collection_size(m, i, expr, &elems, d)
             }
-            Type::Array(t, n) => {
+            Type::Array(elem, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {a} = {expr};"));
-                c.line(&format!(
-                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
-                    string_literal(self.member)
-                ));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
-                let k = self.size(c, t, &elem, d + 1);
-                c.close();
-                c.close();
-                k * u64::from(*n)
-            }
-            Type::Named(_) if self.is_var_struct(ty) => {
-                let default = self.default_or_zero(ty);
-                c.line(&format!(
-                    "n += ({expr} ?? {default}).GetEncodedSize(depth);"
-                ));
-                0
+                let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
+                let (k, elem) = self.size_codec(elem, &item, d + 1);
+                let view = SizeArray {
+                    a,
+                    i,
+                    count: *count,
+                    expr,
+                    member: string_literal(self.member),
+                    elem,
+                };
+                (k * u64::from(*count), t.lines("codec/size_array", &view))
             }
             Type::Named(_) => {
-                let default = self.default_or_zero(ty);
-                c.line(&format!(
-                    "n += ({expr} ?? {default}).GetEncodedSize(depth + 1);"
-                ));
-                0
+                // A variable-size struct is no nesting level.
+                let depth = if self.is_var_struct(ty) {
+                    "depth"
+                } else {
+                    "depth + 1"
+                };
+                let view = SizeObject {
+                    expr,
+                    default: self.default_or_zero(ty),
+                    depth,
+                };
+                (0, t.lines("codec/size_object", &view))
             }
             Type::Prim(_) => unreachable!("scalars are fixed-size"),
         }
+    }
+
+    /// The size of a list or map: its count prefix, `Count` times the fixed
+    /// part of one element, and a loop over the elements for the rest.
+    fn collection_size(
+        &self,
+        var: String,
+        i: String,
+        expr: &str,
+        elems: &[(&Type, String)],
+        d: usize,
+    ) -> (u64, Lines) {
+        let mut constant = 0;
+        let mut body = Lines::new();
+        for (t, e) in elems {
+            let (k, lines) = self.size_codec(t, e, d + 1);
+            constant += k;
+            body.extend(lines);
+        }
+        let view = SizeCollection {
+            var,
+            i,
+            expr,
+            constant: (constant > 0).then_some(constant),
+            body,
+        };
+        (4, super::templates().lines("codec/size_collection", &view))
     }
 
     /// Statements writing `expr` to the writer `w`.
