@@ -49,6 +49,19 @@ pub fn runtime_file() -> String {
 /// The codec templates: one per type constructor and operation (see
 /// `code.rs`), named after their file.
 const CODECS: &[(&str, &str)] = &[
+    codec!("read_charge"),
+    codec!("read_prim"),
+    codec!("read_enum"),
+    codec!("read_string"),
+    codec!("read_struct"),
+    codec!("read_object_into"),
+    codec!("read_union"),
+    codec!("read_optional"),
+    codec!("read_optional_boxed"),
+    codec!("read_list"),
+    codec!("read_list_into"),
+    codec!("read_map"),
+    codec!("read_array"),
     codec!("size_call"),
     codec!("size_object"),
     codec!("size_optional"),

@@ -72,6 +72,118 @@ pub(super) type Lines = Vec<String>;
 // View models of the `codec/write_*` templates: what to write, and the
 // already rendered codecs of the values inside.
 
+// View models of the `codec/read_*` templates. `lv` is the lvalue decoded
+// into, `field` the `IPktNamed` arguments naming the field for errors.
+
+#[derive(Serialize)]
+struct ReadCharge<'a> {
+    /// Model bytes of the boxed value, a C# `long` literal.
+    bytes: String,
+    field: &'a str,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadPrim<'a> {
+    lv: &'a str,
+    method: String,
+}
+
+#[derive(Serialize)]
+struct ReadString<'a> {
+    lv: &'a str,
+    method: &'static str,
+    /// The value to reuse (`lv`) or `null`.
+    current: &'a str,
+    field: &'a str,
+}
+
+#[derive(Serialize)]
+struct ReadOptional<'a> {
+    lv: &'a str,
+    /// `read_optional_boxed`: the local holding the flag's position, and
+    /// the model bytes charged when the value is present.
+    b: String,
+    bytes: String,
+    field: &'a str,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadList<'a> {
+    lv: &'a str,
+    l: String,
+    n: String,
+    i: String,
+    e: String,
+    /// Minimum wire size of one element, and its model size (`long`).
+    min: u32,
+    elem_memory: String,
+    field: &'a str,
+    list: String,
+    /// The count, or empty when elements may take no bytes (the count is
+    /// then not bounded by the input).
+    capacity: String,
+    /// `read_list_into`: grow a reused list once to the checked count,
+    /// not by doubling.
+    grow: bool,
+    elem_type: String,
+    /// Decodes into a new local `e`.
+    elem: Lines,
+    /// `read_list_into`: decodes into a reused element `l[i]`.
+    reuse: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadMap<'a> {
+    lv: &'a str,
+    /// Reuse the map in `lv`.
+    into: bool,
+    m: String,
+    n: String,
+    i: String,
+    k: String,
+    v: String,
+    at: String,
+    min: u32,
+    /// Model bytes of one entry (`long`).
+    entry: String,
+    field: &'a str,
+    map: String,
+    /// The key order comparer.
+    order: String,
+    key_type: String,
+    key: Lines,
+    value_type: String,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadArray<'a> {
+    lv: &'a str,
+    /// Reuse the array in `lv` when it has the right length.
+    into: bool,
+    a: String,
+    i: String,
+    count: u32,
+    new_array: String,
+    elem: Lines,
+}
+
+/// `read_enum`, `read_struct`, `read_object_into`, `read_union`.
+#[derive(Serialize)]
+struct ReadNamed<'a> {
+    lv: &'a str,
+    /// The qualified C# type.
+    q: String,
+    /// `read_enum`: the scalar read.
+    method: String,
+    /// `read_union`: the variant to reuse, or `null`.
+    current: &'a str,
+    /// `read_object_into`: `, fresh` when the caller knows it, else empty.
+    fresh: String,
+}
+
 // View models of the `codec/size_*` templates. `constant` is the fixed part
 // of the size of the value inside, absent when it is 0.
 
@@ -775,100 +887,116 @@ impl Gen<'_> {
         cx: &ReadCx,
         d: usize,
     ) {
+        c.lines(&self.read_codec(ty, lv, into, cx, d));
+    }
+
+    /// The read codec of a type expression: its lines from the
+    /// `codec/read_*` template of its type constructor. A boxed (cyclic)
+    /// value is charged first (`read_charge`), except an optional, which
+    /// charges only when present (`read_optional_boxed`).
+    fn read_codec(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let lines = self.read_unboxed(ty, lv, into, cx, d);
+        match (cx.boxed, ty) {
+            (Some(m), ty) if !matches!(ty, Type::Optional(_)) => super::templates().lines(
+                "codec/read_charge",
+                &ReadCharge {
+                    bytes: long_literal(m),
+                    field: cx.field,
+                    value: lines,
+                },
+            ),
+            _ => lines,
+        }
+    }
+
+    fn read_unboxed(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let t = super::templates();
         let current = if into { lv } else { "null" };
         let field = cx.field;
-        if let (Some(m), false) = (cx.boxed, matches!(ty, Type::Optional(_))) {
-            c.line(&format!(
-                "r.Charge({}, r.Position, {field});",
-                long_literal(m)
-            ));
-        }
         match ty {
-            Type::Prim(p) => c.line(&format!("{lv} = r.Read{}();", prim_method(*p))),
-            Type::String => c.line(&format!("{lv} = r.ReadString({current}, {field});")),
-            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}, {field});")),
-            Type::Optional(t) => {
-                let flag = format!("b{d}");
-                if cx.boxed.is_some() {
-                    c.open();
-                    c.line(&format!("int {flag} = r.Position;"));
-                }
-                c.line("if (r.ReadOptionFlag())");
-                c.open();
-                if let Some(m) = cx.boxed {
-                    c.line(&format!("r.Charge({}, {flag}, {field});", long_literal(m)));
-                }
-                self.read(c, t, lv, into, &cx.nested(cx.fresh), d + 1);
-                c.close();
-                c.line("else");
-                c.open();
-                c.line(&format!("{lv} = null;"));
-                c.close();
-                if cx.boxed.is_some() {
-                    c.close();
+            Type::Prim(p) => t.lines(
+                "codec/read_prim",
+                &ReadPrim {
+                    lv,
+                    method: format!("Read{}", prim_method(*p)),
+                },
+            ),
+            Type::String | Type::Bytes => t.lines(
+                "codec/read_string",
+                &ReadString {
+                    lv,
+                    method: if *ty == Type::String {
+                        "ReadString"
+                    } else {
+                        "ReadBytes"
+                    },
+                    current,
+                    field,
+                },
+            ),
+            Type::Optional(inner) => {
+                let value = self.read_codec(inner, lv, into, &cx.nested(cx.fresh), d + 1);
+                match cx.boxed {
+                    Some(m) => t.lines(
+                        "codec/read_optional_boxed",
+                        &ReadOptional {
+                            lv,
+                            b: format!("b{d}"),
+                            bytes: long_literal(m),
+                            field,
+                            value,
+                        },
+                    ),
+                    None => t.lines(
+                        "codec/read_optional",
+                        &ReadOptional {
+                            lv,
+                            b: String::new(),
+                            bytes: String::new(),
+                            field,
+                            value,
+                        },
+                    ),
                 }
             }
-            Type::List(t) => {
+            Type::List(elem_ty) => {
                 let (l, n, i, e) = (
                     format!("l{d}"),
                     format!("c{d}"),
                     format!("i{d}"),
                     format!("e{d}"),
                 );
-                let list = self.cs_type(ty);
-                let min = self.min_size(t);
-                let capacity = if min > 0 { n.clone() } else { String::new() };
-                let each = long_literal(self.ir.memory(t).size);
-                c.open();
-                c.line(&format!("int {n} = r.ReadCount({min}, {each}, {field});"));
-                if into {
-                    c.line(&format!("var {l} = {lv};"));
-                    c.line(&format!("if ({l} == null)"));
-                    c.open();
-                    c.line(&format!("{l} = new {list}({capacity});"));
-                    c.line(&format!("{lv} = {l};"));
-                    c.close();
-                    c.line(&format!("else if ({l}.Count > {n})"));
-                    c.open();
-                    c.line(&format!("{l}.RemoveRange({n}, {l}.Count - {n});"));
-                    c.close();
-                    if min > 0 {
-                        // The count is checked against the input: grow once,
-                        // not by doubling.
-                        c.line(&format!("else if ({l}.Capacity < {n})"));
-                        c.open();
-                        c.line(&format!("{l}.Capacity = {n};"));
-                        c.close();
-                    }
-                    c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
-                    c.open();
-                    self.read(c, t, &format!("{l}[{i}]"), true, &cx.nested("false"), d + 1);
-                    c.close();
-                    c.line(&format!("while ({l}.Count < {n})"));
+                let min = self.min_size(elem_ty);
+                let nested = cx.nested("false");
+                let reuse = if into {
+                    self.read_codec(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
                 } else {
-                    c.line(&format!("var {l} = new {list}({capacity});"));
-                    c.line(&format!("{lv} = {l};"));
-                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                }
-                c.open();
-                c.line(&format!("{} {e};", self.cs_type(t)));
-                self.read(c, t, &e, false, &cx.nested("false"), d + 1);
-                c.line(&format!("{l}.Add({e});"));
-                c.close();
-                c.close();
+                    Lines::new()
+                };
+                let view = ReadList {
+                    lv,
+                    min,
+                    elem_memory: long_literal(self.ir.memory(elem_ty).size),
+                    field,
+                    list: self.cs_type(ty),
+                    capacity: if min > 0 { n.clone() } else { String::new() },
+                    grow: min > 0,
+                    elem_type: self.cs_type(elem_ty),
+                    elem: self.read_codec(elem_ty, &e, false, &nested, d + 1),
+                    reuse,
+                    l,
+                    n,
+                    i,
+                    e,
+                };
+                let name = if into {
+                    "codec/read_list_into"
+                } else {
+                    "codec/read_list"
+                };
+                t.lines(name, &view)
             }
             Type::Map(kt, vt) => {
-                let (m, n, i, k, v, at) = (
-                    format!("m{d}"),
-                    format!("c{d}"),
-                    format!("i{d}"),
-                    format!("k{d}"),
-                    format!("v{d}"),
-                    format!("at{d}"),
-                );
-                let map = self.cs_type(ty);
-                let order = self.key_order(kt);
-                let min = self.min_size(kt) + self.min_size(vt);
                 // Both sides of an entry twice (a tree node holds them plus
                 // links), and 16 bytes of links.
                 let entry = self
@@ -878,90 +1006,96 @@ impl Gen<'_> {
                     .saturating_add(self.ir.memory(vt).size)
                     .saturating_mul(2)
                     .saturating_add(16);
-                c.open();
-                c.line(&format!(
-                    "int {n} = r.ReadCount({min}, {}, {field});",
-                    long_literal(entry)
-                ));
-                if into {
-                    c.line(&format!("var {m} = {lv};"));
-                    c.line(&format!("if ({m} == null)"));
-                    c.open();
-                    c.line(&format!("{m} = new {map}({order}, {n});"));
-                    c.line(&format!("{lv} = {m};"));
-                    c.close();
-                    c.line("else");
-                    c.open();
-                    c.line(&format!("{m}.Clear();"));
-                    c.close();
-                } else {
-                    c.line(&format!("var {m} = new {map}({order}, {n});"));
-                    c.line(&format!("{lv} = {m};"));
-                }
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                c.line(&format!("int {at} = r.Position;"));
-                c.line(&format!("{} {k};", self.cs_type(kt)));
-                self.read(c, kt, &k, false, &cx.nested("false"), d + 1);
-                // A repeated key fails before its value is read, as in Rust.
-                c.line(&format!(
-                    "if (!{m}.IsNewDecodedKey({k})) throw r.DuplicateKey({at});"
-                ));
-                c.line(&format!("{} {v};", self.cs_type(vt)));
-                self.read(c, vt, &v, false, &cx.nested("false"), d + 1);
-                c.line(&format!("{m}.AppendDecoded({k}, {v});"));
-                c.close();
-                c.line(&format!("{m}.EndDecoded();"));
-                c.close();
+                let (k, v) = (format!("k{d}"), format!("v{d}"));
+                let nested = cx.nested("false");
+                let view = ReadMap {
+                    lv,
+                    into,
+                    min: self.min_size(kt) + self.min_size(vt),
+                    entry: long_literal(entry),
+                    field,
+                    map: self.cs_type(ty),
+                    order: self.key_order(kt),
+                    key_type: self.cs_type(kt),
+                    key: self.read_codec(kt, &k, false, &nested, d + 1),
+                    value_type: self.cs_type(vt),
+                    value: self.read_codec(vt, &v, false, &nested, d + 1),
+                    m: format!("m{d}"),
+                    n: format!("c{d}"),
+                    i: format!("i{d}"),
+                    at: format!("at{d}"),
+                    k,
+                    v,
+                };
+                t.lines("codec/read_map", &view)
             }
-            Type::Array(t, count) => {
+            Type::Array(elem_ty, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                let fresh = new_array(&self.cs_type(t), *count);
-                c.open();
-                if into {
-                    c.line(&format!("var {a} = {lv};"));
-                    c.line(&format!("if ({a} == null || {a}.Length != {count})"));
-                    c.open();
-                    c.line(&format!("{a} = {fresh};"));
-                    c.line(&format!("{lv} = {a};"));
-                    c.close();
-                } else {
-                    c.line(&format!("var {a} = {fresh};"));
-                    c.line(&format!("{lv} = {a};"));
-                }
                 // A reused array's elements are fresh only if the array is.
                 let fresh = if into { cx.fresh } else { "false" };
-                c.line(&format!("for (int {i} = 0; {i} < {count}; {i}++)"));
-                c.open();
-                self.read(c, t, &format!("{a}[{i}]"), true, &cx.nested(fresh), d + 1);
-                c.close();
-                c.close();
+                let elem = format!("{a}[{i}]");
+                let view = ReadArray {
+                    lv,
+                    into,
+                    count: *count,
+                    new_array: new_array(&self.cs_type(elem_ty), *count),
+                    elem: self.read_codec(elem_ty, &elem, true, &cx.nested(fresh), d + 1),
+                    a,
+                    i,
+                };
+                t.lines("codec/read_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 let q = qualified(self.ir, def);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => {
-                        c.line(&format!("{lv} = ({q})r.Read{}();", prim_method(*base)))
-                    }
-                    TypeKind::Struct { .. } if def.layout.is_fixed() => {
-                        c.line(&format!("{lv} = {q}.ReadFrom(ref r);"))
-                    }
-                    TypeKind::Struct { .. } | TypeKind::Message { .. } => {
-                        if into {
-                            c.line(&format!("if ({lv} == null) {lv} = {q}.ReadFrom(ref r);"));
-                            if cx.fresh == "false" {
-                                c.line(&format!("else {lv}.ReadInto(ref r);"));
-                            } else {
-                                c.line(&format!("else {lv}.ReadInto(ref r, {});", cx.fresh));
-                            }
+                    TypeKind::Enum { base, .. } => t.lines(
+                        "codec/read_enum",
+                        &ReadNamed {
+                            lv,
+                            q,
+                            method: format!("Read{}", prim_method(*base)),
+                            current,
+                            fresh: String::new(),
+                        },
+                    ),
+                    TypeKind::Struct { .. } | TypeKind::Message { .. }
+                        if into && !def.layout.is_fixed() =>
+                    {
+                        let fresh = if cx.fresh == "false" {
+                            String::new()
                         } else {
-                            c.line(&format!("{lv} = {q}.ReadFrom(ref r);"));
-                        }
+                            format!(", {}", cx.fresh)
+                        };
+                        let view = ReadNamed {
+                            lv,
+                            q,
+                            method: String::new(),
+                            current,
+                            fresh,
+                        };
+                        t.lines("codec/read_object_into", &view)
                     }
-                    TypeKind::Union { .. } => {
-                        c.line(&format!("{lv} = {q}.ReadFrom(ref r, {current});"))
-                    }
+                    TypeKind::Struct { .. } | TypeKind::Message { .. } => t.lines(
+                        "codec/read_struct",
+                        &ReadNamed {
+                            lv,
+                            q,
+                            method: String::new(),
+                            current,
+                            fresh: String::new(),
+                        },
+                    ),
+                    TypeKind::Union { .. } => t.lines(
+                        "codec/read_union",
+                        &ReadNamed {
+                            lv,
+                            q,
+                            method: String::new(),
+                            current,
+                            fresh: String::new(),
+                        },
+                    ),
                 }
             }
         }
