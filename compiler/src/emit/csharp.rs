@@ -20,7 +20,7 @@ use crate::ir::{
 };
 use crate::names::{self, Lang, NameKind};
 
-use code::{Gen, ReadCx};
+use code::{Gen, Lines, ReadCx};
 
 /// `("codec/NAME", source of templates/csharp/codec/NAME.hbs)`.
 macro_rules! codec {
@@ -62,6 +62,12 @@ const CODECS: &[(&str, &str)] = &[
     codec!("read_list_into"),
     codec!("read_map"),
     codec!("read_array"),
+    codec!("reset_collection"),
+    codec!("reset_array"),
+    codec!("reset_value"),
+    codec!("field_max"),
+    codec!("message_field_read"),
+    codec!("size_body"),
     codec!("size_call"),
     codec!("size_object"),
     codec!("size_optional"),
@@ -527,21 +533,66 @@ struct MessageView {
 /// The body of a `GetEncodedSize(int depth)`: the constant part, then the
 /// variable part in a `checked` block (an overflow becomes the caller's
 /// PktEncodeException).
-fn size_body(level: usize, constant: u64, variable: code::Code) -> String {
+fn size_body(level: usize, constant: u64, variable: Lines, preserve_unknown: bool) -> String {
+    let view = SizeBody {
+        constant,
+        checked: !variable.is_empty() || preserve_unknown,
+        variable,
+        preserve_unknown,
+    };
     let mut c = code::Code::new(level);
-    c.line(&format!("long n = {constant};"));
-    let variable = variable.finish();
-    if !variable.is_empty() {
-        c.line("checked");
-        c.open();
-        c.raw(&variable);
-        c.close();
-    }
+    c.lines(&templates().lines("codec/size_body", &view));
     c.finish()
 }
 
+#[derive(Serialize)]
+struct SizeBody {
+    constant: u64,
+    /// Whether there is a variable part.
+    checked: bool,
+    variable: Lines,
+    /// Add the size of a message's unknown fields.
+    preserve_unknown: bool,
+}
+
+/// `codec/field_max`: a field's `@max`, checked on its count before it is
+/// decoded.
+#[derive(Serialize)]
+struct FieldMax<'a> {
+    max: u32,
+    field: &'a str,
+    optional: bool,
+}
+
+fn field_max(f: &Field, field: &str) -> Lines {
+    match f.max {
+        Some(max) => templates().lines(
+            "codec/field_max",
+            &FieldMax {
+                max,
+                field,
+                optional: matches!(f.ty, Type::Optional(_)),
+            },
+        ),
+        None => Lines::new(),
+    }
+}
+
+/// `codec/message_field_read`: one message field, decoded when the body has
+/// more bytes, else given its default.
+#[derive(Serialize)]
+struct MessageFieldRead<'a> {
+    field: &'a str,
+    max: Lines,
+    read: Lines,
+    /// Model bytes of a non-empty default string, charged as if
+    /// materialised (as in Rust).
+    default_bytes: Option<usize>,
+    reset: Lines,
+}
+
 fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
-    let mut size = code::Code::new(3);
+    let mut size = Lines::new();
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
     let mut constant: u64 = 4;
@@ -553,38 +604,28 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
         let schema_name = format!("{}.{}", def.name, f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
-        constant += gen.size(&mut size, &f.ty, &name, 0);
+        constant += gen.size_lines(&mut size, &f.ty, &name);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         field_names.push(string_literal(&schema_name));
         // Errors name the field through IPktNamed: no string in the hot path.
         let field = format!("this, {index}");
-        read.line("if (more)");
-        read.open();
-        if let Some(m) = f.max {
-            let optional = matches!(f.ty, Type::Optional(_));
-            read.line(&format!("r.PeekMax({m}, {field}, {optional});"));
-        }
         let cx = ReadCx {
             field: &field,
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
         };
-        gen.read(&mut read, &f.ty, &name, true, &cx, 0);
-        read.line("more = r.HasMore;");
-        read.close();
-        read.line("else");
-        read.open();
-        // A default string is charged as if materialised, as in Rust.
-        if let Some(Value::String(s)) = &f.default {
-            if !s.is_empty() {
-                read.line(&format!("r.Charge({}, r.Position, {field});", s.len()));
-            }
-        }
-        read.line("if (!fresh)");
-        read.open();
-        gen.reset(&mut read, &f.ty, &name, f.default.as_ref());
-        read.close();
-        read.close();
+        let default_bytes = match &f.default {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
+            _ => None,
+        };
+        let view = MessageFieldRead {
+            field: &field,
+            max: field_max(f, &field),
+            read: gen.read_lines(&f.ty, &name, true, &cx),
+            default_bytes,
+            reset: gen.reset(&f.ty, &name, f.default.as_ref()),
+        };
+        read.lines(&templates().lines("codec/message_field_read", &view));
         let init = gen.default_expr(&f.ty, f.default.as_ref());
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
@@ -595,23 +636,15 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
             init: init.unwrap_or_default(),
         });
     }
-    let schema_name = string_literal(&def.name);
-    if preserve_unknown {
-        size.line("n += UnknownFields == null ? 0 : UnknownFields.Length;");
-        write.line("w.WriteRaw(UnknownFields);");
-        read.line(
-            "UnknownFields = more ? r.ReadRest(UnknownFields, this) : global::System.Array.Empty<byte>();",
-        );
-    }
     MessageView {
         doc: doc_lines(&def.doc),
         obsolete: def.deprecated,
         name: type_ident(&def.name),
-        schema_name,
+        schema_name: string_literal(&def.name),
         field_names,
         preserve_unknown,
         fields: decls,
-        size: size_body(2, constant, size),
+        size: size_body(2, constant, size, preserve_unknown),
         write: write.finish(),
         read: read.finish(),
     }
@@ -621,7 +654,7 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
 /// back (no length prefix, no defaults, no nesting level). See
 /// `var_struct.hbs`.
 fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
-    let mut size = code::Code::new(3);
+    let mut size = Lines::new();
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
     let mut constant: u64 = 0;
@@ -632,20 +665,17 @@ fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
         let schema_name = format!("{}.{}", def.name, f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
-        constant += gen.size(&mut size, &f.ty, &name, 0);
+        constant += gen.size_lines(&mut size, &f.ty, &name);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         field_names.push(string_literal(&schema_name));
         let field = format!("this, {index}");
-        if let Some(m) = f.max {
-            let optional = matches!(f.ty, Type::Optional(_));
-            read.line(&format!("r.PeekMax({m}, {field}, {optional});"));
-        }
+        read.lines(&field_max(f, &field));
         let cx = ReadCx {
             field: &field,
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
         };
-        gen.read(&mut read, &f.ty, &name, true, &cx, 0);
+        read.lines(&gen.read_lines(&f.ty, &name, true, &cx));
         let init = gen.default_expr(&f.ty, None);
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
@@ -664,7 +694,7 @@ fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
         field_names,
         preserve_unknown: false,
         fields: decls,
-        size: size_body(2, constant, size),
+        size: size_body(2, constant, size, false),
         write: write.finish(),
         read: read.finish(),
     }
@@ -731,8 +761,8 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
             .map(|(index, v)| {
                 let member = format!("{}.{}", def.name, v.name);
                 let gen = &gen.for_member(&member);
-                let mut size = code::Code::new(4);
-                let constant = 4 + tag_size + gen.size(&mut size, &v.ty, "Value", 0);
+                let mut size = Lines::new();
+                let constant = 4 + tag_size + gen.size_lines(&mut size, &v.ty, "Value");
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);
@@ -743,7 +773,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                     fresh: "false",
                     boxed: v.cyclic.then(|| gen.ir.boxed_memory(&v.ty)),
                 };
-                gen.read(&mut read, &v.ty, "v.Value", true, &cx, 0);
+                read.lines(&gen.read_lines(&v.ty, "v.Value", true, &cx));
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
                     doc: doc_lines(&v.doc),
@@ -754,7 +784,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),
                     init: init.unwrap_or_default(),
-                    size: size_body(3, constant, size),
+                    size: size_body(3, constant, size, false),
                     write: write.finish(),
                     read: read.finish(),
                 }

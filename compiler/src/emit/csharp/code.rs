@@ -184,6 +184,16 @@ struct ReadNamed<'a> {
     fresh: String,
 }
 
+/// `codec/reset_*`: `default` for `reset_collection` and `reset_value`,
+/// `count` and `new_array` for `reset_array`.
+#[derive(Serialize)]
+struct Reset<'a> {
+    lv: &'a str,
+    default: String,
+    count: u32,
+    new_array: String,
+}
+
 // View models of the `codec/size_*` templates. `constant` is the fixed part
 // of the size of the value inside, absent when it is 0.
 
@@ -647,9 +657,9 @@ impl Gen<'_> {
 
     /// Adds statements that add the variable part of `expr`'s encoded size to
     /// `n`; returns the constant part.
-    pub(super) fn size(&self, c: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
-        let (constant, lines) = self.size_codec(ty, expr, d);
-        c.lines(&lines);
+    pub(super) fn size_lines(&self, lines: &mut Lines, ty: &Type, expr: &str) -> u64 {
+        let (constant, more) = self.size_codec(ty, expr, 0);
+        lines.extend(more);
         constant
     }
 
@@ -878,16 +888,8 @@ impl Gen<'_> {
     /// Statements decoding from the reader `r` into the lvalue `lv`. With
     /// `into`, `lv` holds a value whose lists, maps, arrays, messages and
     /// union variants are reused; otherwise `lv` may be unassigned.
-    pub(super) fn read(
-        &self,
-        c: &mut Code,
-        ty: &Type,
-        lv: &str,
-        into: bool,
-        cx: &ReadCx,
-        d: usize,
-    ) {
-        c.lines(&self.read_codec(ty, lv, into, cx, d));
+    pub(super) fn read_lines(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx) -> Lines {
+        self.read_codec(ty, lv, into, cx, 0)
     }
 
     /// The read codec of a type expression: its lines from the
@@ -1101,27 +1103,41 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements giving a field its default when old data ends before it.
-    pub(super) fn reset(&self, c: &mut Code, ty: &Type, lv: &str, declared: Option<&Value>) {
+    /// The lines giving a field its default when old data ends before it:
+    /// lists and maps are cleared, arrays of zero-valued elements cleared in
+    /// place, anything else assigned its default.
+    pub(super) fn reset(&self, ty: &Type, lv: &str, declared: Option<&Value>) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::List(_) | Type::Map(..) => {
-                let default = self.default_or_zero(ty);
-                c.line(&format!("if ({lv} == null) {lv} = {default};"));
-                c.line(&format!("else {lv}.Clear();"));
-            }
-            // An array of zero-valued elements is cleared in place.
-            Type::Array(t, n) if self.default_expr(t, None).is_none() => {
-                let fresh = new_array(&self.cs_type(t), *n);
-                c.line(&format!(
-                    "if ({lv} != null && {lv}.Length == {n}) global::System.Array.Clear({lv}, 0, {n});"
-                ));
-                c.line(&format!("else {lv} = {fresh};"));
-            }
+            Type::List(_) | Type::Map(..) => t.lines(
+                "codec/reset_collection",
+                &Reset {
+                    lv,
+                    default: self.default_or_zero(ty),
+                    count: 0,
+                    new_array: String::new(),
+                },
+            ),
+            Type::Array(elem, n) if self.default_expr(elem, None).is_none() => t.lines(
+                "codec/reset_array",
+                &Reset {
+                    lv,
+                    default: String::new(),
+                    count: *n,
+                    new_array: new_array(&self.cs_type(elem), *n),
+                },
+            ),
             _ => {
                 let default = self
                     .default_expr(ty, declared)
                     .unwrap_or_else(|| format!("default({})", self.cs_type(ty)));
-                c.line(&format!("{lv} = {default};"));
+                let view = Reset {
+                    lv,
+                    default,
+                    count: 0,
+                    new_array: String::new(),
+                };
+                t.lines("codec/reset_value", &view)
             }
         }
     }
