@@ -32,6 +32,16 @@ macro_rules! codec {
     };
 }
 
+/// `("api/NAME", source of templates/csharp/api/NAME.hbs)`.
+macro_rules! api {
+    ($name:literal) => {
+        (
+            concat!("api/", $name),
+            include_str!(concat!("../../../templates/csharp/api/", $name, ".hbs")),
+        )
+    };
+}
+
 const RUNTIME: &str = include_str!("../../../runtime/csharp/PktRuntime.cs");
 
 /// The runtime support file's name, without `.cs`.
@@ -83,6 +93,19 @@ const CODECS: &[(&str, &str)] = &[
     codec!("write_array"),
 ];
 
+/// The partials shared by the message, union and variable-size struct
+/// templates: the public API wrappers, which differ only in a noun, the
+/// nesting depth of a top-level value and how `ReadFrom` is called.
+const API: &[(&str, &str)] = &[
+    api!("get_encoded_size"),
+    api!("encode"),
+    api!("decode"),
+    api!("try_decode"),
+    api!("decode_into"),
+    api!("read_from_new"),
+    api!("pkt_name"),
+];
+
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
 fn templates() -> &'static Templates {
@@ -90,6 +113,7 @@ fn templates() -> &'static Templates {
     TEMPLATES.get_or_init(|| {
         let mut t = Templates::new(&[
             ("file", include_str!("../../../templates/csharp/file.hbs")),
+            ("items", include_str!("../../../templates/csharp/items.hbs")),
             (
                 "consts",
                 include_str!("../../../templates/csharp/consts.hbs"),
@@ -109,6 +133,7 @@ fn templates() -> &'static Templates {
                 include_str!("../../../templates/csharp/var_struct.hbs"),
             ),
         ]);
+        t.register_all(API);
         t.register_all(CODECS);
         t
     })
@@ -711,6 +736,8 @@ struct UnionView {
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
+    /// `Union.Variant` of every variant as C# string literals, for errors.
+    field_names: Vec<String>,
     tag_type: &'static str,
     tag_size: u32,
     /// `ReadU8` or `ReadU16`.
@@ -725,8 +752,6 @@ struct VariantView {
     doc: Vec<String>,
     obsolete: bool,
     name: String,
-    /// `Union.Variant` as a C# string literal, for errors.
-    field_name: String,
     tag: u16,
     ty: String,
     has_init: bool,
@@ -751,6 +776,10 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
         obsolete: def.deprecated,
         name: type_ident(&def.name),
         schema_name: string_literal(&def.name),
+        field_names: variants
+            .iter()
+            .map(|v| string_literal(&format!("{}.{}", def.name, v.name)))
+            .collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
         read_tag,
@@ -766,7 +795,6 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);
-                let field_name = string_literal(&format!("{}.{}", def.name, v.name));
                 let field = format!("v, {index}");
                 let cx = ReadCx {
                     field: &field,
@@ -779,7 +807,6 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                     doc: doc_lines(&v.doc),
                     obsolete: v.deprecated,
                     name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
-                    field_name,
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),
