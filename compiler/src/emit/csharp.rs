@@ -1,10 +1,11 @@
 //! The C# backend.
 //!
-//! Every decision is made here: names, C# type strings, sizes, offsets,
-//! default expressions and the statement fragments that encode and decode
-//! each field (type expressions nest arbitrarily, so their code is built
-//! recursively here rather than in templates). The templates in
-//! `templates/csharp/` only lay the pieces out.
+//! Every decision is made here: names, C# type strings, sizes, offsets and
+//! default expressions, and which codec template encodes and decodes each
+//! field (`code.rs` walks the nested type expressions and renders one
+//! `templates/csharp/codec/` template per type constructor). The templates
+//! in `templates/csharp/` only lay the pieces out; see the `emit` module
+//! documentation for what stays in Rust code.
 
 mod code;
 

@@ -1,4 +1,7 @@
-//! Statement fragments for encoding, sizing and decoding one type expression.
+//! Codecs: the statements encoding, sizing and decoding one type expression,
+//! each rendered from the `templates/csharp/codec/` template of its type
+//! constructor with a view model computed here (the fixed-size struct
+//! stores stay straight-line Rust-built code: see the `emit` module docs).
 //!
 //! Locals are named with the nesting depth as suffix (`l0`, `i1`, ...), and
 //! every composite opens its own block, so nested fragments never shadow one
