@@ -80,6 +80,17 @@ const CODECS: &[(&str, &str)] = &[
     codec!("message_field_read"),
     codec!("size_body"),
     codec!("size_call"),
+    codec!("fixed_write_struct"),
+    codec!("fixed_load"),
+    codec!("fixed_read_struct"),
+    codec!("fixed_read_array"),
+    codec!("fixed_truncated"),
+    codec!("truncated_array"),
+    codec!("truncated_struct"),
+    codec!("truncated_value"),
+    codec!("validate_bool"),
+    codec!("validate_struct"),
+    codec!("validate_array"),
     codec!("size_object"),
     codec!("size_optional"),
     codec!("size_collection"),
@@ -506,9 +517,9 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
         let off = f.offset.expect("struct fields have offsets").to_string();
         let member = format!("{}.{}", def.name, f.name);
         let gen = gen.for_member(&member);
-        gen.fixed_write(&mut write, &f.ty, &name, &off, 0);
-        gen.fixed_read(&mut read, &f.ty, &format!("v.{name}"), &off, 0);
-        gen.fixed_truncated(&mut truncated, &f.ty, &off, 0);
+        write.lines(&gen.fixed_write(&f.ty, &name, &off, 0));
+        read.lines(&gen.fixed_read(&f.ty, &format!("v.{name}"), &off, 0));
+        truncated.lines(&gen.fixed_truncated(&f.ty, &off, 0));
     }
     StructView {
         doc: doc_lines(&def.doc),

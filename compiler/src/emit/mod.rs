@@ -17,15 +17,17 @@
 //! variable-size structs are partials in `templates/csharp/api/`.
 //!
 //! What stays in Rust code, and why:
-//! - The fixed-size struct bodies (`fixed_write`, `fixed_read`,
-//!   `fixed_truncated` in `csharp/code.rs`): straight-line little-endian
-//!   stores and loads at constant offsets, one line per scalar, which is
-//!   what makes fixed packets fast (no per-field call, no loop over fields).
-//!   Their text is a table from scalar type to `BinaryPrimitives` call plus
-//!   offset arithmetic, and the truncation path is a first-error-in-wire-
-//!   order decision per field; as templates they would be one-line
-//!   templates selected by the same table, no clearer. Only the layout
-//!   around them (`struct.hbs`) is a template.
+//! - The scalar stores and loads of fixed-size structs (`store` and
+//!   `load` in `csharp/code.rs`): the generated code keeps one
+//!   straight-line little-endian `BinaryPrimitives` call (or byte store) at a
+//!   constant offset per scalar, which is what makes fixed packets fast (no
+//!   per-field call, no loop over fields). Which call, which cast and which
+//!   bit conversion a scalar needs is a table from scalar type to text; as
+//!   templates it would be eleven one-line templates chosen by the same
+//!   table, no clearer. The structure around them (array loops, nested
+//!   structs, the first-error-in-wire-order truncation checks) comes from
+//!   `codec/fixed_*`, `codec/truncated_*` and `codec/validate_*`, and the
+//!   struct's API from `struct.hbs`.
 //! - Literals and names (`float_literal`, `string_literal`, `new_array`,
 //!   default expressions): escaping and exact float bits are decisions, not
 //!   layout.

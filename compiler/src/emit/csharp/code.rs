@@ -1,7 +1,8 @@
 //! Codecs: the statements encoding, sizing and decoding one type expression,
 //! each rendered from the `templates/csharp/codec/` template of its type
-//! constructor with a view model computed here (the fixed-size struct
-//! stores stay straight-line Rust-built code: see the `emit` module docs).
+//! constructor with a view model computed here (the scalar stores and loads
+//! of fixed-size structs are one line each from a table here: see the `emit`
+//! module docs).
 //!
 //! Locals are named with the nesting depth as suffix (`l0`, `i1`, ...), and
 //! every composite opens its own block, so nested fragments never shadow one
@@ -38,27 +39,12 @@ impl Code {
         self.text.push('\n');
     }
 
-    pub(super) fn open(&mut self) {
-        self.line("{");
-        self.level += 1;
-    }
-
-    pub(super) fn close(&mut self) {
-        self.level -= 1;
-        self.line("}");
-    }
-
     /// Appends a codec's lines (indented relative to each other) at this
     /// position.
     pub(super) fn lines(&mut self, lines: &Lines) {
         for l in lines {
             self.line(l);
         }
-    }
-
-    /// Appends lines already indented for this position.
-    pub(super) fn raw(&mut self, lines: &str) {
-        self.text.push_str(lines);
     }
 
     /// The lines, each ending in a newline (empty when there are none).
@@ -195,6 +181,52 @@ struct Reset<'a> {
     default: String,
     count: u32,
     new_array: String,
+}
+
+// View models of the fixed-size struct codecs (`codec/fixed_*`,
+// `codec/truncated_*`, `codec/validate_*`); `off` is the byte offset in the
+// span `s` as a C# expression.
+
+#[derive(Serialize)]
+struct FixedLoad<'a> {
+    lv: &'a str,
+    /// The straight-line load (see [`load`]).
+    load: String,
+}
+
+/// A nested struct at `off` (`lv` is the value written or read into), or the
+/// scalar at `off` of `size` bytes for `truncated_value`.
+#[derive(Serialize)]
+struct FixedStruct<'a> {
+    lv: &'a str,
+    q: String,
+    off: &'a str,
+    size: u32,
+}
+
+#[derive(Serialize)]
+struct Truncated {
+    /// The offset just past the value.
+    end: String,
+    /// Returns the error of the value cut off.
+    cut: Lines,
+    /// Checks the whole value when it is not cut off.
+    validate: Lines,
+}
+
+#[derive(Serialize)]
+struct TruncatedArray {
+    i: String,
+    e: String,
+    elem_off: String,
+    elem: Lines,
+}
+
+#[derive(Serialize)]
+struct ValidateArray {
+    i: String,
+    count: u32,
+    elem: Lines,
 }
 
 // View models of the `codec/size_*` templates. `constant` is the fixed part
@@ -1145,36 +1177,43 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements storing `expr` at byte offset `off` of the span `s`.
-    pub(super) fn fixed_write(&self, c: &mut Code, ty: &Type, expr: &str, off: &str, d: usize) {
+    /// Statements storing `expr` at byte offset `off` of the span `s`. A
+    /// scalar is one straight-line store (see [`store`]); an array loops
+    /// with the `write_array` codec; a struct calls its own stores.
+    pub(super) fn fixed_write(&self, ty: &Type, expr: &str, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(p) => c.line(&store(*p, expr, off)),
-            Type::Array(t, n) => {
+            Type::Prim(p) => vec![store(*p, expr, off)],
+            Type::Array(elem, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                let size = self.fixed_size(t).expect("struct arrays are fixed");
-                c.open();
-                c.line(&format!("var {a} = {expr};"));
-                c.line(&format!(
-                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
-                    string_literal(self.member)
-                ));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
-                self.fixed_write(c, t, &elem, &offset(off, &i, size), d + 1);
-                c.close();
-                c.close();
+                let size = self.fixed_size(elem).expect("struct arrays are fixed");
+                let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
+                let lines = self.fixed_write(elem, &item, &offset(off, &i, size), d + 1);
+                let view = WriteArray {
+                    a,
+                    i,
+                    count: *n,
+                    expr,
+                    member: string_literal(self.member),
+                    elem: lines,
+                };
+                t.lines("codec/write_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match &def.kind {
                     TypeKind::Enum { base, .. } => {
-                        c.line(&store(*base, &format!("({}){expr}", prim_cs(*base)), off))
+                        vec![store(*base, &format!("({}){expr}", prim_cs(*base)), off)]
                     }
-                    TypeKind::Struct { .. } => {
-                        let size = def.layout.fixed_size().expect("structs are fixed");
-                        c.line(&format!("{expr}.WriteTo(s.Slice({off}, {size}));"));
-                    }
+                    TypeKind::Struct { .. } => t.lines(
+                        "codec/fixed_write_struct",
+                        &FixedStruct {
+                            lv: expr,
+                            q: String::new(),
+                            off,
+                            size: def.layout.fixed_size().expect("structs are fixed"),
+                        },
+                    ),
                     _ => unreachable!("only fixed-size types are inside structs"),
                 }
             }
@@ -1184,34 +1223,52 @@ impl Gen<'_> {
 
     /// Statements loading the value at byte offset `off` of the span `s`
     /// into `lv`; `at` is the span's position in the reader `r`.
-    pub(super) fn fixed_read(&self, c: &mut Code, ty: &Type, lv: &str, off: &str, d: usize) {
+    pub(super) fn fixed_read(&self, ty: &Type, lv: &str, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(p) => c.line(&format!("{lv} = {};", load(*p, off))),
-            Type::Array(t, n) => {
+            Type::Prim(p) => t.lines(
+                "codec/fixed_load",
+                &FixedLoad {
+                    lv,
+                    load: load(*p, off),
+                },
+            ),
+            Type::Array(elem, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                let size = self.fixed_size(t).expect("struct arrays are fixed");
-                c.open();
-                c.line(&format!("var {a} = {};", new_array(&self.cs_type(t), *n)));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                self.fixed_read(c, t, &format!("{a}[{i}]"), &offset(off, &i, size), d + 1);
-                c.close();
-                c.line(&format!("{lv} = {a};"));
-                c.close();
+                let size = self.fixed_size(elem).expect("struct arrays are fixed");
+                let item = format!("{a}[{i}]");
+                let lines = self.fixed_read(elem, &item, &offset(off, &i, size), d + 1);
+                let view = ReadArray {
+                    lv,
+                    into: false,
+                    count: *n,
+                    new_array: new_array(&self.cs_type(elem), *n),
+                    elem: lines,
+                    a,
+                    i,
+                };
+                t.lines("codec/fixed_read_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 let q = qualified(self.ir, def);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => {
-                        c.line(&format!("{lv} = ({q}){};", load(*base, off)))
-                    }
-                    TypeKind::Struct { .. } => {
-                        let size = def.layout.fixed_size().expect("structs are fixed");
-                        c.line(&format!(
-                            "{lv} = {q}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});"
-                        ));
-                    }
+                    TypeKind::Enum { base, .. } => t.lines(
+                        "codec/fixed_load",
+                        &FixedLoad {
+                            lv,
+                            load: format!("({q}){}", load(*base, off)),
+                        },
+                    ),
+                    TypeKind::Struct { .. } => t.lines(
+                        "codec/fixed_read_struct",
+                        &FixedStruct {
+                            lv,
+                            q,
+                            off,
+                            size: def.layout.fixed_size().expect("structs are fixed"),
+                        },
+                    ),
                     _ => unreachable!("only fixed-size types are inside structs"),
                 }
             }
@@ -1226,67 +1283,96 @@ impl Gen<'_> {
     /// before the cut are checked (an invalid bool wins); the value cut off
     /// returns `UnexpectedEnd` at its own offset, or, for a struct, its
     /// `Truncated` error. `off` is an expression.
-    pub(super) fn fixed_truncated(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+    pub(super) fn fixed_truncated(&self, ty: &Type, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         let size = self.fixed_size(ty).expect("struct fields are fixed");
         let end = if off == "0" {
             size.to_string()
         } else {
             format!("{off} + {size}")
         };
-        c.line(&format!("if (s.Length < {end})"));
-        c.open();
-        match ty {
-            Type::Array(t, _) => {
-                let es = self.fixed_size(t).expect("struct arrays are fixed");
+        let cut = match ty {
+            Type::Array(elem, _) => {
+                let es = self.fixed_size(elem).expect("struct arrays are fixed");
                 let (i, e) = (format!("i{d}"), format!("e{d}"));
-                c.line(&format!("for (int {i} = 0; ; {i}++)"));
-                c.open();
-                c.line(&format!("int {e} = {};", offset(off, &i, es)));
-                self.fixed_truncated(c, t, &e, d + 1);
-                c.close();
+                let view = TruncatedArray {
+                    elem_off: offset(off, &i, es),
+                    elem: self.fixed_truncated(elem, &e, d + 1),
+                    i,
+                    e,
+                };
+                t.lines("codec/truncated_array", &view)
             }
             Type::Named(r) if matches!(self.ir.ty(r.id).kind, TypeKind::Struct { .. }) => {
-                let q = qualified(self.ir, self.ir.ty(r.id));
-                c.line(&format!(
-                    "return {q}.Truncated(s.Slice({off}), ref r, at + {off});"
-                ));
+                let view = FixedStruct {
+                    lv: "",
+                    q: qualified(self.ir, self.ir.ty(r.id)),
+                    off,
+                    size,
+                };
+                t.lines("codec/truncated_struct", &view)
             }
-            _ => c.line(&format!(
-                "return r.UnexpectedEndAt(at + {off}, {size}, s.Length - ({off}));"
-            )),
-        }
-        c.close();
-        self.fixed_validate(c, ty, off, d);
+            _ => {
+                let view = FixedStruct {
+                    lv: "",
+                    q: String::new(),
+                    off,
+                    size,
+                };
+                t.lines("codec/truncated_value", &view)
+            }
+        };
+        let view = Truncated {
+            end,
+            cut,
+            validate: self.fixed_validate(ty, off, d),
+        };
+        t.lines("codec/fixed_truncated", &view)
     }
 
     /// Statements checking the whole value at `off` of `s` (its bools).
-    fn fixed_validate(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+    fn fixed_validate(&self, ty: &Type, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(Prim::Bool) => c.line(&format!("r.CheckBool(s[{off}], at + {off});")),
-            Type::Array(t, n) => {
-                let es = self.fixed_size(t).expect("struct arrays are fixed");
-                let mut inner = Code::new(c.level + 1);
+            Type::Prim(Prim::Bool) => t.lines(
+                "codec/validate_bool",
+                &FixedStruct {
+                    lv: "",
+                    q: String::new(),
+                    off,
+                    size: 1,
+                },
+            ),
+            Type::Array(elem, n) => {
+                let es = self.fixed_size(elem).expect("struct arrays are fixed");
                 let i = format!("i{d}");
-                self.fixed_validate(&mut inner, t, &offset(off, &i, es), d + 1);
-                let body = inner.finish();
-                if !body.is_empty() {
-                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                    c.open();
-                    c.raw(&body);
-                    c.close();
+                let lines = self.fixed_validate(elem, &offset(off, &i, es), d + 1);
+                if lines.is_empty() {
+                    return lines;
                 }
+                let view = ValidateArray {
+                    i,
+                    count: *n,
+                    elem: lines,
+                };
+                t.lines("codec/validate_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
-                if let TypeKind::Struct { .. } = def.kind {
-                    let size = def.layout.fixed_size().expect("structs are fixed");
-                    c.line(&format!(
-                        "{}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});",
-                        qualified(self.ir, def)
-                    ));
+                match def.kind {
+                    TypeKind::Struct { .. } => t.lines(
+                        "codec/validate_struct",
+                        &FixedStruct {
+                            lv: "",
+                            q: qualified(self.ir, def),
+                            off,
+                            size: def.layout.fixed_size().expect("structs are fixed"),
+                        },
+                    ),
+                    _ => Lines::new(),
                 }
             }
-            _ => {}
+            _ => Lines::new(),
         }
     }
 }
