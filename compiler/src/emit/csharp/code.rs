@@ -58,9 +58,6 @@ impl Code {
 /// lines with `{{#each}}`, so the indentation lives in the templates.
 pub(super) type Lines = Vec<String>;
 
-// View models of the `codec/write_*` templates: what to write, and the
-// already rendered codecs of the values inside.
-
 // View models of the `codec/read_*` templates. `lv` is the lvalue decoded
 // into, `field` the `IPktNamed` arguments naming the field for errors.
 
@@ -275,6 +272,9 @@ struct SizeArray<'a> {
     member: String,
     elem: Lines,
 }
+
+// View models of the `codec/write_*` templates: what to write, and the
+// already rendered codecs of the values inside.
 
 #[derive(Serialize)]
 struct WriteValue<'a> {
