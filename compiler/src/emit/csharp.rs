@@ -1,10 +1,11 @@
 //! The C# backend.
 //!
-//! Every decision is made here: names, C# type strings, sizes, offsets,
-//! default expressions and the statement fragments that encode and decode
-//! each field (type expressions nest arbitrarily, so their code is built
-//! recursively here rather than in templates). The templates in
-//! `templates/csharp/` only lay the pieces out.
+//! Every decision is made here: names, C# type strings, sizes, offsets and
+//! default expressions, and which codec template encodes and decodes each
+//! field (`code.rs` walks the nested type expressions and renders one
+//! `templates/csharp/codec/` template per type constructor). The templates
+//! in `templates/csharp/` only lay the pieces out; see the `emit` module
+//! documentation for what stays in Rust code.
 
 mod code;
 
@@ -20,7 +21,27 @@ use crate::ir::{
 };
 use crate::names::{self, Lang, NameKind};
 
-use code::{Gen, ReadCx};
+use code::{Gen, Lines, ReadCx};
+
+/// `("codec/NAME", source of templates/csharp/codec/NAME.hbs)`.
+macro_rules! codec {
+    ($name:literal) => {
+        (
+            concat!("codec/", $name),
+            include_str!(concat!("../../../templates/csharp/codec/", $name, ".hbs")),
+        )
+    };
+}
+
+/// `("api/NAME", source of templates/csharp/api/NAME.hbs)`.
+macro_rules! api {
+    ($name:literal) => {
+        (
+            concat!("api/", $name),
+            include_str!(concat!("../../../templates/csharp/api/", $name, ".hbs")),
+        )
+    };
+}
 
 const RUNTIME: &str = include_str!("../../../runtime/csharp/PktRuntime.cs");
 
@@ -36,13 +57,75 @@ pub fn runtime_file() -> String {
     format!("{AUTO}{}. Do not edit.\n{body}", output::MARKER)
 }
 
+/// The codec templates: one per type constructor and operation (see
+/// `code.rs`), named after their file.
+const CODECS: &[(&str, &str)] = &[
+    codec!("read_charge"),
+    codec!("read_prim"),
+    codec!("read_enum"),
+    codec!("read_string"),
+    codec!("read_struct"),
+    codec!("read_object_into"),
+    codec!("read_union"),
+    codec!("read_optional"),
+    codec!("read_optional_boxed"),
+    codec!("read_list"),
+    codec!("read_list_into"),
+    codec!("read_map"),
+    codec!("read_array"),
+    codec!("reset_collection"),
+    codec!("reset_array"),
+    codec!("reset_value"),
+    codec!("field_max"),
+    codec!("message_field_read"),
+    codec!("size_body"),
+    codec!("size_call"),
+    codec!("fixed_write_struct"),
+    codec!("fixed_load"),
+    codec!("fixed_read_struct"),
+    codec!("fixed_read_array"),
+    codec!("fixed_truncated"),
+    codec!("truncated_array"),
+    codec!("truncated_struct"),
+    codec!("truncated_value"),
+    codec!("validate_bool"),
+    codec!("validate_struct"),
+    codec!("validate_array"),
+    codec!("size_object"),
+    codec!("size_optional"),
+    codec!("size_collection"),
+    codec!("size_array"),
+    codec!("write_value"),
+    codec!("write_enum"),
+    codec!("write_struct"),
+    codec!("write_object"),
+    codec!("write_optional"),
+    codec!("write_list"),
+    codec!("write_map"),
+    codec!("write_array"),
+];
+
+/// The partials shared by the message, union and variable-size struct
+/// templates: the public API wrappers, which differ only in a noun, the
+/// nesting depth of a top-level value and how `ReadFrom` is called.
+const API: &[(&str, &str)] = &[
+    api!("get_encoded_size"),
+    api!("encode"),
+    api!("decode"),
+    api!("try_decode"),
+    api!("decode_into"),
+    api!("read_from_new"),
+    api!("pkt_name"),
+];
+
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
 fn templates() -> &'static Templates {
     static TEMPLATES: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
     TEMPLATES.get_or_init(|| {
-        Templates::new(&[
+        let mut t = Templates::new(&[
             ("file", include_str!("../../../templates/csharp/file.hbs")),
+            ("items", include_str!("../../../templates/csharp/items.hbs")),
             (
                 "consts",
                 include_str!("../../../templates/csharp/consts.hbs"),
@@ -61,7 +144,10 @@ fn templates() -> &'static Templates {
                 "var_struct",
                 include_str!("../../../templates/csharp/var_struct.hbs"),
             ),
-        ])
+        ]);
+        t.register_all(API);
+        t.register_all(CODECS);
+        t
     })
 }
 
@@ -431,9 +517,9 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
         let off = f.offset.expect("struct fields have offsets").to_string();
         let member = format!("{}.{}", def.name, f.name);
         let gen = gen.for_member(&member);
-        gen.fixed_write(&mut write, &f.ty, &name, &off, 0);
-        gen.fixed_read(&mut read, &f.ty, &format!("v.{name}"), &off, 0);
-        gen.fixed_truncated(&mut truncated, &f.ty, &off, 0);
+        write.lines(&gen.fixed_write(&f.ty, &name, &off, 0));
+        read.lines(&gen.fixed_read(&f.ty, &format!("v.{name}"), &off, 0));
+        truncated.lines(&gen.fixed_truncated(&f.ty, &off, 0));
     }
     StructView {
         doc: doc_lines(&def.doc),
@@ -484,21 +570,66 @@ struct MessageView {
 /// The body of a `GetEncodedSize(int depth)`: the constant part, then the
 /// variable part in a `checked` block (an overflow becomes the caller's
 /// PktEncodeException).
-fn size_body(level: usize, constant: u64, variable: code::Code) -> String {
+fn size_body(level: usize, constant: u64, variable: Lines, preserve_unknown: bool) -> String {
+    let view = SizeBody {
+        constant,
+        checked: !variable.is_empty() || preserve_unknown,
+        variable,
+        preserve_unknown,
+    };
     let mut c = code::Code::new(level);
-    c.line(&format!("long n = {constant};"));
-    let variable = variable.finish();
-    if !variable.is_empty() {
-        c.line("checked");
-        c.open();
-        c.raw(&variable);
-        c.close();
-    }
+    c.lines(&templates().lines("codec/size_body", &view));
     c.finish()
 }
 
+#[derive(Serialize)]
+struct SizeBody {
+    constant: u64,
+    /// Whether there is a variable part.
+    checked: bool,
+    variable: Lines,
+    /// Add the size of a message's unknown fields.
+    preserve_unknown: bool,
+}
+
+/// `codec/field_max`: a field's `@max`, checked on its count before it is
+/// decoded.
+#[derive(Serialize)]
+struct FieldMax<'a> {
+    max: u32,
+    field: &'a str,
+    optional: bool,
+}
+
+fn field_max(f: &Field, field: &str) -> Lines {
+    match f.max {
+        Some(max) => templates().lines(
+            "codec/field_max",
+            &FieldMax {
+                max,
+                field,
+                optional: matches!(f.ty, Type::Optional(_)),
+            },
+        ),
+        None => Lines::new(),
+    }
+}
+
+/// `codec/message_field_read`: one message field, decoded when the body has
+/// more bytes, else given its default.
+#[derive(Serialize)]
+struct MessageFieldRead<'a> {
+    field: &'a str,
+    max: Lines,
+    read: Lines,
+    /// Model bytes of a non-empty default string, charged as if
+    /// materialised (as in Rust).
+    default_bytes: Option<usize>,
+    reset: Lines,
+}
+
 fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
-    let mut size = code::Code::new(3);
+    let mut size = Lines::new();
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
     let mut constant: u64 = 4;
@@ -510,38 +641,28 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
         let schema_name = format!("{}.{}", def.name, f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
-        constant += gen.size(&mut size, &f.ty, &name, 0);
+        constant += gen.size_lines(&mut size, &f.ty, &name);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         field_names.push(string_literal(&schema_name));
         // Errors name the field through IPktNamed: no string in the hot path.
         let field = format!("this, {index}");
-        read.line("if (more)");
-        read.open();
-        if let Some(m) = f.max {
-            let optional = matches!(f.ty, Type::Optional(_));
-            read.line(&format!("r.PeekMax({m}, {field}, {optional});"));
-        }
         let cx = ReadCx {
             field: &field,
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
         };
-        gen.read(&mut read, &f.ty, &name, true, &cx, 0);
-        read.line("more = r.HasMore;");
-        read.close();
-        read.line("else");
-        read.open();
-        // A default string is charged as if materialised, as in Rust.
-        if let Some(Value::String(s)) = &f.default {
-            if !s.is_empty() {
-                read.line(&format!("r.Charge({}, r.Position, {field});", s.len()));
-            }
-        }
-        read.line("if (!fresh)");
-        read.open();
-        gen.reset(&mut read, &f.ty, &name, f.default.as_ref());
-        read.close();
-        read.close();
+        let default_bytes = match &f.default {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
+            _ => None,
+        };
+        let view = MessageFieldRead {
+            field: &field,
+            max: field_max(f, &field),
+            read: gen.read_lines(&f.ty, &name, true, &cx),
+            default_bytes,
+            reset: gen.reset(&f.ty, &name, f.default.as_ref()),
+        };
+        read.lines(&templates().lines("codec/message_field_read", &view));
         let init = gen.default_expr(&f.ty, f.default.as_ref());
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
@@ -552,23 +673,15 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
             init: init.unwrap_or_default(),
         });
     }
-    let schema_name = string_literal(&def.name);
-    if preserve_unknown {
-        size.line("n += UnknownFields == null ? 0 : UnknownFields.Length;");
-        write.line("w.WriteRaw(UnknownFields);");
-        read.line(
-            "UnknownFields = more ? r.ReadRest(UnknownFields, this) : global::System.Array.Empty<byte>();",
-        );
-    }
     MessageView {
         doc: doc_lines(&def.doc),
         obsolete: def.deprecated,
         name: type_ident(&def.name),
-        schema_name,
+        schema_name: string_literal(&def.name),
         field_names,
         preserve_unknown,
         fields: decls,
-        size: size_body(2, constant, size),
+        size: size_body(2, constant, size, preserve_unknown),
         write: write.finish(),
         read: read.finish(),
     }
@@ -578,7 +691,7 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
 /// back (no length prefix, no defaults, no nesting level). See
 /// `var_struct.hbs`.
 fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
-    let mut size = code::Code::new(3);
+    let mut size = Lines::new();
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
     let mut constant: u64 = 0;
@@ -589,20 +702,17 @@ fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
         let schema_name = format!("{}.{}", def.name, f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
-        constant += gen.size(&mut size, &f.ty, &name, 0);
+        constant += gen.size_lines(&mut size, &f.ty, &name);
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         field_names.push(string_literal(&schema_name));
         let field = format!("this, {index}");
-        if let Some(m) = f.max {
-            let optional = matches!(f.ty, Type::Optional(_));
-            read.line(&format!("r.PeekMax({m}, {field}, {optional});"));
-        }
+        read.lines(&field_max(f, &field));
         let cx = ReadCx {
             field: &field,
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
         };
-        gen.read(&mut read, &f.ty, &name, true, &cx, 0);
+        read.lines(&gen.read_lines(&f.ty, &name, true, &cx));
         let init = gen.default_expr(&f.ty, None);
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
@@ -621,7 +731,7 @@ fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
         field_names,
         preserve_unknown: false,
         fields: decls,
-        size: size_body(2, constant, size),
+        size: size_body(2, constant, size, false),
         write: write.finish(),
         read: read.finish(),
     }
@@ -638,6 +748,8 @@ struct UnionView {
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
+    /// `Union.Variant` of every variant as C# string literals, for errors.
+    field_names: Vec<String>,
     tag_type: &'static str,
     tag_size: u32,
     /// `ReadU8` or `ReadU16`.
@@ -652,8 +764,6 @@ struct VariantView {
     doc: Vec<String>,
     obsolete: bool,
     name: String,
-    /// `Union.Variant` as a C# string literal, for errors.
-    field_name: String,
     tag: u16,
     ty: String,
     has_init: bool,
@@ -678,6 +788,10 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
         obsolete: def.deprecated,
         name: type_ident(&def.name),
         schema_name: string_literal(&def.name),
+        field_names: variants
+            .iter()
+            .map(|v| string_literal(&format!("{}.{}", def.name, v.name)))
+            .collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
         read_tag,
@@ -688,30 +802,28 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
             .map(|(index, v)| {
                 let member = format!("{}.{}", def.name, v.name);
                 let gen = &gen.for_member(&member);
-                let mut size = code::Code::new(4);
-                let constant = 4 + tag_size + gen.size(&mut size, &v.ty, "Value", 0);
+                let mut size = Lines::new();
+                let constant = 4 + tag_size + gen.size_lines(&mut size, &v.ty, "Value");
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);
-                let field_name = string_literal(&format!("{}.{}", def.name, v.name));
                 let field = format!("v, {index}");
                 let cx = ReadCx {
                     field: &field,
                     fresh: "false",
                     boxed: v.cyclic.then(|| gen.ir.boxed_memory(&v.ty)),
                 };
-                gen.read(&mut read, &v.ty, "v.Value", true, &cx, 0);
+                read.lines(&gen.read_lines(&v.ty, "v.Value", true, &cx));
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
                     doc: doc_lines(&v.doc),
                     obsolete: v.deprecated,
                     name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
-                    field_name,
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),
                     init: init.unwrap_or_default(),
-                    size: size_body(3, constant, size),
+                    size: size_body(3, constant, size, false),
                     write: write.finish(),
                     read: read.finish(),
                 }

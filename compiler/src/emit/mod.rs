@@ -4,6 +4,36 @@
 //! which every name, type, size and decision is already computed; templates
 //! only lay out text. Where the text differs by kind of type, the language
 //! module picks a different template rather than the template branching.
+//!
+//! C# codecs: every encode, size and decode statement of a message, union or
+//! variable-size struct comes from a `templates/csharp/codec/` template, one
+//! per type constructor and operation (`write_list`, `size_optional`,
+//! `read_map`, ...), in the way uniffi-rs emits one converter per type
+//! constructor. The Rust side (`csharp/code.rs`) walks the type expression,
+//! computes local names, sizes, budget charges and defaults into a view
+//! model, renders the inner codecs first and hands their lines to the outer
+//! template, which places them with `{{#each}}`; the indentation lives in the
+//! templates. The public API wrappers shared by messages, unions and
+//! variable-size structs are partials in `templates/csharp/api/`.
+//!
+//! What stays in Rust code, and why:
+//! - The scalar stores and loads of fixed-size structs (`store` and
+//!   `load` in `csharp/code.rs`): the generated code keeps one
+//!   straight-line little-endian `BinaryPrimitives` call (or byte store) at a
+//!   constant offset per scalar, which is what makes fixed packets fast (no
+//!   per-field call, no loop over fields). Which call, which cast and which
+//!   bit conversion a scalar needs is a table from scalar type to text; as
+//!   templates it would be eleven one-line templates chosen by the same
+//!   table, no clearer. The structure around them (array loops, nested
+//!   structs, the first-error-in-wire-order truncation checks) comes from
+//!   `codec/fixed_*`, `codec/truncated_*` and `codec/validate_*`, and the
+//!   struct's API from `struct.hbs`.
+//! - Literals and names (`float_literal`, `string_literal`, `new_array`,
+//!   default expressions): escaping and exact float bits are decisions, not
+//!   layout.
+//! - The recursion itself: type expressions nest arbitrarily, and a codec's
+//!   locals are suffixed with its nesting depth so nested codecs never shadow
+//!   one another; handlebars cannot compute that, so Rust renders each level.
 
 mod csharp;
 pub mod output;

@@ -17,11 +17,27 @@ impl Templates {
         // Generated code is not HTML.
         hb.register_escape_fn(handlebars::no_escape);
         hb.set_prevent_indent(true);
+        let mut t = Templates { hb };
+        t.register_all(sources);
+        t
+    }
+
+    /// Registers more `(name, source)` pairs.
+    pub(crate) fn register_all(&mut self, sources: &[(&str, &str)]) {
         for (name, source) in sources {
-            hb.register_template_string(name, *source)
+            self.hb
+                .register_template_string(name, *source)
                 .unwrap_or_else(|e| panic!("template {name} does not parse: {e}"));
         }
-        Templates { hb }
+    }
+
+    /// Renders a template's lines (each without its newline): for code that
+    /// is placed line by line into an enclosing template.
+    pub(crate) fn lines(&self, name: &str, data: &impl Serialize) -> Vec<String> {
+        self.render(name, data)
+            .lines()
+            .map(str::to_string)
+            .collect()
     }
 
     /// Renders a template. The templates are part of the compiler and their

@@ -1,4 +1,8 @@
-//! Statement fragments for encoding, sizing and decoding one type expression.
+//! Codecs: the statements encoding, sizing and decoding one type expression,
+//! each rendered from the `templates/csharp/codec/` template of its type
+//! constructor with a view model computed here (the scalar stores and loads
+//! of fixed-size structs are one line each from a table here: see the `emit`
+//! module docs).
 //!
 //! Locals are named with the nesting depth as suffix (`l0`, `i1`, ...), and
 //! every composite opens its own block, so nested fragments never shadow one
@@ -8,6 +12,7 @@
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
 use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
+use serde::Serialize;
 use std::rc::Rc;
 
 const BP: &str = "global::System.Buffers.Binary.BinaryPrimitives";
@@ -34,33 +39,308 @@ impl Code {
         self.text.push('\n');
     }
 
-    pub(super) fn open(&mut self) {
-        self.line("{");
-        self.level += 1;
-    }
-
-    pub(super) fn close(&mut self) {
-        self.level -= 1;
-        self.line("}");
-    }
-
-    fn sub(&self) -> Code {
-        Code::new(self.level)
-    }
-
-    fn append(&mut self, other: Code) {
-        self.text.push_str(&other.text);
-    }
-
-    /// Appends lines already indented for this position.
-    pub(super) fn raw(&mut self, lines: &str) {
-        self.text.push_str(lines);
+    /// Appends a codec's lines (indented relative to each other) at this
+    /// position.
+    pub(super) fn lines(&mut self, lines: &Lines) {
+        for l in lines {
+            self.line(l);
+        }
     }
 
     /// The lines, each ending in a newline (empty when there are none).
     pub(super) fn finish(self) -> String {
         self.text
     }
+}
+
+/// The lines of a rendered codec, without indentation of their own beyond
+/// their nesting inside the codec. A codec template places its inner codecs'
+/// lines with `{{#each}}`, so the indentation lives in the templates.
+pub(super) type Lines = Vec<String>;
+
+// View models of the `codec/read_*` templates. `lv` is the lvalue decoded
+// into, `field` the `IPktNamed` arguments naming the field for errors.
+
+#[derive(Serialize)]
+struct ReadCharge<'a> {
+    /// Model bytes of the boxed value, a C# `long` literal.
+    bytes: String,
+    field: &'a str,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadPrim<'a> {
+    lv: &'a str,
+    method: String,
+}
+
+#[derive(Serialize)]
+struct ReadString<'a> {
+    lv: &'a str,
+    method: &'static str,
+    /// The value to reuse (`lv`) or `null`.
+    current: &'a str,
+    field: &'a str,
+}
+
+#[derive(Serialize)]
+struct ReadOptional<'a> {
+    lv: &'a str,
+    /// `read_optional_boxed`: the local holding the flag's position, and
+    /// the model bytes charged when the value is present.
+    b: String,
+    bytes: String,
+    field: &'a str,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadList<'a> {
+    lv: &'a str,
+    l: String,
+    n: String,
+    i: String,
+    e: String,
+    /// Minimum wire size of one element, and its model size (`long`).
+    min: u32,
+    elem_memory: String,
+    field: &'a str,
+    list: String,
+    /// The count, or empty when elements may take no bytes (the count is
+    /// then not bounded by the input).
+    capacity: String,
+    /// `read_list_into`: grow a reused list once to the checked count,
+    /// not by doubling.
+    grow: bool,
+    elem_type: String,
+    /// Decodes into a new local `e`.
+    elem: Lines,
+    /// `read_list_into`: decodes into a reused element `l[i]`.
+    reuse: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadMap<'a> {
+    lv: &'a str,
+    /// Reuse the map in `lv`.
+    into: bool,
+    m: String,
+    n: String,
+    i: String,
+    k: String,
+    v: String,
+    at: String,
+    min: u32,
+    /// Model bytes of one entry (`long`).
+    entry: String,
+    field: &'a str,
+    map: String,
+    /// The key order comparer.
+    order: String,
+    key_type: String,
+    key: Lines,
+    value_type: String,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct ReadArray<'a> {
+    lv: &'a str,
+    /// Reuse the array in `lv` when it has the right length.
+    into: bool,
+    a: String,
+    i: String,
+    count: u32,
+    new_array: String,
+    elem: Lines,
+}
+
+/// `read_enum`, `read_struct`, `read_object_into`, `read_union`.
+#[derive(Serialize)]
+struct ReadNamed<'a> {
+    lv: &'a str,
+    /// The qualified C# type.
+    q: String,
+    /// `read_enum`: the scalar read.
+    method: String,
+    /// `read_union`: the variant to reuse, or `null`.
+    current: &'a str,
+    /// `read_object_into`: `, fresh` when the caller knows it, else empty.
+    fresh: String,
+}
+
+/// `codec/reset_*`: `default` for `reset_collection` and `reset_value`,
+/// `count` and `new_array` for `reset_array`.
+#[derive(Serialize)]
+struct Reset<'a> {
+    lv: &'a str,
+    default: String,
+    count: u32,
+    new_array: String,
+}
+
+// View models of the fixed-size struct codecs (`codec/fixed_*`,
+// `codec/truncated_*`, `codec/validate_*`); `off` is the byte offset in the
+// span `s` as a C# expression.
+
+#[derive(Serialize)]
+struct FixedLoad<'a> {
+    lv: &'a str,
+    /// The straight-line load (see [`load`]).
+    load: String,
+}
+
+/// A nested struct at `off` (`lv` is the value written or read into), or the
+/// scalar at `off` of `size` bytes for `truncated_value`.
+#[derive(Serialize)]
+struct FixedStruct<'a> {
+    lv: &'a str,
+    q: String,
+    off: &'a str,
+    size: u32,
+}
+
+#[derive(Serialize)]
+struct Truncated {
+    /// The offset just past the value.
+    end: String,
+    /// Returns the error of the value cut off.
+    cut: Lines,
+    /// Checks the whole value when it is not cut off.
+    validate: Lines,
+}
+
+#[derive(Serialize)]
+struct TruncatedArray {
+    i: String,
+    e: String,
+    elem_off: String,
+    elem: Lines,
+}
+
+#[derive(Serialize)]
+struct ValidateArray {
+    i: String,
+    count: u32,
+    elem: Lines,
+}
+
+// View models of the `codec/size_*` templates. `constant` is the fixed part
+// of the size of the value inside, absent when it is 0.
+
+#[derive(Serialize)]
+struct SizeCall<'a> {
+    /// The static method returning the variable part.
+    call: &'static str,
+    expr: &'a str,
+}
+
+#[derive(Serialize)]
+struct SizeObject<'a> {
+    expr: &'a str,
+    default: String,
+    /// The nesting level the object's size is computed at.
+    depth: &'static str,
+}
+
+#[derive(Serialize)]
+struct SizeOptional<'a> {
+    o: String,
+    expr: &'a str,
+    constant: Option<u64>,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct SizeCollection<'a> {
+    var: String,
+    i: String,
+    expr: &'a str,
+    /// Per element.
+    constant: Option<u64>,
+    /// The elements' variable parts; no loop when empty.
+    body: Lines,
+}
+
+#[derive(Serialize)]
+struct SizeArray<'a> {
+    a: String,
+    i: String,
+    count: u32,
+    expr: &'a str,
+    member: String,
+    elem: Lines,
+}
+
+// View models of the `codec/write_*` templates: what to write, and the
+// already rendered codecs of the values inside.
+
+#[derive(Serialize)]
+struct WriteValue<'a> {
+    /// `WriteU8`, `WriteString`, ...
+    method: String,
+    expr: &'a str,
+    /// `, max, "Type.field"` for a field with `@max`, else empty.
+    max: String,
+}
+
+#[derive(Serialize)]
+struct WriteEnum<'a> {
+    method: String,
+    base: &'static str,
+    expr: &'a str,
+}
+
+#[derive(Serialize)]
+struct WriteStruct<'a> {
+    expr: &'a str,
+}
+
+#[derive(Serialize)]
+struct WriteObject<'a> {
+    expr: &'a str,
+    /// Written in place of null.
+    default: String,
+}
+
+#[derive(Serialize)]
+struct WriteOptional<'a> {
+    o: String,
+    expr: &'a str,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct WriteList<'a> {
+    l: String,
+    n: String,
+    i: String,
+    expr: &'a str,
+    max: String,
+    elem: Lines,
+}
+
+#[derive(Serialize)]
+struct WriteMap<'a> {
+    m: String,
+    n: String,
+    i: String,
+    expr: &'a str,
+    max: String,
+    key: Lines,
+    value: Lines,
+}
+
+#[derive(Serialize)]
+struct WriteArray<'a> {
+    a: String,
+    i: String,
+    count: u32,
+    expr: &'a str,
+    /// The member as a C# string literal, for the wrong-length exception.
+    member: String,
+    elem: Lines,
 }
 
 fn prim_method(p: Prim) -> &'static str {
@@ -412,78 +692,49 @@ impl Gen<'_> {
 
     /// Adds statements that add the variable part of `expr`'s encoded size to
     /// `n`; returns the constant part.
-    /// The size of a list or map: its count prefix, `Count` times the fixed
-    /// part of one element, and a loop over the elements for the rest.
-    fn collection_size(
-        &self,
-        c: &mut Code,
-        var: &str,
-        expr: &str,
-        elems: &[(&Type, String)],
-        d: usize,
-    ) -> u64 {
-        let i = format!("i{d}");
-        c.open();
-        c.line(&format!("var {var} = {expr};"));
-        c.line(&format!("if ({var} != null)"));
-        c.open();
-        let mut inner = Code::new(c.level + 1);
-        let k: u64 = elems
-            .iter()
-            .map(|(t, e)| self.size(&mut inner, t, e, d + 1))
-            .sum();
-        if k > 0 {
-            c.line(&format!("n += (long){var}.Count * {k};"));
-        }
-        let body = inner.finish();
-        if !body.is_empty() {
-            c.line(&format!("for (int {i} = 0; {i} < {var}.Count; {i}++)"));
-            c.open();
-            c.text.push_str(&body);
-            c.close();
-        }
-        c.close();
-        c.close();
-        4
+    pub(super) fn size_lines(&self, lines: &mut Lines, ty: &Type, expr: &str) -> u64 {
+        let (constant, more) = self.size_codec(ty, expr, 0);
+        lines.extend(more);
+        constant
     }
 
-    pub(super) fn size(&self, c: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
+    /// The size codec of a type expression: the constant part of its size,
+    /// and the lines (from the `codec/size_*` template of its type
+    /// constructor) adding the variable part to `n`.
+    fn size_codec(&self, ty: &Type, expr: &str, d: usize) -> (u64, Lines) {
         if let Some(size) = self.fixed_size(ty) {
-            return u64::from(size);
+            return (u64::from(size), Lines::new());
         }
+        let t = super::templates();
         match ty {
-            Type::String => {
-                c.line(&format!("n += global::Pkt.PktUtf8.ByteCount({expr});"));
-                4
+            Type::String | Type::Bytes => {
+                let call = if *ty == Type::String {
+                    "global::Pkt.PktUtf8.ByteCount"
+                } else {
+                    "global::Pkt.PktWriter.BytesLength"
+                };
+                (4, t.lines("codec/size_call", &SizeCall { call, expr }))
             }
-            Type::Bytes => {
-                c.line(&format!("n += global::Pkt.PktWriter.BytesLength({expr});"));
-                4
-            }
-            Type::Optional(t) => {
+            Type::Optional(inner) => {
                 let o = format!("o{d}");
-                let value = if self.is_value(t) {
+                let value = if self.is_value(inner) {
                     format!("{o}.Value")
                 } else {
                     o.clone()
                 };
-                c.open();
-                c.line(&format!("var {o} = {expr};"));
-                c.line(&format!("if ({o} != null)"));
-                c.open();
-                let mut inner = c.sub();
-                let k = self.size(&mut inner, t, &value, d + 1);
-                if k > 0 {
-                    c.line(&format!("n += {k};"));
-                }
-                c.append(inner);
-                c.close();
-                c.close();
-                1
+                let (k, value) = self.size_codec(inner, &value, d + 1);
+                let view = SizeOptional {
+                    o,
+                    expr,
+                    constant: (k > 0).then_some(k),
+                    value,
+                };
+                (1, t.lines("codec/size_optional", &view))
             }
-            Type::List(t) => {
+            Type::List(elem) => {
                 let (l, i) = (format!("l{d}"), format!("i{d}"));
-                self.collection_size(c, &l, expr, &[(t, format!("{l}[{i}]"))], d)
+                let item = format!("{l}[{i}]");
+                self.collection_size(l, i, expr, &[(elem, item)], d)
             }
             Type::Map(kt, vt) => {
                 let (m, i) = (format!("m{d}"), format!("i{d}"));
@@ -491,122 +742,178 @@ impl Gen<'_> {
                     (kt.as_ref(), format!("{m}.KeyAt({i})")),
                     (vt.as_ref(), format!("{m}.ValueAt({i})")),
                 ];
-                self.collection_size(c, &m, expr, &elems, d)
+                self.collection_size(m, i, expr, &elems, d)
             }
-            Type::Array(t, n) => {
+            Type::Array(elem, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {a} = {expr};"));
-                c.line(&format!(
-                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
-                    string_literal(self.member)
-                ));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
-                let k = self.size(c, t, &elem, d + 1);
-                c.close();
-                c.close();
-                k * u64::from(*n)
-            }
-            Type::Named(_) if self.is_var_struct(ty) => {
-                let default = self.default_or_zero(ty);
-                c.line(&format!(
-                    "n += ({expr} ?? {default}).GetEncodedSize(depth);"
-                ));
-                0
+                let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
+                let (k, elem) = self.size_codec(elem, &item, d + 1);
+                let view = SizeArray {
+                    a,
+                    i,
+                    count: *count,
+                    expr,
+                    member: string_literal(self.member),
+                    elem,
+                };
+                (k * u64::from(*count), t.lines("codec/size_array", &view))
             }
             Type::Named(_) => {
-                let default = self.default_or_zero(ty);
-                c.line(&format!(
-                    "n += ({expr} ?? {default}).GetEncodedSize(depth + 1);"
-                ));
-                0
+                // A variable-size struct is no nesting level.
+                let depth = if self.is_var_struct(ty) {
+                    "depth"
+                } else {
+                    "depth + 1"
+                };
+                let view = SizeObject {
+                    expr,
+                    default: self.default_or_zero(ty),
+                    depth,
+                };
+                (0, t.lines("codec/size_object", &view))
             }
             Type::Prim(_) => unreachable!("scalars are fixed-size"),
         }
     }
 
+    /// The size of a list or map: its count prefix, `Count` times the fixed
+    /// part of one element, and a loop over the elements for the rest.
+    fn collection_size(
+        &self,
+        var: String,
+        i: String,
+        expr: &str,
+        elems: &[(&Type, String)],
+        d: usize,
+    ) -> (u64, Lines) {
+        let mut constant = 0;
+        let mut body = Lines::new();
+        for (t, e) in elems {
+            let (k, lines) = self.size_codec(t, e, d + 1);
+            constant += k;
+            body.extend(lines);
+        }
+        let view = SizeCollection {
+            var,
+            i,
+            expr,
+            constant: (constant > 0).then_some(constant),
+            body,
+        };
+        (4, super::templates().lines("codec/size_collection", &view))
+    }
+
     /// Statements writing `expr` to the writer `w`.
     pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<&Max>, d: usize) {
+        c.lines(&self.write_codec(ty, expr, max, d));
+    }
+
+    /// The write codec of a type expression: its lines, unindented, from the
+    /// `codec/write_*` template of its type constructor.
+    fn write_codec(&self, ty: &Type, expr: &str, max: Option<&Max>, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(p) => c.line(&format!("w.Write{}({expr});", prim_method(*p))),
-            Type::String => c.line(&format!("w.WriteString({expr}{});", max_args(max))),
-            Type::Bytes => c.line(&format!("w.WriteBytes({expr}{});", max_args(max))),
-            Type::Optional(t) => {
+            Type::Prim(p) => t.lines(
+                "codec/write_value",
+                &WriteValue {
+                    method: format!("Write{}", prim_method(*p)),
+                    expr,
+                    max: String::new(),
+                },
+            ),
+            Type::String | Type::Bytes => t.lines(
+                "codec/write_value",
+                &WriteValue {
+                    method: if *ty == Type::String {
+                        "WriteString"
+                    } else {
+                        "WriteBytes"
+                    }
+                    .to_string(),
+                    expr,
+                    max: max_args(max),
+                },
+            ),
+            Type::Optional(inner) => {
                 let o = format!("o{d}");
-                let value = if self.is_value(t) {
+                let value = if self.is_value(inner) {
                     format!("{o}.Value")
                 } else {
                     o.clone()
                 };
-                c.open();
-                c.line(&format!("var {o} = {expr};"));
-                c.line(&format!("if ({o} != null)"));
-                c.open();
-                c.line("w.WriteU8(1);");
-                self.write(c, t, &value, max, d + 1);
-                c.close();
-                c.line("else");
-                c.open();
-                c.line("w.WriteU8(0);");
-                c.close();
-                c.close();
+                let value = self.write_codec(inner, &value, max, d + 1);
+                t.lines("codec/write_optional", &WriteOptional { o, expr, value })
             }
-            Type::List(t) => {
+            Type::List(elem) => {
                 let (l, n, i) = (format!("l{d}"), format!("c{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {l} = {expr};"));
-                c.line(&format!("int {n} = {l} == null ? 0 : {l}.Count;"));
-                c.line(&format!("w.WriteCount({n}{});", max_args(max)));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                self.write(c, t, &format!("{l}[{i}]"), None, d + 1);
-                c.close();
-                c.close();
+                let elem = self.write_codec(elem, &format!("{l}[{i}]"), None, d + 1);
+                t.lines(
+                    "codec/write_list",
+                    &WriteList {
+                        l,
+                        n,
+                        i,
+                        expr,
+                        max: max_args(max),
+                        elem,
+                    },
+                )
             }
             Type::Map(kt, vt) => {
                 let (m, n, i) = (format!("m{d}"), format!("c{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {m} = {expr};"));
-                c.line(&format!("int {n} = {m} == null ? 0 : {m}.Count;"));
-                c.line(&format!("w.WriteCount({n}{});", max_args(max)));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                self.write(c, kt, &format!("{m}.KeyAt({i})"), None, d + 1);
-                self.write(c, vt, &format!("{m}.ValueAt({i})"), None, d + 1);
-                c.close();
-                c.close();
+                let key = self.write_codec(kt, &format!("{m}.KeyAt({i})"), None, d + 1);
+                let value = self.write_codec(vt, &format!("{m}.ValueAt({i})"), None, d + 1);
+                t.lines(
+                    "codec/write_map",
+                    &WriteMap {
+                        m,
+                        n,
+                        i,
+                        expr,
+                        max: max_args(max),
+                        key,
+                        value,
+                    },
+                )
             }
-            Type::Array(t, n) => {
+            Type::Array(elem, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                c.open();
-                c.line(&format!("var {a} = {expr};"));
-                c.line(&format!(
-                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
-                    string_literal(self.member)
-                ));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
-                self.write(c, t, &elem, None, d + 1);
-                c.close();
-                c.close();
+                let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
+                let elem = self.write_codec(elem, &item, None, d + 1);
+                t.lines(
+                    "codec/write_array",
+                    &WriteArray {
+                        a,
+                        i,
+                        count: *count,
+                        expr,
+                        member: string_literal(self.member),
+                        elem,
+                    },
+                )
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => c.line(&format!(
-                        "w.Write{}(({}){expr});",
-                        prim_method(*base),
-                        prim_cs(*base)
-                    )),
+                    TypeKind::Enum { base, .. } => t.lines(
+                        "codec/write_enum",
+                        &WriteEnum {
+                            method: format!("Write{}", prim_method(*base)),
+                            base: prim_cs(*base),
+                            expr,
+                        },
+                    ),
                     TypeKind::Struct { .. } if def.layout.is_fixed() => {
-                        c.line(&format!("{expr}.WriteTo(ref w);"))
+                        t.lines("codec/write_struct", &WriteStruct { expr })
                     }
                     TypeKind::Struct { .. } | TypeKind::Message { .. } | TypeKind::Union { .. } => {
-                        let default = self.default_or_zero(ty);
-                        c.line(&format!("({expr} ?? {default}).WriteTo(ref w);"));
+                        t.lines(
+                            "codec/write_object",
+                            &WriteObject {
+                                expr,
+                                default: self.default_or_zero(ty),
+                            },
+                        )
                     }
                 }
             }
@@ -616,109 +923,117 @@ impl Gen<'_> {
     /// Statements decoding from the reader `r` into the lvalue `lv`. With
     /// `into`, `lv` holds a value whose lists, maps, arrays, messages and
     /// union variants are reused; otherwise `lv` may be unassigned.
-    pub(super) fn read(
-        &self,
-        c: &mut Code,
-        ty: &Type,
-        lv: &str,
-        into: bool,
-        cx: &ReadCx,
-        d: usize,
-    ) {
+    pub(super) fn read_lines(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx) -> Lines {
+        self.read_codec(ty, lv, into, cx, 0)
+    }
+
+    /// The read codec of a type expression: its lines from the
+    /// `codec/read_*` template of its type constructor. A boxed (cyclic)
+    /// value is charged first (`read_charge`), except an optional, which
+    /// charges only when present (`read_optional_boxed`).
+    fn read_codec(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let lines = self.read_unboxed(ty, lv, into, cx, d);
+        match (cx.boxed, ty) {
+            (Some(m), ty) if !matches!(ty, Type::Optional(_)) => super::templates().lines(
+                "codec/read_charge",
+                &ReadCharge {
+                    bytes: long_literal(m),
+                    field: cx.field,
+                    value: lines,
+                },
+            ),
+            _ => lines,
+        }
+    }
+
+    fn read_unboxed(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let t = super::templates();
         let current = if into { lv } else { "null" };
         let field = cx.field;
-        if let (Some(m), false) = (cx.boxed, matches!(ty, Type::Optional(_))) {
-            c.line(&format!(
-                "r.Charge({}, r.Position, {field});",
-                long_literal(m)
-            ));
-        }
         match ty {
-            Type::Prim(p) => c.line(&format!("{lv} = r.Read{}();", prim_method(*p))),
-            Type::String => c.line(&format!("{lv} = r.ReadString({current}, {field});")),
-            Type::Bytes => c.line(&format!("{lv} = r.ReadBytes({current}, {field});")),
-            Type::Optional(t) => {
-                let flag = format!("b{d}");
-                if cx.boxed.is_some() {
-                    c.open();
-                    c.line(&format!("int {flag} = r.Position;"));
-                }
-                c.line("if (r.ReadOptionFlag())");
-                c.open();
-                if let Some(m) = cx.boxed {
-                    c.line(&format!("r.Charge({}, {flag}, {field});", long_literal(m)));
-                }
-                self.read(c, t, lv, into, &cx.nested(cx.fresh), d + 1);
-                c.close();
-                c.line("else");
-                c.open();
-                c.line(&format!("{lv} = null;"));
-                c.close();
-                if cx.boxed.is_some() {
-                    c.close();
+            Type::Prim(p) => t.lines(
+                "codec/read_prim",
+                &ReadPrim {
+                    lv,
+                    method: format!("Read{}", prim_method(*p)),
+                },
+            ),
+            Type::String | Type::Bytes => t.lines(
+                "codec/read_string",
+                &ReadString {
+                    lv,
+                    method: if *ty == Type::String {
+                        "ReadString"
+                    } else {
+                        "ReadBytes"
+                    },
+                    current,
+                    field,
+                },
+            ),
+            Type::Optional(inner) => {
+                let value = self.read_codec(inner, lv, into, &cx.nested(cx.fresh), d + 1);
+                match cx.boxed {
+                    Some(m) => t.lines(
+                        "codec/read_optional_boxed",
+                        &ReadOptional {
+                            lv,
+                            b: format!("b{d}"),
+                            bytes: long_literal(m),
+                            field,
+                            value,
+                        },
+                    ),
+                    None => t.lines(
+                        "codec/read_optional",
+                        &ReadOptional {
+                            lv,
+                            b: String::new(),
+                            bytes: String::new(),
+                            field,
+                            value,
+                        },
+                    ),
                 }
             }
-            Type::List(t) => {
+            Type::List(elem_ty) => {
                 let (l, n, i, e) = (
                     format!("l{d}"),
                     format!("c{d}"),
                     format!("i{d}"),
                     format!("e{d}"),
                 );
-                let list = self.cs_type(ty);
-                let min = self.min_size(t);
-                let capacity = if min > 0 { n.clone() } else { String::new() };
-                let each = long_literal(self.ir.memory(t).size);
-                c.open();
-                c.line(&format!("int {n} = r.ReadCount({min}, {each}, {field});"));
-                if into {
-                    c.line(&format!("var {l} = {lv};"));
-                    c.line(&format!("if ({l} == null)"));
-                    c.open();
-                    c.line(&format!("{l} = new {list}({capacity});"));
-                    c.line(&format!("{lv} = {l};"));
-                    c.close();
-                    c.line(&format!("else if ({l}.Count > {n})"));
-                    c.open();
-                    c.line(&format!("{l}.RemoveRange({n}, {l}.Count - {n});"));
-                    c.close();
-                    if min > 0 {
-                        // The count is checked against the input: grow once,
-                        // not by doubling.
-                        c.line(&format!("else if ({l}.Capacity < {n})"));
-                        c.open();
-                        c.line(&format!("{l}.Capacity = {n};"));
-                        c.close();
-                    }
-                    c.line(&format!("for (int {i} = 0; {i} < {l}.Count; {i}++)"));
-                    c.open();
-                    self.read(c, t, &format!("{l}[{i}]"), true, &cx.nested("false"), d + 1);
-                    c.close();
-                    c.line(&format!("while ({l}.Count < {n})"));
+                let min = self.min_size(elem_ty);
+                let nested = cx.nested("false");
+                let reuse = if into {
+                    self.read_codec(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
                 } else {
-                    c.line(&format!("var {l} = new {list}({capacity});"));
-                    c.line(&format!("{lv} = {l};"));
-                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                }
-                c.open();
-                c.line(&format!("{} {e};", self.cs_type(t)));
-                self.read(c, t, &e, false, &cx.nested("false"), d + 1);
-                c.line(&format!("{l}.Add({e});"));
-                c.close();
-                c.close();
+                    Lines::new()
+                };
+                let view = ReadList {
+                    lv,
+                    min,
+                    elem_memory: long_literal(self.ir.memory(elem_ty).size),
+                    field,
+                    list: self.cs_type(ty),
+                    capacity: if min > 0 { n.clone() } else { String::new() },
+                    grow: min > 0,
+                    elem_type: self.cs_type(elem_ty),
+                    elem: self.read_codec(elem_ty, &e, false, &nested, d + 1),
+                    reuse,
+                    l,
+                    n,
+                    i,
+                    e,
+                };
+                let name = if into {
+                    "codec/read_list_into"
+                } else {
+                    "codec/read_list"
+                };
+                t.lines(name, &view)
             }
             Type::Map(kt, vt) => {
-                let (m, n, i, k, v, at) = (
-                    format!("m{d}"),
-                    format!("c{d}"),
-                    format!("i{d}"),
-                    format!("k{d}"),
-                    format!("v{d}"),
-                    format!("at{d}"),
-                );
-                let map = self.cs_type(ty);
-                let order = self.key_order(kt);
-                let min = self.min_size(kt) + self.min_size(vt);
                 // Both sides of an entry twice (a tree node holds them plus
                 // links), and 16 bytes of links.
                 let entry = self
@@ -728,150 +1043,177 @@ impl Gen<'_> {
                     .saturating_add(self.ir.memory(vt).size)
                     .saturating_mul(2)
                     .saturating_add(16);
-                c.open();
-                c.line(&format!(
-                    "int {n} = r.ReadCount({min}, {}, {field});",
-                    long_literal(entry)
-                ));
-                if into {
-                    c.line(&format!("var {m} = {lv};"));
-                    c.line(&format!("if ({m} == null)"));
-                    c.open();
-                    c.line(&format!("{m} = new {map}({order}, {n});"));
-                    c.line(&format!("{lv} = {m};"));
-                    c.close();
-                    c.line("else");
-                    c.open();
-                    c.line(&format!("{m}.Clear();"));
-                    c.close();
-                } else {
-                    c.line(&format!("var {m} = new {map}({order}, {n});"));
-                    c.line(&format!("{lv} = {m};"));
-                }
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                c.line(&format!("int {at} = r.Position;"));
-                c.line(&format!("{} {k};", self.cs_type(kt)));
-                self.read(c, kt, &k, false, &cx.nested("false"), d + 1);
-                // A repeated key fails before its value is read, as in Rust.
-                c.line(&format!(
-                    "if (!{m}.IsNewDecodedKey({k})) throw r.DuplicateKey({at});"
-                ));
-                c.line(&format!("{} {v};", self.cs_type(vt)));
-                self.read(c, vt, &v, false, &cx.nested("false"), d + 1);
-                c.line(&format!("{m}.AppendDecoded({k}, {v});"));
-                c.close();
-                c.line(&format!("{m}.EndDecoded();"));
-                c.close();
+                let (k, v) = (format!("k{d}"), format!("v{d}"));
+                let nested = cx.nested("false");
+                let view = ReadMap {
+                    lv,
+                    into,
+                    min: self.min_size(kt) + self.min_size(vt),
+                    entry: long_literal(entry),
+                    field,
+                    map: self.cs_type(ty),
+                    order: self.key_order(kt),
+                    key_type: self.cs_type(kt),
+                    key: self.read_codec(kt, &k, false, &nested, d + 1),
+                    value_type: self.cs_type(vt),
+                    value: self.read_codec(vt, &v, false, &nested, d + 1),
+                    m: format!("m{d}"),
+                    n: format!("c{d}"),
+                    i: format!("i{d}"),
+                    at: format!("at{d}"),
+                    k,
+                    v,
+                };
+                t.lines("codec/read_map", &view)
             }
-            Type::Array(t, count) => {
+            Type::Array(elem_ty, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                let fresh = new_array(&self.cs_type(t), *count);
-                c.open();
-                if into {
-                    c.line(&format!("var {a} = {lv};"));
-                    c.line(&format!("if ({a} == null || {a}.Length != {count})"));
-                    c.open();
-                    c.line(&format!("{a} = {fresh};"));
-                    c.line(&format!("{lv} = {a};"));
-                    c.close();
-                } else {
-                    c.line(&format!("var {a} = {fresh};"));
-                    c.line(&format!("{lv} = {a};"));
-                }
                 // A reused array's elements are fresh only if the array is.
                 let fresh = if into { cx.fresh } else { "false" };
-                c.line(&format!("for (int {i} = 0; {i} < {count}; {i}++)"));
-                c.open();
-                self.read(c, t, &format!("{a}[{i}]"), true, &cx.nested(fresh), d + 1);
-                c.close();
-                c.close();
+                let elem = format!("{a}[{i}]");
+                let view = ReadArray {
+                    lv,
+                    into,
+                    count: *count,
+                    new_array: new_array(&self.cs_type(elem_ty), *count),
+                    elem: self.read_codec(elem_ty, &elem, true, &cx.nested(fresh), d + 1),
+                    a,
+                    i,
+                };
+                t.lines("codec/read_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 let q = qualified(self.ir, def);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => {
-                        c.line(&format!("{lv} = ({q})r.Read{}();", prim_method(*base)))
-                    }
-                    TypeKind::Struct { .. } if def.layout.is_fixed() => {
-                        c.line(&format!("{lv} = {q}.ReadFrom(ref r);"))
-                    }
-                    TypeKind::Struct { .. } | TypeKind::Message { .. } => {
-                        if into {
-                            c.line(&format!("if ({lv} == null) {lv} = {q}.ReadFrom(ref r);"));
-                            if cx.fresh == "false" {
-                                c.line(&format!("else {lv}.ReadInto(ref r);"));
-                            } else {
-                                c.line(&format!("else {lv}.ReadInto(ref r, {});", cx.fresh));
-                            }
+                    TypeKind::Enum { base, .. } => t.lines(
+                        "codec/read_enum",
+                        &ReadNamed {
+                            lv,
+                            q,
+                            method: format!("Read{}", prim_method(*base)),
+                            current,
+                            fresh: String::new(),
+                        },
+                    ),
+                    TypeKind::Struct { .. } | TypeKind::Message { .. }
+                        if into && !def.layout.is_fixed() =>
+                    {
+                        let fresh = if cx.fresh == "false" {
+                            String::new()
                         } else {
-                            c.line(&format!("{lv} = {q}.ReadFrom(ref r);"));
-                        }
+                            format!(", {}", cx.fresh)
+                        };
+                        let view = ReadNamed {
+                            lv,
+                            q,
+                            method: String::new(),
+                            current,
+                            fresh,
+                        };
+                        t.lines("codec/read_object_into", &view)
                     }
-                    TypeKind::Union { .. } => {
-                        c.line(&format!("{lv} = {q}.ReadFrom(ref r, {current});"))
-                    }
+                    TypeKind::Struct { .. } | TypeKind::Message { .. } => t.lines(
+                        "codec/read_struct",
+                        &ReadNamed {
+                            lv,
+                            q,
+                            method: String::new(),
+                            current,
+                            fresh: String::new(),
+                        },
+                    ),
+                    TypeKind::Union { .. } => t.lines(
+                        "codec/read_union",
+                        &ReadNamed {
+                            lv,
+                            q,
+                            method: String::new(),
+                            current,
+                            fresh: String::new(),
+                        },
+                    ),
                 }
             }
         }
     }
 
-    /// Statements giving a field its default when old data ends before it.
-    pub(super) fn reset(&self, c: &mut Code, ty: &Type, lv: &str, declared: Option<&Value>) {
+    /// The lines giving a field its default when old data ends before it:
+    /// lists and maps are cleared, arrays of zero-valued elements cleared in
+    /// place, anything else assigned its default.
+    pub(super) fn reset(&self, ty: &Type, lv: &str, declared: Option<&Value>) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::List(_) | Type::Map(..) => {
-                let default = self.default_or_zero(ty);
-                c.line(&format!("if ({lv} == null) {lv} = {default};"));
-                c.line(&format!("else {lv}.Clear();"));
-            }
-            // An array of zero-valued elements is cleared in place.
-            Type::Array(t, n) if self.default_expr(t, None).is_none() => {
-                let fresh = new_array(&self.cs_type(t), *n);
-                c.line(&format!(
-                    "if ({lv} != null && {lv}.Length == {n}) global::System.Array.Clear({lv}, 0, {n});"
-                ));
-                c.line(&format!("else {lv} = {fresh};"));
-            }
+            Type::List(_) | Type::Map(..) => t.lines(
+                "codec/reset_collection",
+                &Reset {
+                    lv,
+                    default: self.default_or_zero(ty),
+                    count: 0,
+                    new_array: String::new(),
+                },
+            ),
+            Type::Array(elem, n) if self.default_expr(elem, None).is_none() => t.lines(
+                "codec/reset_array",
+                &Reset {
+                    lv,
+                    default: String::new(),
+                    count: *n,
+                    new_array: new_array(&self.cs_type(elem), *n),
+                },
+            ),
             _ => {
                 let default = self
                     .default_expr(ty, declared)
                     .unwrap_or_else(|| format!("default({})", self.cs_type(ty)));
-                c.line(&format!("{lv} = {default};"));
+                let view = Reset {
+                    lv,
+                    default,
+                    count: 0,
+                    new_array: String::new(),
+                };
+                t.lines("codec/reset_value", &view)
             }
         }
     }
 
-    /// Statements storing `expr` at byte offset `off` of the span `s`.
-    pub(super) fn fixed_write(&self, c: &mut Code, ty: &Type, expr: &str, off: &str, d: usize) {
+    /// Statements storing `expr` at byte offset `off` of the span `s`. A
+    /// scalar is one straight-line store (see [`store`]); an array loops
+    /// with the `write_array` codec; a struct calls its own stores.
+    pub(super) fn fixed_write(&self, ty: &Type, expr: &str, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(p) => c.line(&store(*p, expr, off)),
-            Type::Array(t, n) => {
+            Type::Prim(p) => vec![store(*p, expr, off)],
+            Type::Array(elem, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                let size = self.fixed_size(t).expect("struct arrays are fixed");
-                c.open();
-                c.line(&format!("var {a} = {expr};"));
-                c.line(&format!(
-                    "global::Pkt.PktWriter.CheckArray({a}, {n}, {});",
-                    string_literal(self.member)
-                ));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                let elem = format!("({a} != null ? {a}[{i}] : {})", self.element_default(t));
-                self.fixed_write(c, t, &elem, &offset(off, &i, size), d + 1);
-                c.close();
-                c.close();
+                let size = self.fixed_size(elem).expect("struct arrays are fixed");
+                let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
+                let lines = self.fixed_write(elem, &item, &offset(off, &i, size), d + 1);
+                let view = WriteArray {
+                    a,
+                    i,
+                    count: *n,
+                    expr,
+                    member: string_literal(self.member),
+                    elem: lines,
+                };
+                t.lines("codec/write_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match &def.kind {
                     TypeKind::Enum { base, .. } => {
-                        c.line(&store(*base, &format!("({}){expr}", prim_cs(*base)), off))
+                        vec![store(*base, &format!("({}){expr}", prim_cs(*base)), off)]
                     }
-                    TypeKind::Struct { .. } => {
-                        let size = def.layout.fixed_size().expect("structs are fixed");
-                        c.line(&format!("{expr}.WriteTo(s.Slice({off}, {size}));"));
-                    }
+                    TypeKind::Struct { .. } => t.lines(
+                        "codec/fixed_write_struct",
+                        &FixedStruct {
+                            lv: expr,
+                            q: String::new(),
+                            off,
+                            size: def.layout.fixed_size().expect("structs are fixed"),
+                        },
+                    ),
                     _ => unreachable!("only fixed-size types are inside structs"),
                 }
             }
@@ -881,34 +1223,52 @@ impl Gen<'_> {
 
     /// Statements loading the value at byte offset `off` of the span `s`
     /// into `lv`; `at` is the span's position in the reader `r`.
-    pub(super) fn fixed_read(&self, c: &mut Code, ty: &Type, lv: &str, off: &str, d: usize) {
+    pub(super) fn fixed_read(&self, ty: &Type, lv: &str, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(p) => c.line(&format!("{lv} = {};", load(*p, off))),
-            Type::Array(t, n) => {
+            Type::Prim(p) => t.lines(
+                "codec/fixed_load",
+                &FixedLoad {
+                    lv,
+                    load: load(*p, off),
+                },
+            ),
+            Type::Array(elem, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
-                let size = self.fixed_size(t).expect("struct arrays are fixed");
-                c.open();
-                c.line(&format!("var {a} = {};", new_array(&self.cs_type(t), *n)));
-                c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                c.open();
-                self.fixed_read(c, t, &format!("{a}[{i}]"), &offset(off, &i, size), d + 1);
-                c.close();
-                c.line(&format!("{lv} = {a};"));
-                c.close();
+                let size = self.fixed_size(elem).expect("struct arrays are fixed");
+                let item = format!("{a}[{i}]");
+                let lines = self.fixed_read(elem, &item, &offset(off, &i, size), d + 1);
+                let view = ReadArray {
+                    lv,
+                    into: false,
+                    count: *n,
+                    new_array: new_array(&self.cs_type(elem), *n),
+                    elem: lines,
+                    a,
+                    i,
+                };
+                t.lines("codec/fixed_read_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 let q = qualified(self.ir, def);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => {
-                        c.line(&format!("{lv} = ({q}){};", load(*base, off)))
-                    }
-                    TypeKind::Struct { .. } => {
-                        let size = def.layout.fixed_size().expect("structs are fixed");
-                        c.line(&format!(
-                            "{lv} = {q}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});"
-                        ));
-                    }
+                    TypeKind::Enum { base, .. } => t.lines(
+                        "codec/fixed_load",
+                        &FixedLoad {
+                            lv,
+                            load: format!("({q}){}", load(*base, off)),
+                        },
+                    ),
+                    TypeKind::Struct { .. } => t.lines(
+                        "codec/fixed_read_struct",
+                        &FixedStruct {
+                            lv,
+                            q,
+                            off,
+                            size: def.layout.fixed_size().expect("structs are fixed"),
+                        },
+                    ),
                     _ => unreachable!("only fixed-size types are inside structs"),
                 }
             }
@@ -923,67 +1283,96 @@ impl Gen<'_> {
     /// before the cut are checked (an invalid bool wins); the value cut off
     /// returns `UnexpectedEnd` at its own offset, or, for a struct, its
     /// `Truncated` error. `off` is an expression.
-    pub(super) fn fixed_truncated(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+    pub(super) fn fixed_truncated(&self, ty: &Type, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         let size = self.fixed_size(ty).expect("struct fields are fixed");
         let end = if off == "0" {
             size.to_string()
         } else {
             format!("{off} + {size}")
         };
-        c.line(&format!("if (s.Length < {end})"));
-        c.open();
-        match ty {
-            Type::Array(t, _) => {
-                let es = self.fixed_size(t).expect("struct arrays are fixed");
+        let cut = match ty {
+            Type::Array(elem, _) => {
+                let es = self.fixed_size(elem).expect("struct arrays are fixed");
                 let (i, e) = (format!("i{d}"), format!("e{d}"));
-                c.line(&format!("for (int {i} = 0; ; {i}++)"));
-                c.open();
-                c.line(&format!("int {e} = {};", offset(off, &i, es)));
-                self.fixed_truncated(c, t, &e, d + 1);
-                c.close();
+                let view = TruncatedArray {
+                    elem_off: offset(off, &i, es),
+                    elem: self.fixed_truncated(elem, &e, d + 1),
+                    i,
+                    e,
+                };
+                t.lines("codec/truncated_array", &view)
             }
             Type::Named(r) if matches!(self.ir.ty(r.id).kind, TypeKind::Struct { .. }) => {
-                let q = qualified(self.ir, self.ir.ty(r.id));
-                c.line(&format!(
-                    "return {q}.Truncated(s.Slice({off}), ref r, at + {off});"
-                ));
+                let view = FixedStruct {
+                    lv: "",
+                    q: qualified(self.ir, self.ir.ty(r.id)),
+                    off,
+                    size,
+                };
+                t.lines("codec/truncated_struct", &view)
             }
-            _ => c.line(&format!(
-                "return r.UnexpectedEndAt(at + {off}, {size}, s.Length - ({off}));"
-            )),
-        }
-        c.close();
-        self.fixed_validate(c, ty, off, d);
+            _ => {
+                let view = FixedStruct {
+                    lv: "",
+                    q: String::new(),
+                    off,
+                    size,
+                };
+                t.lines("codec/truncated_value", &view)
+            }
+        };
+        let view = Truncated {
+            end,
+            cut,
+            validate: self.fixed_validate(ty, off, d),
+        };
+        t.lines("codec/fixed_truncated", &view)
     }
 
     /// Statements checking the whole value at `off` of `s` (its bools).
-    fn fixed_validate(&self, c: &mut Code, ty: &Type, off: &str, d: usize) {
+    fn fixed_validate(&self, ty: &Type, off: &str, d: usize) -> Lines {
+        let t = super::templates();
         match ty {
-            Type::Prim(Prim::Bool) => c.line(&format!("r.CheckBool(s[{off}], at + {off});")),
-            Type::Array(t, n) => {
-                let es = self.fixed_size(t).expect("struct arrays are fixed");
-                let mut inner = Code::new(c.level + 1);
+            Type::Prim(Prim::Bool) => t.lines(
+                "codec/validate_bool",
+                &FixedStruct {
+                    lv: "",
+                    q: String::new(),
+                    off,
+                    size: 1,
+                },
+            ),
+            Type::Array(elem, n) => {
+                let es = self.fixed_size(elem).expect("struct arrays are fixed");
                 let i = format!("i{d}");
-                self.fixed_validate(&mut inner, t, &offset(off, &i, es), d + 1);
-                let body = inner.finish();
-                if !body.is_empty() {
-                    c.line(&format!("for (int {i} = 0; {i} < {n}; {i}++)"));
-                    c.open();
-                    c.raw(&body);
-                    c.close();
+                let lines = self.fixed_validate(elem, &offset(off, &i, es), d + 1);
+                if lines.is_empty() {
+                    return lines;
                 }
+                let view = ValidateArray {
+                    i,
+                    count: *n,
+                    elem: lines,
+                };
+                t.lines("codec/validate_array", &view)
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
-                if let TypeKind::Struct { .. } = def.kind {
-                    let size = def.layout.fixed_size().expect("structs are fixed");
-                    c.line(&format!(
-                        "{}.ReadFrom(s.Slice({off}, {size}), ref r, at + {off});",
-                        qualified(self.ir, def)
-                    ));
+                match def.kind {
+                    TypeKind::Struct { .. } => t.lines(
+                        "codec/validate_struct",
+                        &FixedStruct {
+                            lv: "",
+                            q: qualified(self.ir, def),
+                            off,
+                            size: def.layout.fixed_size().expect("structs are fixed"),
+                        },
+                    ),
+                    _ => Lines::new(),
                 }
             }
-            _ => {}
+            _ => Lines::new(),
         }
     }
 }
