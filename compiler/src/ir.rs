@@ -327,6 +327,22 @@ pub enum Type {
     Named(TypeRef),
 }
 
+impl Type {
+    /// Appends the declared types this expression holds, through lists,
+    /// arrays, optionals and maps, in order.
+    pub fn named_parts(&self, out: &mut Vec<TypeId>) {
+        match self {
+            Type::Named(r) => out.push(r.id),
+            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => t.named_parts(out),
+            Type::Map(k, v) => {
+                k.named_parts(out);
+                v.named_parts(out);
+            }
+            Type::Prim(_) | Type::String | Type::Bytes => {}
+        }
+    }
+}
+
 /// A reference to a declared type; the name is kept for display.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeRef {

@@ -20,6 +20,7 @@ use crate::ir::{
     EnumValue, Field, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant, NAN_F64_BITS,
 };
 use crate::names::{self, Lang, NameKind};
+use crate::wire;
 
 use code::{Gen, Lines, ReadCx};
 
@@ -632,7 +633,7 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
     let mut size = Lines::new();
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
-    let mut constant: u64 = 4;
+    let mut constant = u64::from(wire::BODY_PREFIX);
     let mut decls = Vec::new();
     let mut field_names = Vec::new();
     for (index, f) in fields.iter().enumerate() {
@@ -777,7 +778,6 @@ struct VariantView {
 }
 
 fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
-    let tag_size = u64::from(tag.size());
     let (read_tag, write_tag) = if tag == Prim::U8 {
         ("ReadU8", "WriteU8")
     } else {
@@ -803,7 +803,8 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let member = format!("{}.{}", def.name, v.name);
                 let gen = &gen.for_member(&member);
                 let mut size = Lines::new();
-                let constant = 4 + tag_size + gen.size_lines(&mut size, &v.ty, "Value");
+                let constant =
+                    u64::from(wire::union_header(tag)) + gen.size_lines(&mut size, &v.ty, "Value");
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);

@@ -12,6 +12,7 @@ use super::templates::Templates;
 use super::{GenOptions, GeneratedFile};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
+use crate::wire;
 
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
@@ -119,17 +120,6 @@ fn boxed_types(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
 /// something themselves, so that struct chains of any depth take no
 /// recursion.
 fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
-    fn named(ty: &Type, out: &mut Vec<TypeId>) {
-        match ty {
-            Type::Named(r) => out.push(r.id),
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => named(t, out),
-            Type::Map(k, v) => {
-                named(k, out);
-                named(v, out);
-            }
-            _ => {}
-        }
-    }
     let n = ir.types.len();
     // users[s]: the structs with a field holding struct `s`.
     let mut users: Vec<Vec<TypeId>> = vec![Vec::new(); n];
@@ -145,7 +135,7 @@ fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
         for f in fields {
             own |= f.max.is_some();
             let mut parts = Vec::new();
-            named(&f.ty, &mut parts);
+            f.ty.named_parts(&mut parts);
             for t in parts {
                 match ir.ty(t).kind {
                     TypeKind::Message { .. } | TypeKind::Union { .. } => own = true,
@@ -727,7 +717,7 @@ impl Cx<'_> {
     }
 
     fn message_view(&self, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
-        let mut fixed_len: u64 = 4;
+        let mut fixed_len = u64::from(wire::BODY_PREFIX);
         let mut variable = Vec::new();
         let mut derive_default = true;
         let views: Vec<MessageFieldView> = fields
@@ -877,7 +867,7 @@ impl Cx<'_> {
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
             decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
-            min_len: 4,
+            min_len: wire::BODY_PREFIX,
             derive_default,
             preserve_unknown,
             fields: views,
@@ -889,7 +879,9 @@ impl Cx<'_> {
     fn var_struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> MessageView {
         let mut view = self.message_view(def, fields, false);
         // No length prefix.
-        view.fixed_len = (view.fixed_len.parse::<u64>().expect("a number") - 4).to_string();
+        view.fixed_len = (view.fixed_len.parse::<u64>().expect("a number")
+            - u64::from(wire::BODY_PREFIX))
+        .to_string();
         // Frozen: every field is present, in JSON too.
         view.common.attrs = self.serde_type_attrs(&[]);
         // A struct is no nesting level: its fields are checked at its own depth.
@@ -1024,7 +1016,7 @@ impl Cx<'_> {
             ),
             tag_ty: tag.name().to_string(),
             tag_width: tag.size(),
-            header_len: 4 + tag.size(),
+            header_len: wire::union_header(tag),
             put_tag: format!("put_{}", tag.name()),
             // The frame reader returns the tag as u16.
             tag_from_wire: if tag == Prim::U16 {

@@ -251,17 +251,6 @@ fn finish_struct(ir: &mut Ir, frame: &Frame, state: &mut [Visit], diags: &mut Ve
 /// nest without a depth limit. (Holding itself by value is reported by the
 /// layout, as an infinite size.)
 fn struct_recursion(ir: &Ir, layout_state: &[Visit], diags: &mut Vec<Diagnostic>) {
-    fn named(ty: &Type, out: &mut Vec<TypeId>) {
-        match ty {
-            Type::Named(r) => out.push(r.id),
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => named(t, out),
-            Type::Map(k, v) => {
-                named(k, out);
-                named(v, out);
-            }
-            _ => {}
-        }
-    }
     let is_struct = |t: TypeId| matches!(ir.ty(t).kind, TypeKind::Struct { .. });
     let edges: Vec<Vec<(TypeId, Span)>> = ir
         .types
@@ -271,7 +260,7 @@ fn struct_recursion(ir: &Ir, layout_state: &[Visit], diags: &mut Vec<Diagnostic>
                 .iter()
                 .flat_map(|f| {
                     let mut out = Vec::new();
-                    named(&f.ty, &mut out);
+                    f.ty.named_parts(&mut out);
                     out.into_iter()
                         .filter(|t| is_struct(*t))
                         .map(move |t| (t, f.span))
