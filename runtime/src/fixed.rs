@@ -27,6 +27,27 @@ pub fn read_each<T: FixedSize>(
     Ok(())
 }
 
+/// Appends the `count` values in `bytes` (`count * T::SIZE` bytes at
+/// absolute `offset`) to `v`: the default [`FixedSize::read_fixed_into`].
+/// Unless `T` is [`TOTAL`](FixedSize::TOTAL), a first pass checks every
+/// value ([`FixedSize::is_valid`]); then one pass reads them
+/// ([`FixedSize::read_valid`]) into the reserved vector, with no `Result`
+/// per value. Invalid input takes the [`read_each`] path, for the same
+/// error and the same values appended before it.
+#[inline]
+pub fn read_valid_into<T: FixedSize>(
+    v: &mut Vec<T>,
+    count: usize,
+    bytes: &[u8],
+    offset: usize,
+) -> Result<(), DecodeError> {
+    if T::SIZE == 0 || !(T::TOTAL || bytes.chunks_exact(T::SIZE).all(T::is_valid)) {
+        return read_each(v, count, bytes, offset);
+    }
+    v.extend(bytes.chunks_exact(T::SIZE).map(T::read_valid));
+    Ok(())
+}
+
 /// Writes `items` back to back: one copy when their memory is their
 /// encoding ([`FixedSize::wire_bytes`]), else value by value.
 #[inline]
@@ -161,6 +182,16 @@ pub fn array<const N: usize>(bytes: &[u8], offset: usize) -> Result<&[u8; N], De
     })
 }
 
+/// `bytes` as an array of exactly `N` bytes. Generated code always passes a
+/// slice of the type's own size ([`FixedSize::read_valid`]); anything else is
+/// a bug and panics.
+#[inline]
+pub fn array_ref<const N: usize>(bytes: &[u8]) -> &[u8; N] {
+    bytes
+        .try_into()
+        .expect("FixedSize::read_valid called with a slice of the wrong size")
+}
+
 /// `out` as an array of exactly `N` bytes. Generated code always passes a
 /// slice of the type's own size; anything else is a bug and panics.
 #[inline]
@@ -195,6 +226,40 @@ pub fn encode_to_slice<T: FixedSize>(v: &T, out: &mut [u8]) -> Result<usize, Enc
         }
         None => Err(EncodeError::buffer_too_small(T::SIZE, out.len())),
     }
+}
+
+/// [`FixedSize::is_valid`] of a generated struct that can be invalid (holds
+/// a `bool`): the struct's size, then the type and byte range of each field
+/// that can be invalid. Every field is checked, without a branch per field.
+///
+/// ```
+/// # #[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// # struct Flags { id: u16, on: bool, bits: [bool; 2] }
+/// impl pkt_runtime::FixedSize for Flags {
+///     const SIZE: usize = 5;
+/// #   fn write_fixed(&self, out: &mut [u8]) {}
+/// #   fn read_fixed(b: &[u8], at: usize) -> Result<Self, pkt_runtime::DecodeError> {
+/// #       unimplemented!()
+/// #   }
+///     pkt_runtime::fixed_is_valid! {
+///         5;
+///         bool = 2..3;
+///         [bool; 2] = 3..5;
+///     }
+/// }
+/// use pkt_runtime::FixedSize;
+/// assert!(Flags::is_valid(&[7, 7, 1, 0, 1]));
+/// assert!(!Flags::is_valid(&[7, 7, 1, 2, 1]));
+/// ```
+#[macro_export]
+macro_rules! fixed_is_valid {
+    ($size:literal; $($t:ty = $start:literal..$end:literal;)*) => {
+        #[inline]
+        fn is_valid(bytes: &[u8]) -> bool {
+            let bytes: &[u8; $size] = $crate::fixed::array_ref(bytes);
+            true $(& <$t as $crate::FixedSize>::is_valid(&bytes[$start..$end]))*
+        }
+    };
 }
 
 /// Implements [`Encode`](crate::Encode) and [`Decode`](crate::Decode) for a

@@ -82,6 +82,15 @@ macro_rules! number {
                     None => Err(short(Self::SIZE, bytes.len(), offset)),
                 }
             }
+            const TOTAL: bool = true;
+            #[inline]
+            fn is_valid(_bytes: &[u8]) -> bool {
+                true
+            }
+            #[inline]
+            fn read_valid(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(*crate::fixed::array_ref(bytes))
+            }
             #[inline]
             fn wire_bytes(items: &[Self]) -> Option<&[u8]> {
                 crate::plain::wire_bytes(items)
@@ -151,6 +160,16 @@ impl FixedSize for u8 {
             None => Err(short(1, 0, offset)),
         }
     }
+    const TOTAL: bool = true;
+    #[inline]
+    fn is_valid(_bytes: &[u8]) -> bool {
+        true
+    }
+    #[inline]
+    fn read_valid(bytes: &[u8]) -> Self {
+        let [b] = *crate::fixed::array_ref(bytes);
+        b
+    }
     #[inline]
     fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
         out.copy_from_slice(items);
@@ -201,6 +220,16 @@ impl FixedSize for bool {
             Some(&b) => Err(DecodeError::new(DecodeErrorKind::InvalidBool(b), offset)),
             None => Err(short(1, 0, offset)),
         }
+    }
+    #[inline]
+    fn is_valid(bytes: &[u8]) -> bool {
+        let [b] = *crate::fixed::array_ref(bytes);
+        b <= 1
+    }
+    #[inline]
+    fn read_valid(bytes: &[u8]) -> Self {
+        let [b] = *crate::fixed::array_ref(bytes);
+        b != 0
     }
     #[inline]
     fn write_fixed_slice(items: &[Self], out: &mut [u8]) {
@@ -254,6 +283,25 @@ impl<T: FixedSize, const N: usize> FixedSize for [T; N] {
     #[inline]
     fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError> {
         T::read_fixed_array::<N>(bytes, offset)
+    }
+    const TOTAL: bool = T::TOTAL;
+    #[inline]
+    fn is_valid(bytes: &[u8]) -> bool {
+        assert_eq!(
+            bytes.len(),
+            Self::SIZE,
+            "FixedSize::is_valid called with a slice of the wrong size"
+        );
+        T::TOTAL || T::SIZE == 0 || bytes.chunks_exact(T::SIZE).all(T::is_valid)
+    }
+    #[inline]
+    fn read_valid(bytes: &[u8]) -> Self {
+        assert_eq!(
+            bytes.len(),
+            Self::SIZE,
+            "FixedSize::read_valid called with a slice of the wrong size"
+        );
+        core::array::from_fn(|i| T::read_valid(&bytes[i * T::SIZE..(i + 1) * T::SIZE]))
     }
     #[cold]
     fn short_error(bytes: &[u8], offset: usize) -> DecodeError {

@@ -329,6 +329,34 @@ pub trait FixedSize: Sized {
     /// slice is [`DecodeErrorKind::UnexpectedEnd`].
     fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError>;
 
+    /// Whether every string of [`SIZE`](FixedSize::SIZE) bytes is a valid
+    /// value, so that reading one cannot fail: true for numbers, enums (an
+    /// unnamed number is `Unknown`) and structs and arrays without a `bool`
+    /// inside. Lists of such values are read without a validation pass.
+    const TOTAL: bool = false;
+
+    /// Whether `bytes`, exactly [`SIZE`](FixedSize::SIZE) long, hold a valid
+    /// value: whether [`read_fixed`](FixedSize::read_fixed) would succeed.
+    /// Types that can be invalid (`bool` and what holds one) override it
+    /// with a check of only the bytes that can be.
+    #[inline]
+    fn is_valid(bytes: &[u8]) -> bool {
+        Self::read_fixed(bytes, 0).is_ok()
+    }
+
+    /// Reads a value from `bytes`, which is exactly
+    /// [`SIZE`](FixedSize::SIZE) bytes long and valid
+    /// ([`is_valid`](FixedSize::is_valid)), without a `Result`: the value
+    /// [`read_fixed`](FixedSize::read_fixed) gives. Panics on a slice of
+    /// another length; invalid bytes give an unspecified value or a panic.
+    #[inline]
+    fn read_valid(bytes: &[u8]) -> Self {
+        match Self::read_fixed(bytes, 0) {
+            Ok(v) => v,
+            Err(e) => panic!("FixedSize::read_valid called with invalid bytes: {e}"),
+        }
+    }
+
     /// The error of reading a value from `bytes`, which is shorter than
     /// [`SIZE`](FixedSize::SIZE), at absolute `offset`: the first error in
     /// wire order, scalar by scalar, as every decoder reports it (an invalid
@@ -366,14 +394,20 @@ pub trait FixedSize: Sized {
     }
 
     /// Appends the values in `bytes` to `v`: `count` values, `bytes` being
-    /// `count * SIZE` bytes long starting at absolute `offset`.
+    /// `count * SIZE` bytes long starting at absolute `offset`. On error the
+    /// values before the first invalid one have been appended.
+    ///
+    /// The default checks the values first ([`is_valid`](FixedSize::is_valid),
+    /// nothing for [`TOTAL`](FixedSize::TOTAL) types), then reads them
+    /// without a `Result` per value ([`fixed::read_valid_into`](crate::fixed::read_valid_into)).
+    #[inline]
     fn read_fixed_into(
         v: &mut Vec<Self>,
         count: usize,
         bytes: &[u8],
         offset: usize,
     ) -> Result<(), DecodeError> {
-        crate::fixed::read_each(v, count, bytes, offset)
+        crate::fixed::read_valid_into(v, count, bytes, offset)
     }
 
     /// Reads `N` values from `bytes` (`N * SIZE` bytes at absolute

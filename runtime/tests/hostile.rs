@@ -665,3 +665,57 @@ fn short_fixed_values_fail_at_the_first_missing_scalar() {
     let e = v.decode_into(&[1, 0, 0, 0, 2, 0]).unwrap_err();
     assert_eq!(e.offset(), 4);
 }
+
+#[test]
+fn checked_then_unchecked_fixed_runs_match_value_by_value_reads() {
+    use pkt_runtime::fixed::{read_each, read_valid_into};
+    use pkt_runtime::FixedSize;
+
+    fn same<T: FixedSize + PartialEq + std::fmt::Debug>(bytes: &[u8], offset: usize) {
+        let count = bytes.len() / T::SIZE;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let ra = read_valid_into::<T>(&mut a, count, bytes, offset);
+        let rb = read_each::<T>(&mut b, count, bytes, offset);
+        assert_eq!(ra, rb, "{bytes:?}");
+        assert_eq!(a, b, "{bytes:?}");
+        if ra.is_ok() {
+            assert!(bytes.chunks_exact(T::SIZE).all(T::is_valid));
+        }
+    }
+
+    /// A type with the provided `is_valid` and `read_valid`.
+    #[derive(Debug, PartialEq)]
+    struct Pair(u8, bool);
+    impl FixedSize for Pair {
+        const SIZE: usize = 2;
+        fn write_fixed(&self, out: &mut [u8]) {
+            out.copy_from_slice(&[self.0, u8::from(self.1)]);
+        }
+        fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError> {
+            Ok(Self(
+                u8::read_fixed(&bytes[..1], offset)?,
+                bool::read_fixed(&bytes[1..], offset + 1)?,
+            ))
+        }
+    }
+
+    // Every byte of four `[bool; 2]` values set to each of 0..4 in turn,
+    // over a valid background: the first invalid byte is the error, at its
+    // absolute offset, with the values before it appended.
+    let base = [0u8, 1, 1, 0, 1, 1, 0, 0];
+    for i in 0..base.len() {
+        for b in 0..4 {
+            let mut bytes = base;
+            bytes[i] = b;
+            same::<[bool; 2]>(&bytes, 100);
+            same::<bool>(&bytes, 7);
+            same::<Pair>(&bytes, 3);
+        }
+    }
+    // Two invalid bytes: the first in wire order wins.
+    same::<[bool; 2]>(&[0, 1, 5, 0, 0, 9, 1, 1], 0);
+    // Types that are always valid read the same without a check.
+    const { assert!(<[u16; 3]>::TOTAL && !<[bool; 1]>::TOTAL) };
+    same::<[u16; 3]>(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 0);
+    same::<u8>(&[1, 2, 3], 0);
+}

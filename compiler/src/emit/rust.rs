@@ -49,6 +49,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let boxed = boxed_types(ir);
     let checked_structs = checked_structs(ir);
     let plain = plain_structs(ir);
+    let total = total_structs(ir);
     let mut out = Vec::new();
     for (fi, file) in ir.files.iter().enumerate() {
         let cx = Cx {
@@ -58,6 +59,7 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             boxed: &boxed,
             checked_structs: &checked_structs,
             plain: &plain,
+            total: &total,
         };
         let items: Vec<String> = file.types.iter().map(|id| cx.render_type(t, *id)).collect();
         let consts = file
@@ -199,33 +201,77 @@ fn plain_structs(ir: &Ir) -> Vec<bool> {
         }
         Some(deps)
     }
+    struct_closure(ir, candidate)
+}
+
+/// Which declared types are total structs: every string of their size is a
+/// valid value, so they are read without a `Result`
+/// (`FixedSize::TOTAL`). A struct is total when it has fields and they are
+/// numbers other than `bool`, enums (an unnamed number is `Unknown`), arrays
+/// of them or total structs.
+fn total_structs(ir: &Ir) -> Vec<bool> {
+    /// The struct inside `ty` through arrays; `Err` when `ty` can be
+    /// invalid.
+    fn named(ir: &Ir, ty: &Type) -> Result<Option<TypeId>, ()> {
+        match ty {
+            Type::Prim(Prim::Bool) => Err(()),
+            Type::Prim(_) => Ok(None),
+            Type::Array(t, _) => named(ir, t),
+            Type::Named(r) => match ir.ty(r.id).kind {
+                TypeKind::Enum { .. } => Ok(None),
+                TypeKind::Struct { .. } => Ok(Some(r.id)),
+                _ => Err(()),
+            },
+            _ => Err(()),
+        }
+    }
+    fn candidate(ir: &Ir, id: TypeId) -> Option<Vec<TypeId>> {
+        let TypeKind::Struct { fields } = &ir.ty(id).kind else {
+            return None;
+        };
+        if fields.is_empty() || !ir.ty(id).layout.is_fixed() {
+            return None;
+        }
+        let mut deps = Vec::new();
+        for f in fields {
+            deps.extend(named(ir, &f.ty).ok()?);
+        }
+        Some(deps)
+    }
+    struct_closure(ir, candidate)
+}
+
+/// For every declared type, whether `candidate` accepts it (returning the
+/// types it depends on) and all its dependencies are accepted too; a cycle
+/// is not. An explicit stack, since structs nest arbitrarily deep.
+fn struct_closure(ir: &Ir, candidate: fn(&Ir, TypeId) -> Option<Vec<TypeId>>) -> Vec<bool> {
     let n = ir.types.len();
-    let mut plain: Vec<Option<bool>> = vec![None; n];
+    let mut ok: Vec<Option<bool>> = vec![None; n];
     let mut on_stack = vec![false; n];
     for root in 0..n {
         let mut stack = vec![root];
         while let Some(&id) = stack.last() {
-            if plain[id].is_some() {
+            if ok[id].is_some() {
                 stack.pop();
                 continue;
             }
             on_stack[id] = true;
             let Some(deps) = candidate(ir, TypeId(id)) else {
-                plain[id] = Some(false);
+                ok[id] = Some(false);
                 on_stack[id] = false;
                 stack.pop();
                 continue;
             };
-            if let Some(next) = deps.iter().find(|d| plain[d.0].is_none() && !on_stack[d.0]) {
+            if let Some(next) = deps.iter().find(|d| ok[d.0].is_none() && !on_stack[d.0]) {
                 stack.push(next.0);
                 continue;
             }
-            plain[id] = Some(deps.iter().all(|d| plain[d.0] == Some(true)));
+            ok[id] = Some(deps.iter().all(|d| ok[d.0] == Some(true)));
             on_stack[id] = false;
             stack.pop();
         }
     }
-    plain.into_iter().map(|p| p == Some(true)).collect()
+    ok.into_iter().map(|p| p == Some(true)).collect()
 }
 
 /// `<stem>.rs` for each file, by the shared output-naming rule; `mod` is
@@ -401,6 +447,8 @@ struct Cx<'a> {
     checked_structs: &'a std::collections::BTreeSet<TypeId>,
     /// See [`plain_structs`].
     plain: &'a [bool],
+    /// See [`total_structs`].
+    total: &'a [bool],
 }
 
 /// Messages at least this large (by the decoded-size model) decode into a
@@ -577,6 +625,20 @@ impl Cx<'_> {
         }
     }
 
+    /// Whether every byte string of `ty`'s size is a value of it (a struct
+    /// field's type; see [`total_structs`]).
+    fn is_total(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Prim(p) => *p != Prim::Bool,
+            Type::Array(t, _) => self.is_total(t),
+            Type::Named(r) => match self.ir.ty(r.id).kind {
+                TypeKind::Enum { .. } => true,
+                _ => self.total[r.id.0],
+            },
+            _ => false,
+        }
+    }
+
     /// The `pkt_runtime::plain!` invocation for a plain struct: each field
     /// with its type and wire range.
     fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
@@ -620,6 +682,13 @@ impl Cx<'_> {
                             "::pkt_runtime::FixedSize::read_fixed(&bytes[{start}..{end}], {offset})?,"
                         ),
                     ),
+                    read_valid: split_line(
+                        12,
+                        &name,
+                        ": ",
+                        &format!("::pkt_runtime::FixedSize::read_valid(&bytes[{start}..{end}]),"),
+                    ),
+                    valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
                     short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
@@ -639,7 +708,13 @@ impl Cx<'_> {
         };
         let common_name = names::ident(Lang::Rust, NameKind::Type, &def.name);
         let plain = self.plain[id.0];
+        let valid_checks = fields
+            .iter()
+            .filter_map(|f| f.valid_check.clone())
+            .collect();
         StructView {
+            total: self.total[id.0],
+            valid_checks,
             fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
             plain_impl: if plain {
                 self.plain_impl(&common_name, &fields)
@@ -1110,6 +1185,12 @@ struct StructView {
     fixed_codec: String,
     /// Whether `read_fixed` reads any bytes (an empty struct reads none).
     bytes_used: bool,
+    /// Every byte string is a value ([`total_structs`]): `read_fixed` is
+    /// `read_valid` after the length check, `FixedSize::TOTAL`.
+    total: bool,
+    /// `type = range` of each field `is_valid` checks, for
+    /// `pkt_runtime::fixed_is_valid!`.
+    valid_checks: Vec<String>,
     fields: Vec<StructFieldView>,
 }
 
@@ -1128,6 +1209,11 @@ struct StructFieldView {
     write_fixed: String,
     /// The field initialiser of `read_fixed`.
     read_fixed: String,
+    /// The field initialiser of `read_valid`.
+    read_valid: String,
+    /// `type = range` when the field can be invalid (holds a `bool`).
+    #[serde(skip)]
+    valid_check: Option<String>,
     /// The statement of `short_error` that reads the field.
     short_field: String,
     default: String,
