@@ -461,7 +461,7 @@ impl<'a> Reader<'a> {
         let len = self.read_len("string length")?;
         let at = self.pos;
         let bytes = self.read_slice(len)?;
-        core::str::from_utf8(bytes)
+        utf8(bytes)
             .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, at + e.valid_up_to()))
     }
 
@@ -735,4 +735,57 @@ fn over_budget(needed: usize, left: usize, at: usize) -> DecodeError {
         },
         at,
     )
+}
+
+/// `bytes` as a `str`, as `core::str::from_utf8` gives it. ASCII, the usual
+/// content of short strings (names, chat lines, log fields), is checked
+/// first a word at a time (`<[u8]>::is_ascii`), where `from_utf8` walks a
+/// short string byte by byte until it is aligned; anything else goes to
+/// `from_utf8`, for the same result and error.
+#[inline]
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
+    if bytes.is_ascii() {
+        #[allow(unsafe_code)]
+        // SAFETY: every ASCII byte string is valid UTF-8.
+        let s = unsafe { core::str::from_utf8_unchecked(bytes) };
+        Ok(s)
+    } else {
+        core::str::from_utf8(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utf8;
+
+    #[test]
+    fn utf8_agrees_with_from_utf8() {
+        let mut cases: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"a".to_vec(),
+            b"meet at the north bridge, bring potions".to_vec(),
+            "h\u{e9}llo w\u{f6}rld".as_bytes().to_vec(),
+            vec![0x7f; 70],
+            vec![0x80],
+            vec![b'a', 0xc3],
+            vec![0xff, b'a'],
+        ];
+        // One bad or non-ASCII byte at every position of ASCII runs of
+        // lengths around the word and chunk sizes.
+        for len in [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65] {
+            for at in 0..len {
+                for bad in [0x80, 0xc3, 0xff] {
+                    let mut v = vec![b'x'; len];
+                    v[at] = bad;
+                    cases.push(v);
+                }
+            }
+            let mut v = vec![b'x'; len];
+            v.extend_from_slice("\u{e9}".as_bytes());
+            cases.push(v);
+        }
+        for c in &cases {
+            assert_eq!(utf8(c), core::str::from_utf8(c), "{c:?}");
+        }
+    }
 }
