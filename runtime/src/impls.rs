@@ -468,6 +468,7 @@ impl<T: Decode> Decode for Option<T> {
             Ok(None)
         }
     }
+    #[inline]
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if !r.read_option_flag()? {
             *self = None;
