@@ -19,10 +19,7 @@ impl Lang {
     pub const ALL: [Lang; 2] = [Lang::Rust, Lang::CSharp];
 
     pub fn display(self) -> &'static str {
-        match self {
-            Lang::Rust => "Rust",
-            Lang::CSharp => "C#",
-        }
+        self.naming().language
     }
 }
 
@@ -56,8 +53,9 @@ pub struct Naming {
     pub escape: &'static str,
     /// Keywords that cannot be escaped: schema names may not become them.
     pub unescapable: &'static [&'static str],
-    /// Members generated on every struct and message: fields may not take
-    /// these names (compared after [`Naming::member`]).
+    /// Members generated on every struct, message and union: fields and
+    /// union variants may not take these names (compared after
+    /// [`Naming::member`]).
     pub members: &'static [&'static str],
     /// Further names a union variant may not take.
     pub variant_members: &'static [&'static str],

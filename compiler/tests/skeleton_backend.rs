@@ -3,7 +3,8 @@
 //! (`emit::Backend`, `emit::generate_with`, `emit::Templates`,
 //! `names::Naming`) and touches neither the checker nor the other backends;
 //! the shared walker gives it the per-file loop, the output file names with
-//! their collision rule, and its extra file.
+//! their collision rule, and its extra file, and `sema::check_names` holds
+//! schemas to its naming rules.
 
 mod common;
 
@@ -177,4 +178,23 @@ fn shares_the_output_naming_rule() {
         files[0].contents
     );
     assert!(files[3].contents.starts_with("top.types\n"));
+}
+
+/// The checker holds a schema to the skeleton's naming rules when asked:
+/// with `slots` reserved, the field `Inventory.slots` is reported.
+#[test]
+fn its_naming_rules_can_be_checked() {
+    let checked = pktc::check_with(&[PathBuf::from("schemas/chat.pkt")], &common::RootReader)
+        .unwrap_or_else(|f| panic!("{f}"));
+    assert!(pktc::sema::check_names(&checked.ir, &[&NAMING]).is_empty());
+    let mut naming = NAMING;
+    naming.members = &["slots"];
+    let messages: Vec<String> = pktc::sema::check_names(&checked.ir, &[&naming])
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        messages,
+        ["`slots` collides with the generated member `slots` in type list"]
+    );
 }
