@@ -255,10 +255,19 @@ fn rust_members(text: &str) -> Vec<(String, String)> {
         if !line.starts_with(' ') {
             current = None;
             let words: Vec<&str> = code.split_whitespace().collect();
+            // `ChatView<'a>` is `ChatView`.
+            let bare = |w: &str| w.split('<').next().unwrap_or(w).to_string();
             match words.as_slice() {
-                ["pub", "struct", name, ..] => current = Some((name.to_string(), "struct")),
-                ["pub", "enum", name, ..] => current = Some((name.to_string(), "enum")),
-                ["impl", name, "{"] => current = Some((name.to_string(), "impl")),
+                ["pub", "struct", name, ..] => current = Some((bare(name), "struct")),
+                ["pub", "enum", name, ..] => current = Some((bare(name), "enum")),
+                // Inherent impls (`impl X {`, `impl<'a> XView<'a> {`), not
+                // trait impls.
+                [first, .., name, "{"]
+                    if (*first == "impl" || first.starts_with("impl<"))
+                        && !words.contains(&"for") =>
+                {
+                    current = Some((bare(name), "impl"))
+                }
                 _ => {}
             }
             continue;
@@ -280,11 +289,15 @@ fn rust_members(text: &str) -> Vec<(String, String)> {
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect::<String>(),
             ),
+            // `pub fn view<'a>(` declares `view`.
             _ => code
                 .strip_prefix("pub const fn ")
                 .or_else(|| code.strip_prefix("pub fn "))
-                .and_then(|r| r.split('(').next())
-                .map(str::to_string),
+                .map(|r| {
+                    r.chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '#')
+                        .collect()
+                }),
         };
         if let Some(name) = name.filter(|n| !n.is_empty()) {
             out.push((owner.clone(), name.trim_start_matches("r#").to_string()));
@@ -377,6 +390,20 @@ fn an_unreserved_rust_member_is_found() {
     assert!(
         unreserved.iter().any(|u| u.ends_with("::from_raw")),
         "{unreserved:?}"
+    );
+}
+
+#[test]
+fn the_rust_reader_finds_inherent_members() {
+    let text = "pub struct Chat {\n    pub text: String,\n}\n\nimpl Chat {\n    pub fn view<'a>(bytes: &'a [u8]) -> u8 {\n        0\n    }\n}\n\nimpl<'a> ChatView<'a> {\n    pub fn to_owned(&self) -> Chat {\n        todo!()\n    }\n    pub fn r#type(&self) -> u8 {\n        0\n    }\n}\n\nimpl ::pkt_runtime::Encode for Chat {\n    pub fn encode(&self) {}\n}\n";
+    assert_eq!(
+        rust_members(text),
+        [
+            ("Chat".to_string(), "text".to_string()),
+            ("Chat".to_string(), "view".to_string()),
+            ("ChatView".to_string(), "to_owned".to_string()),
+            ("ChatView".to_string(), "type".to_string()),
+        ]
     );
 }
 
