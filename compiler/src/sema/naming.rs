@@ -58,7 +58,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
     type_names(namings, ir, &mut diags);
     constants_classes(namings, ir, &mut diags);
     for def in &ir.types {
-        for naming in namings {
+        for naming in namings.iter().filter(|n| !n.prelude.is_empty()) {
             let converted = (naming.convert)(NameKind::Type, &def.name);
             if naming.prelude.contains(&converted.as_str()) {
                 diags.push(
@@ -236,14 +236,21 @@ fn members(
         if converted == names::UNKNOWN {
             continue;
         }
-        let mut reserved: Vec<&str> = naming.members.to_vec();
-        if kind == NameKind::Variant {
-            reserved.extend(naming.variant_members);
-        }
-        if kind == NameKind::Field && naming.companions.iter().any(|c| (c.applies)(def)) {
-            reserved.extend(naming.companion_members);
-        }
-        if reserved.contains(&converted.as_str()) {
+        let lists = [
+            naming.members,
+            if kind == NameKind::Variant {
+                naming.variant_members
+            } else {
+                &[]
+            },
+            if kind == NameKind::Field && naming.companions.iter().any(|c| (c.applies)(def)) {
+                naming.companion_members
+            } else {
+                &[]
+            },
+        ];
+        if lists.iter().any(|l| l.contains(&converted.as_str())) {
+            let reserved = lists.concat();
             diags.push(
                 Diagnostic::error(
                     format!(
@@ -312,6 +319,9 @@ fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
 }
 
 fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic>) {
+    if !naming.type_named_like_member_forbidden && naming.runtime_namespace.is_none() {
+        return;
+    }
     let converted = (naming.convert)(NameKind::Type, &def.name);
     let own: &[&str] = match def.kind {
         TypeKind::Union { .. } => naming.union_own_members,
@@ -430,15 +440,29 @@ fn constants_class(
 /// beside another type of the same namespace (`ChatView` beside `Chat`).
 fn companions(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
     for naming in namings {
-        for owner in &ir.types {
-            for (companion, c) in naming.companions_of(owner) {
-                for other in &ir.types {
-                    let same_namespace =
-                        ir.files[other.file].namespace == ir.files[owner.file].namespace;
-                    if !same_namespace || (naming.convert)(NameKind::Type, &other.name) != companion
-                    {
-                        continue;
-                    }
+        if naming.companions.is_empty() {
+            continue;
+        }
+        // Every type by namespace and name as written: one pass, so that a
+        // schema of many types is checked in linear time.
+        let written: Vec<String> = ir
+            .types
+            .iter()
+            .map(|def| (naming.convert)(NameKind::Type, &def.name))
+            .collect();
+        let mut by_name: HashMap<(&[String], &str), Vec<&TypeDef>> = HashMap::new();
+        for (def, name) in ir.types.iter().zip(&written) {
+            let namespace = ir.files[def.file].namespace.as_slice();
+            by_name.entry((namespace, name)).or_default().push(def);
+        }
+        for (owner, name) in ir.types.iter().zip(&written) {
+            let namespace = ir.files[owner.file].namespace.as_slice();
+            for c in naming.companions.iter().filter(|c| (c.applies)(owner)) {
+                let companion = format!("{name}{}", c.suffix);
+                let Some(others) = by_name.get(&(namespace, companion.as_str())) else {
+                    continue;
+                };
+                for other in others {
                     diags.push(
                         Diagnostic::error(
                             format!(
