@@ -1,6 +1,10 @@
-//! How schema names become names in each target language. The checker uses
-//! the same functions as the backends, so a collision or keyword that would
-//! break generated code is reported against the schema instead.
+//! How schema names become names in each target language. Each backend
+//! describes its rules and reserved names in a [`Naming`] (the Rust and C#
+//! descriptions live with their backends in `emit/`); the checker
+//! (`sema/naming.rs`) and the backends use the same description, so a
+//! collision or keyword that would break generated code is reported against
+//! the schema instead. The functions taking a [`Lang`] are shorthands for
+//! the built-in backends' descriptions.
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
@@ -15,10 +19,7 @@ impl Lang {
     pub const ALL: [Lang; 2] = [Lang::Rust, Lang::CSharp];
 
     pub fn display(self) -> &'static str {
-        match self {
-            Lang::Rust => "Rust",
-            Lang::CSharp => "C#",
-        }
+        self.naming().language
     }
 }
 
@@ -32,17 +33,129 @@ pub enum NameKind {
     Const,
 }
 
-/// The identifier a backend writes for a schema name, before keyword escaping.
-pub fn convert(lang: Lang, kind: NameKind, name: &str) -> String {
-    match (lang, kind) {
-        (_, NameKind::Type) | (_, NameKind::Variant) => upper_camel(name),
-        (Lang::Rust, NameKind::Field) => name.to_snake_case(),
-        (Lang::Rust, NameKind::Const) => name.to_shouty_snake_case(),
-        (Lang::CSharp, NameKind::Field) | (Lang::CSharp, NameKind::Const) => upper_camel(name),
+/// How one backend writes schema names, and which names its generated code
+/// takes for itself: what the checker (`sema/naming.rs`) holds every schema
+/// name against. Each backend supplies one (see `emit::Backend::naming`);
+/// the checker knows no language by name.
+#[derive(Clone, Copy)]
+pub struct Naming {
+    /// The language, as diagnostics name it (`Rust`, `C#`).
+    pub language: &'static str,
+    /// The identifier written for a schema name, before keyword escaping.
+    pub convert: fn(NameKind, &str) -> String,
+    /// The identifier written for a field or union variant of the type named
+    /// by the third argument, before keyword escaping (C# renames a member
+    /// named like its type).
+    pub member: fn(NameKind, &str, &str) -> String,
+    /// Keywords, escaped with [`Naming::escape`] when a name meets one.
+    pub keywords: &'static [&'static str],
+    /// What escaping puts before a keyword (`r#`, `@`).
+    pub escape: &'static str,
+    /// Keywords that cannot be escaped: schema names may not become them.
+    pub unescapable: &'static [&'static str],
+    /// Members generated on every struct, message and union: fields and
+    /// union variants may not take these names (compared after
+    /// [`Naming::member`]).
+    pub members: &'static [&'static str],
+    /// Further names a union variant may not take.
+    pub variant_members: &'static [&'static str],
+    /// Further names fields may not take in the types that have
+    /// [`Naming::companions`] (a companion type has an accessor per field
+    /// beside these members).
+    pub companion_members: &'static [&'static str],
+    /// Types generated beside schema types, named by a suffix (`ChatView`
+    /// for `Chat`): no schema type in the same namespace may take the name.
+    pub companions: &'static [Companion],
+    /// Whether a type may not be named like one of its members (C#, where
+    /// a member named like its enclosing type is an error).
+    pub type_named_like_member_forbidden: bool,
+    /// Members of a union's own type (besides [`Naming::members`]), when
+    /// [`Naming::type_named_like_member_forbidden`].
+    pub union_own_members: &'static [&'static str],
+    /// Names generated code uses without a path; a schema type of the same
+    /// name would hide them.
+    pub prelude: &'static [&'static str],
+    /// The namespace of the runtime support types, which schema namespaces
+    /// and top-level types must leave unambiguous.
+    pub runtime_namespace: Option<&'static str>,
+    /// A few runtime support types in that namespace, for diagnostics.
+    pub runtime_types: &'static [&'static str],
+    /// The name of the type holding a file's constants, from its output stem.
+    pub consts_holder: Option<fn(&str) -> String>,
+    /// Output stems the backend writes itself (`mod`, `PktRuntime`), which
+    /// schema files' outputs may not take.
+    pub reserved_stems: &'static [&'static str],
+}
+
+/// A type a backend generates beside some schema types, named after them.
+#[derive(Clone, Copy)]
+pub struct Companion {
+    /// Appended to the type's name: `View` makes `ChatView`.
+    pub suffix: &'static str,
+    /// What the companion is, for diagnostics (`borrowed view`).
+    pub what: &'static str,
+    /// Which schema types get one, for diagnostics.
+    pub of_what: &'static str,
+    /// Whether a schema type gets one.
+    pub applies: fn(&crate::ir::TypeDef) -> bool,
+}
+
+impl Naming {
+    /// The identifier as written in generated source: converted, then
+    /// escaped when it is a keyword.
+    pub fn ident(&self, kind: NameKind, name: &str) -> String {
+        self.escaped((self.convert)(kind, name))
+    }
+
+    /// [`Naming::member`] as written in generated source.
+    pub fn member_ident(&self, kind: NameKind, name: &str, owner: &str) -> String {
+        self.escaped((self.member)(kind, name, owner))
+    }
+
+    fn escaped(&self, converted: String) -> String {
+        if self.is_keyword(&converted) {
+            format!("{}{converted}", self.escape)
+        } else {
+            converted
+        }
+    }
+
+    pub fn is_keyword(&self, s: &str) -> bool {
+        self.keywords.contains(&s)
+    }
+
+    pub fn is_unescapable(&self, s: &str) -> bool {
+        self.unescapable.contains(&s)
+    }
+
+    /// The companion type names generated for `def`, with their descriptions.
+    pub fn companions_of(&self, def: &crate::ir::TypeDef) -> Vec<(String, &Companion)> {
+        let base = (self.convert)(NameKind::Type, &def.name);
+        self.companions
+            .iter()
+            .filter(|c| (c.applies)(def))
+            .map(|c| (format!("{base}{}", c.suffix), c))
+            .collect()
     }
 }
 
-fn upper_camel(name: &str) -> String {
+impl Lang {
+    /// The naming description of the language's backend.
+    pub fn naming(self) -> &'static Naming {
+        match self {
+            Lang::Rust => &crate::emit::RUST_NAMING,
+            Lang::CSharp => &crate::emit::CSHARP_NAMING,
+        }
+    }
+}
+
+/// The identifier a backend writes for a schema name, before keyword escaping.
+pub fn convert(lang: Lang, kind: NameKind, name: &str) -> String {
+    (lang.naming().convert)(kind, name)
+}
+
+/// PascalCase, with `_` before a leading digit; Rust and C# type names.
+pub fn upper_camel(name: &str) -> String {
     let s = name.to_upper_camel_case();
     // `_1` would otherwise become `1`, which is not an identifier.
     if s.starts_with(|c: char| c.is_ascii_digit()) || s.is_empty() {
@@ -50,6 +163,16 @@ fn upper_camel(name: &str) -> String {
     } else {
         s
     }
+}
+
+/// snake_case; Rust fields and modules.
+pub fn snake(name: &str) -> String {
+    name.to_snake_case()
+}
+
+/// SHOUTY_SNAKE_CASE; Rust constants.
+pub fn shouty_snake(name: &str) -> String {
+    name.to_shouty_snake_case()
 }
 
 /// Whether a schema name can be converted for every language: its first
@@ -63,191 +186,32 @@ pub fn starts_with_letter(name: &str) -> bool {
 /// The identifier as written in generated source: converted, then escaped
 /// when it is a keyword (`r#type` in Rust, `@class` in C#).
 pub fn ident(lang: Lang, kind: NameKind, name: &str) -> String {
-    let converted = convert(lang, kind, name);
-    if is_keyword(lang, &converted) {
-        match lang {
-            Lang::Rust => format!("r#{converted}"),
-            Lang::CSharp => format!("@{converted}"),
-        }
-    } else {
-        converted
-    }
+    lang.naming().ident(kind, name)
 }
 
-/// What the C# backend appends to a field or union variant whose name would
-/// equal its enclosing type's, which C# forbids (CS0542): `health` in
-/// `message Health` becomes `HealthValue`.
-pub const CSHARP_SAME_AS_TYPE_SUFFIX: &str = "Value";
-
 /// The C# name, before keyword escaping, of a field or union variant of the
-/// type named `owner`.
+/// type named `owner` (see `emit::CSHARP_SAME_AS_TYPE_SUFFIX`).
 pub fn csharp_member(kind: NameKind, name: &str, owner: &str) -> String {
-    let cs = convert(Lang::CSharp, kind, name);
-    if cs == convert(Lang::CSharp, NameKind::Type, owner) {
-        format!("{cs}{CSHARP_SAME_AS_TYPE_SUFFIX}")
-    } else {
-        cs
-    }
+    (Lang::CSharp.naming().member)(kind, name, owner)
 }
 
 /// [`csharp_member`] as written in generated source.
 pub fn csharp_member_ident(kind: NameKind, name: &str, owner: &str) -> String {
-    let cs = csharp_member(kind, name, owner);
-    if is_keyword(Lang::CSharp, &cs) {
-        format!("@{cs}")
-    } else {
-        cs
-    }
+    Lang::CSharp.naming().member_ident(kind, name, owner)
 }
 
 pub fn is_keyword(lang: Lang, s: &str) -> bool {
-    match lang {
-        Lang::Rust => RUST_KEYWORDS.contains(&s),
-        Lang::CSharp => CSHARP_KEYWORDS.contains(&s),
-    }
+    lang.naming().is_keyword(s)
 }
 
-/// Rust keywords that cannot be written as raw identifiers.
+/// Keywords that cannot be written even escaped (`self` in Rust).
 pub fn is_unescapable(lang: Lang, s: &str) -> bool {
-    lang == Lang::Rust && matches!(s, "self" | "Self" | "super" | "crate" | "_")
+    lang.naming().is_unescapable(s)
 }
-
-/// Members the C# backend generates on every type. A field or nested type
-/// with one of these names would not compile.
-pub const CSHARP_GENERATED_MEMBERS: &[&str] = &[
-    "EncodedSize",
-    "MinSize",
-    "GetEncodedSize",
-    "Encode",
-    "ToArray",
-    "Decode",
-    "TryDecode",
-    "DecodeInto",
-    "WriteTo",
-    "ReadFrom",
-    "ReadInto",
-    "Truncated",
-    "UnknownFields",
-    "Equals",
-    "GetHashCode",
-    "ToString",
-    "GetType",
-    "MemberwiseClone",
-    "Finalize",
-    "ReferenceEquals",
-];
-
-/// Members the Rust backend generates besides the schema's own: the
-/// `unknown_fields` of `@preserve_unknown` messages, the `Unknown` variant of
-/// enums and unions, and the inherent functions of enums.
-pub const RUST_GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
-
-/// Prelude types generated Rust names without a path; a schema type of the
-/// same name would hide them.
-pub const RUST_PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "Box", "Default"];
-
-/// Members of C# union classes, which variant classes (nested in the union)
-/// must not be named after.
-pub const CSHARP_UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
-
-/// Members of the C# class of a union itself (besides
-/// [`CSHARP_GENERATED_MEMBERS`]): a union may not be named after them.
-pub const CSHARP_UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
-
-/// The namespace of the C# runtime support types (`PktRuntime.cs`).
-pub const CSHARP_RUNTIME_NAMESPACE: &str = "Pkt";
 
 /// The name both backends give the catch-all for tags and values the reader
 /// does not know; schemas may not use it.
 pub const UNKNOWN: &str = "Unknown";
-
-const RUST_KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
-    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
-    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
-    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "_",
-];
-
-const CSHARP_KEYWORDS: &[&str] = &[
-    "abstract",
-    "as",
-    "base",
-    "bool",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "checked",
-    "class",
-    "const",
-    "continue",
-    "decimal",
-    "default",
-    "delegate",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "event",
-    "explicit",
-    "extern",
-    "false",
-    "finally",
-    "fixed",
-    "float",
-    "for",
-    "foreach",
-    "goto",
-    "if",
-    "implicit",
-    "in",
-    "int",
-    "interface",
-    "internal",
-    "is",
-    "lock",
-    "long",
-    "namespace",
-    "new",
-    "null",
-    "object",
-    "operator",
-    "out",
-    "override",
-    "params",
-    "private",
-    "protected",
-    "public",
-    "readonly",
-    "ref",
-    "return",
-    "sbyte",
-    "sealed",
-    "short",
-    "sizeof",
-    "stackalloc",
-    "static",
-    "string",
-    "struct",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "uint",
-    "ulong",
-    "unchecked",
-    "unsafe",
-    "ushort",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-];
 
 #[cfg(test)]
 mod tests {

@@ -1,18 +1,16 @@
-//! Every member a template generates is on its backend's reserved list, which
-//! the checker holds schema names against. A template that gains a member
-//! fails here until the member is reserved, so a schema name can never
-//! collide with it in generated code.
+//! Every member a template generates is on its backend's reserved list (its
+//! `Naming`, which the checker holds schema names against). A template that
+//! gains a member fails here until the member is reserved, so a schema name
+//! can never collide with it in generated code; the last tests show the
+//! check fails when a reserved name is missing.
 
 mod common;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use pktc::emit::{generate, GenOptions};
 use pktc::ir::{Ir, TypeDef, TypeKind};
-use pktc::names::{
-    self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_UNION_MEMBERS, CSHARP_UNION_OWN_MEMBERS,
-    RUST_GENERATED_MEMBERS, UNKNOWN,
-};
+use pktc::names::{self, Lang, NameKind, Naming, UNKNOWN};
 
 fn checked_ir() -> Ir {
     let schemas = common::schemas_in("schemas");
@@ -121,24 +119,25 @@ fn cs_type_name(def: &TypeDef) -> String {
     names::ident(Lang::CSharp, NameKind::Type, &def.name)
 }
 
-#[test]
-fn every_generated_csharp_member_is_reserved() {
-    let ir = checked_ir();
+/// Members of generated C# that the schema did not name and `naming` does
+/// not reserve, as `file: Type.Member`; and how many members were checked.
+fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, usize) {
     let mut options = GenOptions::new(Lang::CSharp);
     options.runtime = false;
-    let generic: HashSet<&str> = CSHARP_GENERATED_MEMBERS.iter().copied().collect();
+    let generic: HashSet<&str> = naming.members.iter().copied().collect();
     let for_variants: HashSet<&str> = generic
         .iter()
         .copied()
-        .chain(CSHARP_UNION_MEMBERS.iter().copied())
+        .chain(naming.variant_members.iter().copied())
         .collect();
     let for_union_names: HashSet<&str> = generic
         .iter()
         .copied()
-        .chain(CSHARP_UNION_OWN_MEMBERS.iter().copied())
+        .chain(naming.union_own_members.iter().copied())
         .collect();
     let mut checked = 0;
-    let generated = generate(&ir, &options);
+    let mut unreserved = Vec::new();
+    let generated = generate(ir, &options);
     assert_eq!(
         generated.len(),
         ir.files.len(),
@@ -170,9 +169,7 @@ fn every_generated_csharp_member_is_reserved() {
                         let def = def.expect("matched");
                         let own = fields
                             .iter()
-                            .map(|f| {
-                                names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
-                            })
+                            .map(|f| naming.member_ident(NameKind::Field, &f.name, &def.name))
                             .collect();
                         (own, vec![&generic])
                     }
@@ -180,9 +177,7 @@ fn every_generated_csharp_member_is_reserved() {
                         let def = def.expect("matched");
                         let own = variants
                             .iter()
-                            .map(|v| {
-                                names::csharp_member_ident(NameKind::Variant, &v.name, &def.name)
-                            })
+                            .map(|v| naming.member_ident(NameKind::Variant, &v.name, &def.name))
                             .collect();
                         (own, vec![&for_variants, &for_union_names])
                     }
@@ -195,19 +190,56 @@ fn every_generated_csharp_member_is_reserved() {
                     continue;
                 }
                 for list in &reserved {
-                    assert!(
-                        list.contains(m.as_str()) || (m == UNKNOWN && list == &&for_variants),
-                        "{}: `{}.{m}` is generated but not reserved (names.rs)",
-                        file.path.display(),
-                        t.name
-                    );
+                    if !(list.contains(m.as_str()) || (m == UNKNOWN && list == &&for_variants)) {
+                        unreserved.push(format!("{}: {}.{m}", file.path.display(), t.name));
+                    }
                 }
                 checked += 1;
             }
         }
     }
+    (unreserved, checked)
+}
+
+#[test]
+fn every_generated_csharp_member_is_reserved() {
+    let (unreserved, checked) = unreserved_csharp(&checked_ir(), Lang::CSharp.naming());
+    assert!(
+        unreserved.is_empty(),
+        "generated but not reserved in the C# backend's Naming: {unreserved:?}"
+    );
     // Struct, message, union, variant and Unknown members of every schema.
     assert!(checked > 100, "only {checked} generated members found");
+}
+
+/// The check is not vacuous: without `Encode` and `Tag` on the reserved
+/// lists, it finds them generated.
+#[test]
+fn an_unreserved_csharp_member_is_found() {
+    let real = Lang::CSharp.naming();
+    let mut naming = *real;
+    naming.members = without(real.members, "Encode");
+    naming.variant_members = without(real.variant_members, "Tag");
+    naming.union_own_members = without(real.union_own_members, "Tag");
+    let (unreserved, _) = unreserved_csharp(&checked_ir(), &naming);
+    assert!(
+        unreserved.iter().any(|u| u.ends_with(".Encode")),
+        "{unreserved:?}"
+    );
+    assert!(
+        unreserved.iter().any(|u| u.ends_with(".Tag")),
+        "{unreserved:?}"
+    );
+}
+
+/// `list` without `name`, as the `'static` list a `Naming` holds.
+fn without(list: &[&'static str], name: &str) -> &'static [&'static str] {
+    assert!(list.contains(&name), "{name} is not in {list:?}");
+    list.iter()
+        .copied()
+        .filter(|n| *n != name)
+        .collect::<Vec<_>>()
+        .leak()
 }
 
 /// The Rust items a template declares: struct fields, enum variants and
@@ -223,10 +255,19 @@ fn rust_members(text: &str) -> Vec<(String, String)> {
         if !line.starts_with(' ') {
             current = None;
             let words: Vec<&str> = code.split_whitespace().collect();
+            // `ChatView<'a>` is `ChatView`.
+            let bare = |w: &str| w.split('<').next().unwrap_or(w).to_string();
             match words.as_slice() {
-                ["pub", "struct", name, ..] => current = Some((name.to_string(), "struct")),
-                ["pub", "enum", name, ..] => current = Some((name.to_string(), "enum")),
-                ["impl", name, "{"] => current = Some((name.to_string(), "impl")),
+                ["pub", "struct", name, ..] => current = Some((bare(name), "struct")),
+                ["pub", "enum", name, ..] => current = Some((bare(name), "enum")),
+                // Inherent impls (`impl X {`, `impl<'a> XView<'a> {`), not
+                // trait impls.
+                [first, .., name, "{"]
+                    if (*first == "impl" || first.starts_with("impl<"))
+                        && !words.contains(&"for") =>
+                {
+                    current = Some((bare(name), "impl"))
+                }
                 _ => {}
             }
             continue;
@@ -248,11 +289,15 @@ fn rust_members(text: &str) -> Vec<(String, String)> {
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect::<String>(),
             ),
+            // `pub fn view<'a>(` declares `view`.
             _ => code
                 .strip_prefix("pub const fn ")
                 .or_else(|| code.strip_prefix("pub fn "))
-                .and_then(|r| r.split('(').next())
-                .map(str::to_string),
+                .map(|r| {
+                    r.chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '#')
+                        .collect()
+                }),
         };
         if let Some(name) = name.filter(|n| !n.is_empty()) {
             out.push((owner.clone(), name.trim_start_matches("r#").to_string()));
@@ -261,9 +306,10 @@ fn rust_members(text: &str) -> Vec<(String, String)> {
     out
 }
 
-#[test]
-fn every_generated_rust_member_is_reserved() {
-    let ir = checked_ir();
+/// Members of generated Rust that the schema did not name and `naming`
+/// does not reserve, as `file: Owner::member`; and every generated member
+/// found.
+fn unreserved_rust(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>) {
     let mut schema: HashSet<String> = HashSet::new();
     for def in &ir.types {
         match &def.kind {
@@ -271,35 +317,59 @@ fn every_generated_rust_member_is_reserved() {
                 schema.extend(
                     fields
                         .iter()
-                        .map(|f| names::convert(Lang::Rust, NameKind::Field, &f.name)),
+                        .map(|f| (naming.convert)(NameKind::Field, &f.name)),
                 );
             }
             TypeKind::Union { variants, .. } => schema.extend(
                 variants
                     .iter()
-                    .map(|v| names::convert(Lang::Rust, NameKind::Variant, &v.name)),
+                    .map(|v| (naming.convert)(NameKind::Variant, &v.name)),
             ),
             TypeKind::Enum { values, .. } => schema.extend(
                 values
                     .iter()
-                    .map(|v| names::convert(Lang::Rust, NameKind::Variant, &v.name)),
+                    .map(|v| (naming.convert)(NameKind::Variant, &v.name)),
             ),
         }
     }
+    // Types with companions (and the companions themselves) have the
+    // companion members too (`view`, `view_prefix`, `to_owned`).
+    let mut with_companions: HashMap<String, bool> = HashMap::new();
+    for def in &ir.types {
+        let companions = naming.companions_of(def);
+        for (name, _) in &companions {
+            with_companions.insert(name.clone(), true);
+        }
+        with_companions.insert(
+            (naming.convert)(NameKind::Type, &def.name),
+            !companions.is_empty(),
+        );
+    }
+    let mut unreserved = Vec::new();
     let mut generated = HashSet::new();
-    for file in generate(&ir, &GenOptions::new(Lang::Rust)) {
+    for file in generate(ir, &GenOptions::new(Lang::Rust)) {
         for (owner, name) in rust_members(&file.contents) {
             if schema.contains(&name) {
                 continue;
             }
-            assert!(
-                RUST_GENERATED_MEMBERS.contains(&name.as_str()),
-                "{}: `{owner}::{name}` is generated but not reserved (names.rs)",
-                file.path.display()
-            );
+            let companion = with_companions.get(&owner).copied().unwrap_or(false)
+                && naming.companion_members.contains(&name.as_str());
+            if !naming.members.contains(&name.as_str()) && !companion {
+                unreserved.push(format!("{}: {owner}::{name}", file.path.display()));
+            }
             generated.insert(name);
         }
     }
+    (unreserved, generated)
+}
+
+#[test]
+fn every_generated_rust_member_is_reserved() {
+    let (unreserved, generated) = unreserved_rust(&checked_ir(), Lang::Rust.naming());
+    assert!(
+        unreserved.is_empty(),
+        "generated but not reserved in the Rust backend's Naming: {unreserved:?}"
+    );
     // The parser found the generated members the schemas exercise.
     for expected in ["unknown_fields", "Unknown", "from_raw", "to_raw"] {
         assert!(
@@ -307,6 +377,34 @@ fn every_generated_rust_member_is_reserved() {
             "{expected} not found: {generated:?}"
         );
     }
+}
+
+/// The check is not vacuous: without `from_raw` on the reserved list, it
+/// finds it generated.
+#[test]
+fn an_unreserved_rust_member_is_found() {
+    let real = Lang::Rust.naming();
+    let mut naming = *real;
+    naming.members = without(real.members, "from_raw");
+    let (unreserved, _) = unreserved_rust(&checked_ir(), &naming);
+    assert!(
+        unreserved.iter().any(|u| u.ends_with("::from_raw")),
+        "{unreserved:?}"
+    );
+}
+
+#[test]
+fn the_rust_reader_finds_inherent_members() {
+    let text = "pub struct Chat {\n    pub text: String,\n}\n\nimpl Chat {\n    pub fn view<'a>(bytes: &'a [u8]) -> u8 {\n        0\n    }\n}\n\nimpl<'a> ChatView<'a> {\n    pub fn to_owned(&self) -> Chat {\n        todo!()\n    }\n    pub fn r#type(&self) -> u8 {\n        0\n    }\n}\n\nimpl ::pkt_runtime::Encode for Chat {\n    pub fn encode(&self) {}\n}\n";
+    assert_eq!(
+        rust_members(text),
+        [
+            ("Chat".to_string(), "text".to_string()),
+            ("Chat".to_string(), "view".to_string()),
+            ("ChatView".to_string(), "to_owned".to_string()),
+            ("ChatView".to_string(), "type".to_string()),
+        ]
+    );
 }
 
 #[test]

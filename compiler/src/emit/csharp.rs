@@ -15,11 +15,11 @@ use serde::Serialize;
 
 use super::output;
 use super::templates::Templates;
-use super::{GenOptions, GeneratedFile};
+use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::{
     EnumValue, Field, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant, NAN_F64_BITS,
 };
-use crate::names::{self, Lang, NameKind};
+use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
 
 use code::{Gen, Lines, ReadCx};
@@ -152,44 +152,72 @@ fn templates() -> &'static Templates {
     })
 }
 
-pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
-    let t = templates();
-    let gen = Gen::new(ir);
-    let stems = output::stems(ir, &[RUNTIME_STEM]);
-    let mut out = Vec::new();
-    for (index, file) in ir.files.iter().enumerate() {
+/// The C# backend (see [`Backend`]).
+pub(crate) struct CSharpBackend;
+
+/// What the view models of every file share, computed once per run.
+pub(crate) struct Shared<'ir> {
+    ir: &'ir Ir,
+    gen: Gen<'ir>,
+    runtime: bool,
+}
+
+impl Backend for CSharpBackend {
+    type Cx<'ir> = Shared<'ir>;
+
+    fn naming(&self) -> &Naming {
+        &NAMING
+    }
+
+    fn extension(&self) -> &str {
+        "cs"
+    }
+
+    fn context<'ir>(&self, ir: &'ir Ir, options: &GenOptions) -> Shared<'ir> {
+        Shared {
+            ir,
+            gen: Gen::new(ir),
+            runtime: options.runtime,
+        }
+    }
+
+    fn render_type(&self, cx: &Shared<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
+        let t = templates();
+        let gen = &cx.gen;
+        let def = cx.ir.ty(id);
+        match &def.kind {
+            TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                t.render("var_struct", &var_struct_view(gen, def, fields))
+            }
+            TypeKind::Struct { fields } => t.render("struct", &struct_view(gen, id, def, fields)),
+            TypeKind::Message {
+                fields,
+                preserve_unknown,
+            } => t.render(
+                "message",
+                &message_view(gen, def, fields, *preserve_unknown),
+            ),
+            TypeKind::Union { tag, variants, .. } => {
+                t.render("union", &union_view(gen, def, *tag, variants))
+            }
+        }
+    }
+
+    /// The constants class (if the file declares constants) and the types,
+    /// inside the file's namespace.
+    fn render_file(&self, cx: &Shared<'_>, file: &OutputFile<'_>, types: Vec<String>) -> String {
+        let t = templates();
         let mut items = Vec::new();
-        if !file.consts.is_empty() {
-            items.push(t.render("consts", &consts_view(ir, index, &stems[index])));
+        if !file.file.consts.is_empty() {
+            items.push(t.render("consts", &consts_view(cx.ir, file.index, &file.stem)));
         }
-        for &id in &file.types {
-            let def = ir.ty(id);
-            let text = match &def.kind {
-                TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
-                TypeKind::Struct { fields } if !def.layout.is_fixed() => {
-                    t.render("var_struct", &var_struct_view(&gen, def, fields))
-                }
-                TypeKind::Struct { fields } => {
-                    t.render("struct", &struct_view(&gen, id, def, fields))
-                }
-                TypeKind::Message {
-                    fields,
-                    preserve_unknown,
-                } => t.render(
-                    "message",
-                    &message_view(&gen, def, fields, *preserve_unknown),
-                ),
-                TypeKind::Union { tag, variants, .. } => {
-                    t.render("union", &union_view(&gen, def, *tag, variants))
-                }
-            };
-            items.push(text);
-        }
-        let namespace = namespace(&file.namespace);
+        items.extend(types);
+        let namespace = namespace(&file.file.namespace);
         let indent = if namespace.is_some() { "    " } else { "" };
         let view = FileView {
-            source: file.name.clone(),
-            doc: file.doc.iter().map(|l| comment_line(l)).collect(),
+            source: file.file.name.clone(),
+            doc: file.file.doc.iter().map(|l| comment_line(l)).collect(),
             has_namespace: namespace.is_some(),
             namespace: namespace.unwrap_or_default(),
             items: items
@@ -197,19 +225,173 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
                 .map(|i| indent_text(i.trim_end(), indent))
                 .collect(),
         };
-        out.push(GeneratedFile {
-            path: PathBuf::from(format!("{}.cs", stems[index])),
-            contents: t.render("file", &view),
-        });
+        t.render("file", &view)
     }
-    if options.runtime {
-        out.push(GeneratedFile {
+
+    /// `PktRuntime.cs`, unless turned off.
+    fn extra_files(&self, cx: &Shared<'_>, _: &[OutputFile<'_>]) -> Vec<GeneratedFile> {
+        if !cx.runtime {
+            return Vec::new();
+        }
+        vec![GeneratedFile {
             path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
             contents: runtime_file(),
-        });
+        }]
     }
-    out
 }
+
+/// How the C# backend writes names, and the names it reserves.
+pub const NAMING: Naming = Naming {
+    language: "C#",
+    convert: |_, name| names::upper_camel(name),
+    member: member_name,
+    keywords: KEYWORDS,
+    escape: "@",
+    unescapable: &[],
+    members: GENERATED_MEMBERS,
+    variant_members: UNION_MEMBERS,
+    companion_members: &[],
+    companions: &[],
+    type_named_like_member_forbidden: true,
+    union_own_members: UNION_OWN_MEMBERS,
+    prelude: &[],
+    runtime_namespace: Some(RUNTIME_NAMESPACE),
+    runtime_types: &["PktReader", "PktWriter"],
+    consts_holder: Some(consts_class),
+    reserved_stems: &[RUNTIME_STEM],
+};
+
+/// What the C# backend appends to a field or union variant whose name would
+/// equal its enclosing type's, which C# forbids (CS0542): `health` in
+/// `message Health` becomes `HealthValue`.
+pub const SAME_AS_TYPE_SUFFIX: &str = "Value";
+
+/// The C# name, before keyword escaping, of a field or union variant of the
+/// type named `owner`.
+fn member_name(_: NameKind, name: &str, owner: &str) -> String {
+    let cs = names::upper_camel(name);
+    if cs == names::upper_camel(owner) {
+        format!("{cs}{SAME_AS_TYPE_SUFFIX}")
+    } else {
+        cs
+    }
+}
+
+/// Members the C# backend generates on every type. A field or nested type
+/// with one of these names would not compile.
+pub const GENERATED_MEMBERS: &[&str] = &[
+    "EncodedSize",
+    "MinSize",
+    "GetEncodedSize",
+    "Encode",
+    "ToArray",
+    "Decode",
+    "TryDecode",
+    "DecodeInto",
+    "WriteTo",
+    "ReadFrom",
+    "ReadInto",
+    "Truncated",
+    "UnknownFields",
+    "Equals",
+    "GetHashCode",
+    "ToString",
+    "GetType",
+    "MemberwiseClone",
+    "Finalize",
+    "ReferenceEquals",
+];
+
+/// Members of C# union classes, which variant classes (nested in the union)
+/// must not be named after.
+pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
+
+/// Members of the C# class of a union itself (besides
+/// [`GENERATED_MEMBERS`]): a union may not be named after them.
+pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
+
+/// The namespace of the C# runtime support types (`PktRuntime.cs`).
+pub const RUNTIME_NAMESPACE: &str = "Pkt";
+
+const KEYWORDS: &[&str] = &[
+    "abstract",
+    "as",
+    "base",
+    "bool",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "checked",
+    "class",
+    "const",
+    "continue",
+    "decimal",
+    "default",
+    "delegate",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "event",
+    "explicit",
+    "extern",
+    "false",
+    "finally",
+    "fixed",
+    "float",
+    "for",
+    "foreach",
+    "goto",
+    "if",
+    "implicit",
+    "in",
+    "int",
+    "interface",
+    "internal",
+    "is",
+    "lock",
+    "long",
+    "namespace",
+    "new",
+    "null",
+    "object",
+    "operator",
+    "out",
+    "override",
+    "params",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "ref",
+    "return",
+    "sbyte",
+    "sealed",
+    "short",
+    "sizeof",
+    "stackalloc",
+    "static",
+    "string",
+    "struct",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "uint",
+    "ulong",
+    "unchecked",
+    "unsafe",
+    "ushort",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
+];
 
 #[derive(Serialize)]
 struct FileView {

@@ -1,5 +1,12 @@
 //! Code generation: IR → per-language view model → handlebars template → file.
 //!
+//! Each language is a [`Backend`] (`backend.rs`): it supplies its naming
+//! rules and reserved names, its file extension and the rendering of a type
+//! and a file; [`generate_with`] walks the files, names the outputs by one
+//! rule ([`output::stems`]) and adds the backend's extra files, and
+//! [`write_files`] writes them (or checks them, `--check`) for every
+//! language alike. [`Templates`] is the registry every backend renders with.
+//!
 //! Each language module turns the IR into plain serializable view models in
 //! which every name, type, size and decision is already computed; templates
 //! only lay out text. Where the text differs by kind of type, the language
@@ -35,6 +42,7 @@
 //!   locals are suffixed with its nesting depth so nested codecs never shadow
 //!   one another; handlebars cannot compute that, so Rust renders each level.
 
+mod backend;
 mod csharp;
 pub mod output;
 mod rust;
@@ -43,7 +51,13 @@ mod write;
 
 use std::path::PathBuf;
 
-pub use csharp::{consts_class as csharp_consts_class, RUNTIME_STEM as CSHARP_RUNTIME_STEM};
+pub use backend::{generate_with, output_files, Backend, OutputFile};
+pub use csharp::{
+    consts_class as csharp_consts_class, NAMING as CSHARP_NAMING,
+    RUNTIME_STEM as CSHARP_RUNTIME_STEM,
+};
+pub use rust::NAMING as RUST_NAMING;
+pub use templates::Templates;
 pub use write::{write_files, WriteError, WriteMode, WriteReport};
 
 use crate::ir::Ir;
@@ -84,7 +98,13 @@ impl GenOptions {
 /// their imports, since generated code refers to imported types).
 pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     match options.lang {
-        Lang::Rust => rust::generate(ir, options),
-        Lang::CSharp => csharp::generate(ir, options),
+        Lang::Rust => generate_with(&rust::RustBackend, ir, options),
+        Lang::CSharp => generate_with(&csharp::CSharpBackend, ir, options),
     }
+}
+
+/// The naming description of every built-in backend, in the order the
+/// checker reports their diagnostics.
+pub fn namings() -> [&'static crate::names::Naming; 2] {
+    [&RUST_NAMING, &CSHARP_NAMING]
 }

@@ -7,11 +7,10 @@
 
 use serde::Serialize;
 
-use super::output;
 use super::templates::Templates;
-use super::{GenOptions, GeneratedFile};
+use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::*;
-use crate::names::{self, Lang, NameKind};
+use crate::names::{self, Companion, Lang, NameKind, Naming};
 use crate::wire;
 
 /// Parsed once per process: code generation runs per schema set, and in
@@ -43,26 +42,62 @@ fn templates() -> &'static Templates {
     })
 }
 
-pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
-    let t = templates();
-    let names = output_names(ir);
-    let boxed = boxed_types(ir);
-    let checked_structs = checked_structs(ir);
-    let plain = plain_structs(ir);
-    let total = total_structs(ir);
-    let mut out = Vec::new();
-    for (fi, file) in ir.files.iter().enumerate() {
-        let cx = Cx {
-            ir,
+/// The Rust backend (see [`Backend`]).
+pub(crate) struct RustBackend;
+
+/// What the view models of every file share, computed once per run.
+pub(crate) struct Shared<'ir> {
+    ir: &'ir Ir,
+    serde: bool,
+    boxed: std::collections::BTreeSet<TypeId>,
+    checked_structs: std::collections::BTreeSet<TypeId>,
+    plain: Vec<bool>,
+    total: Vec<bool>,
+}
+
+impl<'ir> Shared<'ir> {
+    fn cx(&self, file: &'ir FileIr) -> Cx<'_> {
+        Cx {
+            ir: self.ir,
             namespace: &file.namespace,
+            serde: self.serde,
+            boxed: &self.boxed,
+            checked_structs: &self.checked_structs,
+            plain: &self.plain,
+            total: &self.total,
+        }
+    }
+}
+
+impl Backend for RustBackend {
+    type Cx<'ir> = Shared<'ir>;
+
+    fn naming(&self) -> &Naming {
+        &NAMING
+    }
+
+    fn extension(&self) -> &str {
+        "rs"
+    }
+
+    fn context<'ir>(&self, ir: &'ir Ir, options: &GenOptions) -> Shared<'ir> {
+        Shared {
+            ir,
             serde: options.serde,
-            boxed: &boxed,
-            checked_structs: &checked_structs,
-            plain: &plain,
-            total: &total,
-        };
-        let items: Vec<String> = file.types.iter().map(|id| cx.render_type(t, *id)).collect();
+            boxed: boxed_types(ir),
+            checked_structs: checked_structs(ir),
+            plain: plain_structs(ir),
+            total: total_structs(ir),
+        }
+    }
+
+    fn render_type(&self, cx: &Shared<'_>, file: &OutputFile<'_>, id: TypeId) -> String {
+        cx.cx(file.file).render_type(templates(), id)
+    }
+
+    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, items: Vec<String>) -> String {
         let consts = file
+            .file
             .consts
             .iter()
             .map(|c| ConstView {
@@ -73,21 +108,92 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
             })
             .collect();
         let view = FileView {
-            source: file.name.clone(),
+            source: file.file.name.clone(),
             consts,
             items,
         };
-        out.push(GeneratedFile {
-            path: names[fi].clone().into(),
-            contents: tidy(&t.render("file", &view)),
-        });
+        tidy(&templates().render("file", &view))
     }
-    out.push(GeneratedFile {
-        path: "mod.rs".into(),
-        contents: tidy(&t.render("mod", &module_tree(ir, &names))),
-    });
-    out
+
+    /// `mod.rs`: the module tree including every file.
+    fn extra_files(&self, cx: &Shared<'_>, files: &[OutputFile<'_>]) -> Vec<GeneratedFile> {
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.path.to_string_lossy().into_owned())
+            .collect();
+        vec![GeneratedFile {
+            path: "mod.rs".into(),
+            contents: tidy(&templates().render("mod", &module_tree(cx.ir, &names))),
+        }]
+    }
 }
+
+/// How the Rust backend writes names, and the names it reserves.
+pub const NAMING: Naming = Naming {
+    language: "Rust",
+    convert: convert_name,
+    member: |kind, name, _owner| convert_name(kind, name),
+    keywords: KEYWORDS,
+    escape: "r#",
+    unescapable: &["self", "Self", "super", "crate", "_"],
+    members: GENERATED_MEMBERS,
+    variant_members: &[],
+    companion_members: VIEW_MEMBERS,
+    companions: &[Companion {
+        suffix: "View",
+        what: "borrowed view",
+        of_what: "message, union and variable-size struct",
+        applies: has_view,
+    }],
+    type_named_like_member_forbidden: false,
+    union_own_members: &[],
+    prelude: PRELUDE_TYPES,
+    runtime_namespace: None,
+    runtime_types: &[],
+    consts_holder: None,
+    reserved_stems: &["mod"],
+};
+
+fn convert_name(kind: NameKind, name: &str) -> String {
+    match kind {
+        NameKind::Type | NameKind::Variant => names::upper_camel(name),
+        NameKind::Field => names::snake(name),
+        NameKind::Const => names::shouty_snake(name),
+    }
+}
+
+/// Messages, unions and variable-size structs get a borrowed view type
+/// (`ChatView`) and the associated functions `view` and `view_prefix`.
+fn has_view(def: &TypeDef) -> bool {
+    match def.kind {
+        TypeKind::Message { .. } | TypeKind::Union { .. } => true,
+        TypeKind::Struct { .. } => !def.layout.is_fixed(),
+        TypeKind::Enum { .. } => false,
+    }
+}
+
+/// Members the Rust backend generates besides the schema's own: the
+/// `unknown_fields` of `@preserve_unknown` messages, the `Unknown` variant of
+/// enums and unions, and the inherent functions of enums.
+pub const GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
+
+/// Names of the view API of a type with a borrowed view: the associated
+/// functions `view` and `view_prefix`, and the view's `to_owned`, beside
+/// which the view has an accessor method per field. Fields of those types
+/// may not take them.
+pub const VIEW_MEMBERS: &[&str] = &["view", "view_prefix", "to_owned"];
+
+/// Prelude types generated Rust names without a path; a schema type of the
+/// same name would hide them.
+pub const PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "Box", "Default"];
+
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen", "_",
+];
 
 /// The declared types some field or variant stores in a `Box`: their
 /// decoders build a boxed value in place (`Decode::decode_boxed`).
@@ -272,15 +378,6 @@ fn struct_closure(ir: &Ir, candidate: fn(&Ir, TypeId) -> Option<Vec<TypeId>>) ->
         }
     }
     ok.into_iter().map(|p| p == Some(true)).collect()
-}
-
-/// `<stem>.rs` for each file, by the shared output-naming rule; `mod` is
-/// the module tree's own file.
-fn output_names(ir: &Ir) -> Vec<String> {
-    output::stems(ir, &["mod"])
-        .into_iter()
-        .map(|s| format!("{s}.rs"))
-        .collect()
 }
 
 /// Normalises template output the way rustfmt leaves it: blank-line runs

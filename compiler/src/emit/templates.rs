@@ -1,17 +1,17 @@
-//! The template registry. Templates are compiled into the binary, so a
-//! `build.rs` user needs no files besides the schemas.
+//! The template registry every backend renders with. Templates are compiled
+//! into the binary, so a `build.rs` user needs no files besides the schemas.
 
 use handlebars::Handlebars;
 use serde::Serialize;
 
-pub(crate) struct Templates {
+pub struct Templates {
     hb: Handlebars<'static>,
 }
 
 impl Templates {
     /// Registers `(name, source)` pairs. Strict mode makes a missing view-model
     /// field an error instead of silently empty text.
-    pub(crate) fn new(sources: &[(&str, &str)]) -> Self {
+    pub fn new(sources: &[(&str, &str)]) -> Self {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         // Generated code is not HTML.
@@ -23,7 +23,7 @@ impl Templates {
     }
 
     /// Registers more `(name, source)` pairs.
-    pub(crate) fn register_all(&mut self, sources: &[(&str, &str)]) {
+    pub fn register_all(&mut self, sources: &[(&str, &str)]) {
         for (name, source) in sources {
             self.hb
                 .register_template_string(name, *source)
@@ -33,7 +33,7 @@ impl Templates {
 
     /// Renders a template's lines (each without its newline): for code that
     /// is placed line by line into an enclosing template.
-    pub(crate) fn lines(&self, name: &str, data: &impl Serialize) -> Vec<String> {
+    pub fn lines(&self, name: &str, data: &impl Serialize) -> Vec<String> {
         self.render(name, data)
             .lines()
             .map(str::to_string)
@@ -42,7 +42,7 @@ impl Templates {
 
     /// Renders a template. The templates are part of the compiler and their
     /// view models are typed, so a failure here is a bug in pktc itself.
-    pub(crate) fn render(&self, name: &str, data: &impl Serialize) -> String {
+    pub fn render(&self, name: &str, data: &impl Serialize) -> String {
         self.hb
             .render(name, data)
             .unwrap_or_else(|e| panic!("template {name} failed to render: {e}"))

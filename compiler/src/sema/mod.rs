@@ -15,6 +15,11 @@ use crate::diag::Diagnostic;
 use crate::ir::Ir;
 use crate::load::Loaded;
 
+/// Checks the names of a checked IR against the naming rules of any
+/// backends (the built-in ones are checked by [`analyze`]); for backends
+/// outside this crate.
+pub use naming::check_with as check_names;
+
 /// Checks the loaded files. Returns the IR only when there is no error;
 /// warnings come back either way.
 pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {

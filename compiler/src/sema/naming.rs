@@ -1,20 +1,29 @@
 //! Every name must survive conversion to every target language: no two names
 //! may become the same identifier, and none may hit a keyword that cannot be
-//! escaped or a member the backends generate.
+//! escaped, a member or companion type the backends generate, or a name the
+//! generated code relies on.
+//!
+//! Nothing here knows a language by name: each backend describes its naming
+//! rules and reserved names in a [`Naming`] (`emit::Backend::naming`), and
+//! the checks below ask every description in turn.
 
 use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
-use crate::names::{
-    self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_RUNTIME_NAMESPACE, CSHARP_UNION_MEMBERS,
-    CSHARP_UNION_OWN_MEMBERS, RUST_GENERATED_MEMBERS, RUST_PRELUDE_TYPES,
-};
+use crate::names::{self, NameKind, Naming};
 
 /// A name as declared, what it denotes, and where.
 type Name<'a> = (&'a str, NameKind, Span);
 
+/// Checks `ir` against the naming rules of every built-in backend.
 pub fn check(ir: &Ir) -> Vec<Diagnostic> {
+    check_with(ir, &crate::emit::namings())
+}
+
+/// Checks `ir` against the naming rules of `namings`; diagnostics come in
+/// the order of the checks, and within a check in the order of `namings`.
+pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
 
     // Types and constants share one generated module per namespace.
@@ -39,34 +48,37 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
         }
     }
     for (_, names) in &by_namespace {
-        unique(names, "namespace", None, &mut diags);
+        unique(namings, names, "namespace", None, &mut diags);
     }
     for file in &ir.files {
         for seg in &file.namespace {
             letter_first(seg, "namespace segment", file.namespace_span, &mut diags);
         }
     }
-    type_names(ir, &mut diags);
-    constants_classes(ir, &mut diags);
+    type_names(namings, ir, &mut diags);
+    constants_classes(namings, ir, &mut diags);
     for def in &ir.types {
-        let rust = names::convert(Lang::Rust, NameKind::Type, &def.name);
-        if RUST_PRELUDE_TYPES.contains(&rust.as_str()) {
-            diags.push(
-                Diagnostic::error(
-                    format!(
-                        "a type named `{}` would hide Rust's `{rust}` in generated code",
-                        def.name
-                    ),
-                    def.span,
-                    "reserved type name",
-                )
-                .with_help(format!(
-                    "choose another name; reserved: {}",
-                    RUST_PRELUDE_TYPES.join(", ")
-                )),
-            );
+        for naming in namings.iter().filter(|n| !n.prelude.is_empty()) {
+            let converted = (naming.convert)(NameKind::Type, &def.name);
+            if naming.prelude.contains(&converted.as_str()) {
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "a type named `{}` would hide {}'s `{converted}` in generated code",
+                            def.name, naming.language
+                        ),
+                        def.span,
+                        "reserved type name",
+                    )
+                    .with_help(format!(
+                        "choose another name; reserved: {}",
+                        naming.prelude.join(", ")
+                    )),
+                );
+            }
         }
     }
+    companions(namings, ir, &mut diags);
 
     for def in &ir.types {
         let owner = Some((def.name.as_str(), def.kind.keyword()));
@@ -76,16 +88,9 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .iter()
                     .map(|f| (f.name.as_str(), NameKind::Field, f.span))
                     .collect();
-                unique(&names, def.kind.keyword(), owner, &mut diags);
+                unique(namings, &names, def.kind.keyword(), owner, &mut diags);
                 for f in fields {
-                    members(
-                        def,
-                        &f.name,
-                        NameKind::Field,
-                        f.span,
-                        CSHARP_GENERATED_MEMBERS,
-                        &mut diags,
-                    );
+                    members(namings, def, &f.name, NameKind::Field, f.span, &mut diags);
                 }
             }
             TypeKind::Union { variants, .. } => {
@@ -93,21 +98,9 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .iter()
                     .map(|v| (v.name.as_str(), NameKind::Variant, v.span))
                     .collect();
-                unique(&names, "union", owner, &mut diags);
-                let reserved: Vec<&str> = CSHARP_GENERATED_MEMBERS
-                    .iter()
-                    .chain(CSHARP_UNION_MEMBERS)
-                    .copied()
-                    .collect();
+                unique(namings, &names, "union", owner, &mut diags);
                 for v in variants {
-                    members(
-                        def,
-                        &v.name,
-                        NameKind::Variant,
-                        v.span,
-                        &reserved,
-                        &mut diags,
-                    );
+                    members(namings, def, &v.name, NameKind::Variant, v.span, &mut diags);
                 }
             }
             TypeKind::Enum { values, .. } => {
@@ -115,7 +108,7 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .iter()
                     .map(|v| (v.name.as_str(), NameKind::Variant, v.span))
                     .collect();
-                unique(&names, "enum", owner, &mut diags);
+                unique(namings, &names, "enum", owner, &mut diags);
             }
         }
     }
@@ -124,7 +117,13 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
 
 /// Reports names that become the same identifier in some language, and names
 /// no language can write.
-fn unique(names: &[Name], scope: &str, owner: Option<(&str, &str)>, diags: &mut Vec<Diagnostic>) {
+fn unique(
+    namings: &[&Naming],
+    names: &[Name],
+    scope: &str,
+    owner: Option<(&str, &str)>,
+    diags: &mut Vec<Diagnostic>,
+) {
     for &(name, kind, span) in names {
         let what = match (kind, owner) {
             (NameKind::Type, _) => "type name",
@@ -140,26 +139,27 @@ fn unique(names: &[Name], scope: &str, owner: Option<(&str, &str)>, diags: &mut 
         .copied()
         .filter(|(name, ..)| names::starts_with_letter(name))
         .collect();
-    for lang in Lang::ALL {
+    // Which names some language already cannot write: reported once, for
+    // the first.
+    let mut unwritable = vec![false; names.len()];
+    for naming in namings {
         let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
-        for &(name, kind, span) in &names {
+        for (i, &(name, kind, span)) in names.iter().enumerate() {
             let converted = match owner {
-                // As the C# backend writes fields and union variants.
-                Some((o, k)) if lang == Lang::CSharp && k != "enum" => {
-                    names::csharp_member(kind, name, o)
-                }
-                _ => names::convert(lang, kind, name),
+                // As the backend writes fields and union variants.
+                Some((o, k)) if k != "enum" => (naming.member)(kind, name, o),
+                _ => (naming.convert)(kind, name),
             };
-            if names::is_unescapable(lang, &converted) {
-                // Reported once, for the first language that cannot write it.
-                if lang == Lang::Rust {
+            if naming.is_unescapable(&converted) {
+                if !unwritable[i] {
+                    unwritable[i] = true;
                     diags.push(
                         Diagnostic::error(
                             format!("`{name}` cannot be used as a name"),
                             span,
                             format!(
                                 "`{converted}` is a keyword in {} that cannot be escaped",
-                                lang.display()
+                                naming.language
                             ),
                         )
                         .with_help("choose another name"),
@@ -177,7 +177,7 @@ fn unique(names: &[Name], scope: &str, owner: Option<(&str, &str)>, diags: &mut 
                         Diagnostic::error(
                             format!(
                                 "`{first}` and `{name}` both become `{converted}` in {}{within}",
-                                lang.display()
+                                naming.language
                             ),
                             span,
                             format!("becomes `{converted}`"),
@@ -218,136 +218,195 @@ fn letter_first(name: &str, what: &str, span: Option<Span>, diags: &mut Vec<Diag
     );
 }
 
-/// C# members may not share the name of a member the backend generates. (A
-/// member named like its enclosing type is renamed by the backend instead,
-/// see [`names::csharp_member`].)
+/// A field or union variant may not take the name of a member a backend
+/// generates on its type (a member named like its enclosing type is renamed
+/// by the C# backend instead, see [`Naming::member`]). One diagnostic per
+/// name, for the first backend it collides in.
 fn members(
+    namings: &[&Naming],
     def: &TypeDef,
     name: &str,
     kind: NameKind,
     span: Span,
-    reserved: &[&str],
     diags: &mut Vec<Diagnostic>,
 ) {
-    let cs = names::csharp_member(kind, name, &def.name);
-    let rust = names::convert(Lang::Rust, kind, name);
-    // `Unknown` has a check of its own.
-    let rust_reserved = rust != names::UNKNOWN && RUST_GENERATED_MEMBERS.contains(&rust.as_str());
-    if !reserved.contains(&cs.as_str()) && rust_reserved {
-        diags.push(
-            Diagnostic::error(
-                format!("`{name}` collides with the generated member `{rust}` in Rust"),
-                span,
-                format!("becomes `{rust}`"),
-            )
-            .with_note(format!(
-                "generated Rust types have the members {}",
-                RUST_GENERATED_MEMBERS.join(", ")
-            ))
-            .with_help("rename it"),
-        );
-    } else if reserved.contains(&cs.as_str()) {
-        diags.push(
-            Diagnostic::error(
-                format!("`{name}` collides with the generated member `{cs}` in C#"),
-                span,
-                format!("becomes `{cs}`"),
-            )
-            .with_note(format!(
-                "generated C# types have the members {}",
-                reserved.join(", ")
-            ))
-            .with_help("rename it"),
-        );
+    for naming in namings {
+        let converted = (naming.member)(kind, name, &def.name);
+        // `Unknown` has a check of its own.
+        if converted == names::UNKNOWN {
+            continue;
+        }
+        let lists = [
+            naming.members,
+            if kind == NameKind::Variant {
+                naming.variant_members
+            } else {
+                &[]
+            },
+            if kind == NameKind::Field && naming.companions.iter().any(|c| (c.applies)(def)) {
+                naming.companion_members
+            } else {
+                &[]
+            },
+        ];
+        if lists.iter().any(|l| l.contains(&converted.as_str())) {
+            let reserved = lists.concat();
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "`{name}` collides with the generated member `{converted}` in {}",
+                        naming.language
+                    ),
+                    span,
+                    format!("becomes `{converted}`"),
+                )
+                .with_note(format!(
+                    "generated {} types have the members {}",
+                    naming.language,
+                    reserved.join(", ")
+                ))
+                .with_help("rename it"),
+            );
+            return;
+        }
     }
 }
 
-/// A C# type may not be named like a member it declares, and the runtime's
-/// namespace `Pkt` must stay unambiguous from generated code.
-fn type_names(ir: &Ir, diags: &mut Vec<Diagnostic>) {
+/// A type may not be named like a member it declares where the language
+/// forbids it, and the runtime's namespace must stay unambiguous from
+/// generated code.
+fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
     for def in &ir.types {
-        let cs = names::convert(Lang::CSharp, NameKind::Type, &def.name);
-        let own: &[&str] = match def.kind {
-            TypeKind::Union { .. } => CSHARP_UNION_OWN_MEMBERS,
-            TypeKind::Enum { .. } => continue,
-            _ => &[],
-        };
-        if CSHARP_GENERATED_MEMBERS.contains(&cs.as_str()) || own.contains(&cs.as_str()) {
-            let mut reserved: Vec<&str> = CSHARP_GENERATED_MEMBERS.to_vec();
-            reserved.extend(own);
-            diags.push(
-                Diagnostic::error(
-                    format!(
-                        "{} `{}` would have a generated member of its own name in C#",
-                        def.kind.keyword(),
-                        def.name
-                    ),
-                    def.span,
-                    "reserved: generated C# types have a member of this name",
-                )
-                .with_note(format!(
-                    "C# does not allow a member named like its enclosing type; reserved type names: {}",
-                    reserved.join(", ")
-                ))
-                .with_help("choose another name"),
-            );
-        }
-        let file = &ir.files[def.file];
-        if file.namespace.is_empty() && cs == CSHARP_RUNTIME_NAMESPACE {
-            diags.push(
-                Diagnostic::error(
-                    format!(
-                        "a type named `{}` outside a namespace hides the C# runtime namespace `{CSHARP_RUNTIME_NAMESPACE}`",
-                        def.name
-                    ),
-                    def.span,
-                    "reserved type name",
-                )
-                .with_help("declare a `namespace`, or choose another name"),
-            );
+        for naming in namings {
+            type_name(naming, ir, def, diags);
         }
     }
     for file in &ir.files {
         let Some(first) = file.namespace.first() else {
             continue;
         };
-        if names::convert(Lang::CSharp, NameKind::Type, first) == CSHARP_RUNTIME_NAMESPACE {
+        for naming in namings {
+            let Some(runtime) = naming.runtime_namespace else {
+                continue;
+            };
+            if (naming.convert)(NameKind::Type, first) != runtime {
+                continue;
+            }
             let span = file.namespace_span.unwrap_or_default();
+            let examples: Vec<String> = naming
+                .runtime_types
+                .iter()
+                .map(|t| format!("`{runtime}.{t}`"))
+                .collect();
             diags.push(
                 Diagnostic::error(
                     format!(
-                        "namespace `{}` is inside the C# runtime namespace `{CSHARP_RUNTIME_NAMESPACE}`",
-                        file.namespace.join(".")
+                        "namespace `{}` is inside the {} runtime namespace `{runtime}`",
+                        file.namespace.join("."),
+                        naming.language
                     ),
                     span,
-                    format!("becomes `{CSHARP_RUNTIME_NAMESPACE}` in C#"),
+                    format!("becomes `{runtime}` in {}", naming.language),
                 )
-                .with_note("the runtime support types (`Pkt.PktReader`, `Pkt.PktWriter`, …) live there")
+                .with_note(format!(
+                    "the runtime support types ({}, …) live there",
+                    examples.join(", ")
+                ))
                 .with_help("choose another first namespace segment"),
             );
         }
     }
 }
 
-/// The class holding a file's constants in C# must not meet a type of the
-/// same name (`chat.pkt` declares `ChatConstants`).
-fn constants_classes(ir: &Ir, diags: &mut Vec<Diagnostic>) {
-    let stems = crate::emit::output::stems(ir, &[crate::emit::CSHARP_RUNTIME_STEM]);
+fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic>) {
+    if !naming.type_named_like_member_forbidden && naming.runtime_namespace.is_none() {
+        return;
+    }
+    let converted = (naming.convert)(NameKind::Type, &def.name);
+    let own: &[&str] = match def.kind {
+        TypeKind::Union { .. } => naming.union_own_members,
+        // Enums have no generated members; nor, so far, are they checked
+        // against the runtime namespace.
+        TypeKind::Enum { .. } => return,
+        _ => &[],
+    };
+    let named_like_member =
+        naming.members.contains(&converted.as_str()) || own.contains(&converted.as_str());
+    if naming.type_named_like_member_forbidden && named_like_member {
+        let mut reserved: Vec<&str> = naming.members.to_vec();
+        reserved.extend(own);
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{} `{}` would have a generated member of its own name in {}",
+                    def.kind.keyword(),
+                    def.name,
+                    naming.language
+                ),
+                def.span,
+                format!(
+                    "reserved: generated {} types have a member of this name",
+                    naming.language
+                ),
+            )
+            .with_note(format!(
+                "{} does not allow a member named like its enclosing type; reserved type names: {}",
+                naming.language,
+                reserved.join(", ")
+            ))
+            .with_help("choose another name"),
+        );
+    }
+    let Some(runtime) = naming.runtime_namespace else {
+        return;
+    };
+    if ir.files[def.file].namespace.is_empty() && converted == runtime {
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "a type named `{}` outside a namespace hides the {} runtime namespace `{runtime}`",
+                    def.name, naming.language
+                ),
+                def.span,
+                "reserved type name",
+            )
+            .with_help("declare a `namespace`, or choose another name"),
+        );
+    }
+}
+
+/// The class holding a file's constants (C# puts them in `ChatConstants`
+/// for `chat.pkt`) must not meet a type of the same name, nor another
+/// file's.
+fn constants_classes(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    for naming in namings {
+        if let Some(holder) = naming.consts_holder {
+            constants_class(naming, holder, ir, diags);
+        }
+    }
+}
+
+fn constants_class(
+    naming: &Naming,
+    holder: fn(&str) -> String,
+    ir: &Ir,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let stems = crate::emit::output::stems(ir, naming.reserved_stems);
     let mut classes: Vec<(&[String], String, Span)> = Vec::new();
     for (file, stem) in ir.files.iter().zip(&stems) {
         let Some(first) = file.consts.first() else {
             continue;
         };
-        let class = crate::emit::csharp_consts_class(stem);
+        let class = holder(stem);
         for other in &ir.types {
             let same_namespace = ir.files[other.file].namespace == file.namespace;
-            if same_namespace && names::convert(Lang::CSharp, NameKind::Type, &other.name) == class
-            {
+            if same_namespace && (naming.convert)(NameKind::Type, &other.name) == class {
                 diags.push(
                     Diagnostic::error(
                         format!(
-                            "type `{}` has the name of the C# class holding the constants of {}",
-                            other.name, file.name
+                            "type `{}` has the name of the {} class holding the constants of {}",
+                            other.name, naming.language, file.name
                         ),
                         other.span,
                         format!("`{class}` holds the constants"),
@@ -362,7 +421,10 @@ fn constants_classes(ir: &Ir, diags: &mut Vec<Diagnostic>) {
         {
             diags.push(
                 Diagnostic::error(
-                    format!("two files' constants both become the C# class `{class}`"),
+                    format!(
+                        "two files' constants both become the {} class `{class}`",
+                        naming.language
+                    ),
                     first.span,
                     format!("{} holds constants", file.name),
                 )
@@ -371,5 +433,59 @@ fn constants_classes(ir: &Ir, diags: &mut Vec<Diagnostic>) {
             );
         }
         classes.push((file.namespace.as_slice(), class, first.span));
+    }
+}
+
+/// No schema type may take the name of a companion type a backend generates
+/// beside another type of the same namespace (`ChatView` beside `Chat`).
+fn companions(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    for naming in namings {
+        if naming.companions.is_empty() {
+            continue;
+        }
+        // Every type by namespace and name as written: one pass, so that a
+        // schema of many types is checked in linear time.
+        let written: Vec<String> = ir
+            .types
+            .iter()
+            .map(|def| (naming.convert)(NameKind::Type, &def.name))
+            .collect();
+        let mut by_name: HashMap<(&[String], &str), Vec<&TypeDef>> = HashMap::new();
+        for (def, name) in ir.types.iter().zip(&written) {
+            let namespace = ir.files[def.file].namespace.as_slice();
+            by_name.entry((namespace, name)).or_default().push(def);
+        }
+        for (owner, name) in ir.types.iter().zip(&written) {
+            let namespace = ir.files[owner.file].namespace.as_slice();
+            for c in naming.companions.iter().filter(|c| (c.applies)(owner)) {
+                let companion = format!("{name}{}", c.suffix);
+                let Some(others) = by_name.get(&(namespace, companion.as_str())) else {
+                    continue;
+                };
+                for other in others {
+                    diags.push(
+                        Diagnostic::error(
+                            format!(
+                                "{} `{}` has the name of the {} type generated for {} `{}` in {}",
+                                other.kind.keyword(),
+                                other.name,
+                                c.what,
+                                owner.kind.keyword(),
+                                owner.name,
+                                naming.language
+                            ),
+                            other.span,
+                            format!("becomes `{companion}`"),
+                        )
+                        .with_label(owner.span, format!("generates `{companion}`"))
+                        .with_note(format!(
+                            "for every {} `X`, the {} backend generates a {} type `X{}`",
+                            c.of_what, naming.language, c.what, c.suffix
+                        ))
+                        .with_help(format!("rename `{}` or `{}`", other.name, owner.name)),
+                    );
+                }
+            }
+        }
     }
 }
