@@ -49,8 +49,7 @@ fn main() -> Result<(), pktc::Error> {
         qualified.push('.');
         qualified.push_str(&def.name);
         // Messages, unions and variable-size structs have views.
-        let viewed = !matches!(def.kind, pktc::ir::TypeKind::Enum { .. })
-            && !def.layout.is_fixed();
+        let viewed = !matches!(def.kind, pktc::ir::TypeKind::Enum { .. }) && !def.layout.is_fixed();
         let _ = writeln!(
             table,
             "    crate::props::{}::<crate::{}>({qualified:?}),",

@@ -217,7 +217,10 @@ impl<'a> Reader<'a> {
     /// Views the value of message field `field` (`Type.field`), naming it
     /// in errors as [`field`](Reader::field) does.
     #[inline]
-    pub fn view_field<V: crate::View<'a>>(&mut self, field: &'static str) -> Result<V, DecodeError> {
+    pub fn view_field<V: crate::View<'a>>(
+        &mut self,
+        field: &'static str,
+    ) -> Result<V, DecodeError> {
         V::view_raw(self).map_err(|e| e.in_field(field))
     }
 

@@ -297,6 +297,37 @@ impl<'a, T: FixedSize> FixedList<'a, T> {
     }
 }
 
+impl<'a, T: crate::plain::Plain> FixedList<'a, T> {
+    /// The elements as a slice of the input, without copying, when their
+    /// memory is their encoding ([`Plain`](crate::plain::Plain) types, such
+    /// as numbers and generated structs of numbers without padding) on a
+    /// little-endian target and the input is aligned for `T` there. `None`
+    /// otherwise; [`get`](FixedList::get) and [`iter`](FixedList::iter)
+    /// always work.
+    #[inline]
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        crate::plain::from_wire_bytes(self.bytes)
+    }
+}
+
+/// Checks the `count` values of `T` in `bytes` (at absolute offset `at`)
+/// as reading them would: the first invalid one is the error.
+#[inline]
+fn check_each<T: FixedSize>(bytes: &[u8], count: usize, at: usize) -> Result<(), DecodeError> {
+    if T::wire_bytes(&[]).is_some() {
+        // Memory is the encoding: every byte string is a valid value.
+    } else if T::SIZE == 0 {
+        for _ in 0..count {
+            T::read_fixed(&[], at)?;
+        }
+    } else {
+        for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
+            T::read_fixed(chunk, at + i * T::SIZE)?;
+        }
+    }
+    Ok(())
+}
+
 /// Reads one validated element.
 #[inline]
 fn element<T: FixedSize>(bytes: &[u8]) -> T {
@@ -315,15 +346,7 @@ impl<'a, T: FixedSize + Decode> View<'a> for FixedList<'a, T> {
         let count = r.read_count(T::MIN_ENCODED_LEN, T::MEMORY)?;
         let at = r.position();
         let bytes = r.read_slice(count.saturating_mul(T::SIZE))?;
-        if T::SIZE == 0 {
-            for _ in 0..count {
-                T::read_fixed(&[], at)?;
-            }
-        } else {
-            for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
-                T::read_fixed(chunk, at + i * T::SIZE)?;
-            }
-        }
+        check_each::<T>(bytes, count, at)?;
         Ok(FixedList {
             bytes,
             count,
@@ -376,6 +399,176 @@ impl<T: FixedSize> Iterator for FixedIter<'_, T> {
 }
 
 impl<T: FixedSize> ExactSizeIterator for FixedIter<'_, T> {}
+
+/// A large fixed-size array (`[u64; 4096]`), read in place like a
+/// [`FixedList`] of `N` elements rather than copied into the view.
+pub struct FixedArray<'a, T, const N: usize>(FixedList<'a, T>);
+
+impl<T, const N: usize> Clone for FixedArray<'_, T, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const N: usize> Copy for FixedArray<'_, T, N> {}
+
+impl<T: FixedSize + Default + Copy, const N: usize> Default for FixedArray<'_, T, N> {
+    /// An array of default values: its bytes are `N` encoded defaults,
+    /// which a view cannot borrow from anywhere, so [`get`](FixedArray::get)
+    /// gives `T::default()` for them.
+    fn default() -> Self {
+        FixedArray(FixedList::default())
+    }
+}
+
+impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
+    /// `N`.
+    #[inline]
+    pub fn len(&self) -> usize {
+        N
+    }
+
+    /// Whether `N` is 0.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        N == 0
+    }
+
+    /// Element `i`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        if i >= N {
+            return None;
+        }
+        Some(self.0.get(i).unwrap_or_default())
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
+        let list = self.0;
+        (0..N).map(move |i| list.get(i).unwrap_or_default())
+    }
+
+    /// The encoded elements (empty for a default view).
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    /// The array.
+    pub fn to_array(&self) -> [T; N] {
+        let list = self.0;
+        core::array::from_fn(|i| list.get(i).unwrap_or_default())
+    }
+}
+
+impl<'a, T: crate::plain::Plain, const N: usize> FixedArray<'a, T, N> {
+    /// The elements in place, as [`FixedList::as_slice`].
+    #[inline]
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        if self.0.count != N {
+            return None;
+        }
+        self.0.as_slice()
+    }
+}
+
+impl<'a, T, const N: usize> View<'a> for FixedArray<'a, T, N>
+where
+    T: FixedSize + Decode + Default + Copy,
+    [T; N]: Decode,
+{
+    type Owned = [T; N];
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        // As `Decode for [T; N]`: one run, then each value checked.
+        let at = r.position();
+        let bytes = crate::fixed::read_run::<T>(r, N)?;
+        check_each::<T>(bytes, N, at)?;
+        Ok(FixedArray(FixedList {
+            bytes,
+            count: N,
+            _elem: PhantomData,
+        }))
+    }
+    #[inline]
+    fn into_owned(self) -> [T; N] {
+        self.to_array()
+    }
+}
+
+impl<T: FixedSize + Default + fmt::Debug, const N: usize> fmt::Debug for FixedArray<'_, T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A large fixed-size value other than an array, read in place and
+/// decoded when asked ([`get`](Fixed::get)) rather than copied into the
+/// view.
+pub struct Fixed<'a, T> {
+    /// Empty for a default view.
+    bytes: &'a [u8],
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Fixed<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Fixed<'_, T> {}
+
+impl<T> Default for Fixed<'_, T> {
+    fn default() -> Self {
+        Fixed {
+            bytes: &[],
+            _value: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: FixedSize + Default> Fixed<'a, T> {
+    /// The value.
+    #[inline]
+    pub fn get(&self) -> T {
+        if self.bytes.is_empty() && T::SIZE != 0 {
+            return T::default();
+        }
+        element(self.bytes)
+    }
+
+    /// The encoded value (empty for a default view).
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+impl<'a, T: FixedSize + Decode + Default> View<'a> for Fixed<'a, T> {
+    type Owned = T;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let at = r.position();
+        let bytes = crate::fixed::read_run::<T>(r, 1)?;
+        T::read_fixed(bytes, at)?;
+        Ok(Fixed {
+            bytes,
+            _value: PhantomData,
+        })
+    }
+    #[inline]
+    fn into_owned(self) -> T {
+        self.get()
+    }
+}
+
+impl<T: FixedSize + Default + fmt::Debug> fmt::Debug for Fixed<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
 
 /// A list of variable-size elements, each read as the list is iterated.
 pub struct List<'a, V> {
@@ -558,13 +751,13 @@ impl<'a, K: View<'a>, V: View<'a>> Map<'a, K, V> {
         }
     }
 
-    /// The value for `key`, by a linear search.
-    pub fn get<Q>(&self, key: &Q) -> Option<V>
+    /// The value for `key` (`map.get("name")`, `map.get(7)`), by a linear
+    /// search.
+    pub fn get(&self, key: K) -> Option<V>
     where
-        K: PartialEq<Q>,
-        Q: ?Sized,
+        K: PartialEq,
     {
-        self.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 }
 
@@ -744,13 +937,186 @@ impl<'a, V: View<'a> + Default> View<'a> for Lazy<'a, V> {
             _view: PhantomData,
         })
     }
+    /// Decodes the bytes into a box with the owned type's decoder, which
+    /// builds large and recursive values in place rather than on the stack.
     fn into_owned(self) -> Box<V::Owned> {
-        Box::new(self.get().into_owned())
+        match self.bytes {
+            Some(bytes) => match V::Owned::decode_boxed(&mut Reader::with_limits(bytes, VALIDATED))
+            {
+                Ok(v) => v,
+                Err(e) => unreachable!("bytes validated when the view was made: {e}"),
+            },
+            None => Box::new(V::default().into_owned()),
+        }
     }
 }
 
 impl<'a, V: View<'a> + Default + fmt::Debug> fmt::Debug for Lazy<'a, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.get().fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::Encode;
+
+    /// Views `bytes` as `V` and decodes them as its owned type: the same
+    /// outcome, and for accepted bytes the same value.
+    fn agree<'a, V>(bytes: &'a [u8]) -> Result<V, DecodeError>
+    where
+        V: View<'a> + Copy + fmt::Debug,
+        V::Owned: PartialEq + fmt::Debug,
+    {
+        let viewed = view::<V>(bytes, Limits::DEFAULT);
+        let decoded = V::Owned::decode(bytes);
+        match (&viewed, &decoded) {
+            (Ok(v), Ok(d)) => assert_eq!(&v.into_owned(), d),
+            (Err(v), Err(d)) => assert_eq!(v, d),
+            _ => panic!("view {viewed:?} but decode {decoded:?}"),
+        }
+        viewed
+    }
+
+    fn encode<T: Encode>(v: &T) -> Vec<u8> {
+        v.encode_to_vec().expect("within limits")
+    }
+
+    #[test]
+    fn strings_bytes_and_optionals_borrow_the_input() {
+        let bytes = encode(&String::from("héllo"));
+        let s: &str = agree(&bytes).unwrap();
+        assert_eq!(s, "héllo");
+        assert!(core::ptr::eq(s.as_ptr(), bytes[4..].as_ptr()));
+        let bytes = encode(&vec![1u8, 2, 3]);
+        assert_eq!(agree::<&[u8]>(&bytes).unwrap(), [1, 2, 3]);
+        let bytes = encode(&Some(String::from("x")));
+        assert_eq!(agree::<Option<&str>>(&bytes).unwrap(), Some("x"));
+        agree::<Option<&str>>(&[2]).unwrap_err();
+        agree::<&str>(&[2, 0, 0, 0, 0xC3, 0x28]).unwrap_err();
+    }
+
+    #[test]
+    fn fixed_lists_index_and_borrow_in_place() {
+        let values: Vec<u32> = (0..100).map(|i| i * 7).collect();
+        // The same encoding at two addresses one byte apart, so that the
+        // elements are misaligned for `u32` at one of them at least.
+        let encoded = encode(&values);
+        let mut storage = vec![0u8; encoded.len() + 1];
+        for shift in [0, 1] {
+            storage[shift..shift + encoded.len()].copy_from_slice(&encoded);
+            let bytes = &storage[shift..shift + encoded.len()];
+            let list: FixedList<u32> = agree(bytes).unwrap();
+            assert_eq!(list.len(), 100);
+            assert_eq!(list.get(3), Some(21));
+            assert_eq!(list.get(100), None);
+            assert_eq!(list.iter().collect::<Vec<_>>(), values);
+            let aligned = bytes[4..].as_ptr() as usize % 4 == 0;
+            if cfg!(target_endian = "little") && aligned {
+                assert_eq!(list.as_slice(), Some(&values[..]));
+            } else {
+                assert_eq!(list.as_slice(), None);
+            }
+        }
+        // The first invalid bool, as decode reports it.
+        agree::<FixedList<bool>>(&[3, 0, 0, 0, 1, 0, 7]).unwrap_err();
+        let e = agree::<FixedList<bool>>(&[3, 0, 0, 0, 1, 9, 7]).unwrap_err();
+        assert_eq!(e.offset(), 5);
+    }
+
+    #[test]
+    fn lists_of_variable_elements_iterate_in_order() {
+        let values = vec![String::from("a"), String::new(), String::from("ccc")];
+        let bytes = encode(&values);
+        let list: List<&str> = agree(&bytes).unwrap();
+        assert_eq!(list.iter().collect::<Vec<_>>(), ["a", "", "ccc"]);
+        assert_eq!(list.get(2), Some("ccc"));
+        assert_eq!(list.get(3), None);
+        assert_eq!(format!("{list:?}"), r#"["a", "", "ccc"]"#);
+        // A count the input cannot hold, and a bad element.
+        agree::<List<&str>>(&[9, 0, 0, 0, 0, 0, 0, 0]).unwrap_err();
+        agree::<List<&str>>(&[1, 0, 0, 0, 9, 0, 0, 0]).unwrap_err();
+    }
+
+    /// A map's entries as written, in any order.
+    fn map_bytes(entries: &[(&str, u32)]) -> Vec<u8> {
+        let mut out = (entries.len() as u32).to_le_bytes().to_vec();
+        for (k, v) in entries {
+            out.extend(encode(&String::from(*k)));
+            out.extend(v.to_le_bytes());
+        }
+        out
+    }
+
+    #[test]
+    fn maps_find_repeated_keys_as_decode_does() {
+        let sorted: BTreeMap<String, u32> = [("a".into(), 1), ("b".into(), 2)].into();
+        let bytes = encode(&sorted);
+        let map: Map<&str, u32> = agree(&bytes).unwrap();
+        assert_eq!(map.get("b"), Some(2));
+        assert_eq!(map.get("z"), None);
+        assert_eq!(map.iter().collect::<Vec<_>>(), [("a", 1), ("b", 2)]);
+        // Out of order but distinct: accepted, like decode.
+        agree::<Map<&str, u32>>(&map_bytes(&[("b", 1), ("a", 2), ("c", 3)])).unwrap();
+        // Repeated right away, after an out-of-order key, and at the end.
+        for entries in [
+            &[("a", 1), ("a", 2)][..],
+            &[("b", 1), ("a", 2), ("b", 3)],
+            &[("c", 1), ("a", 2), ("b", 3), ("a", 4)],
+        ] {
+            let e = agree::<Map<&str, u32>>(&map_bytes(entries)).unwrap_err();
+            assert_eq!(e.kind(), &DecodeErrorKind::DuplicateMapKey);
+        }
+    }
+
+    #[test]
+    fn lazy_values_view_again_when_asked() {
+        let bytes = encode(&String::from("deep"));
+        let lazy: Lazy<&str> = view(&bytes, Limits::DEFAULT).unwrap();
+        assert_eq!(lazy.get(), "deep");
+        assert_eq!(lazy.as_bytes(), &bytes[..]);
+        assert_eq!(*lazy.into_owned(), "deep");
+        assert_eq!(Lazy::<&str>::default().get(), "");
+    }
+
+    #[test]
+    fn budgets_and_limits_fail_as_decode_fails() {
+        let values: Vec<String> = (0..64).map(|i| "x".repeat(i)).collect();
+        let bytes = encode(&values);
+        let limits = Limits {
+            decode_budget_base: 0,
+            decode_budget_per_byte: 1,
+            ..Limits::DEFAULT
+        };
+        let viewed = view::<List<&str>>(&bytes, limits).unwrap_err();
+        let decoded = Vec::<String>::decode_with_limits(&bytes, limits).unwrap_err();
+        assert_eq!(viewed, decoded);
+        assert!(matches!(
+            viewed.kind(),
+            DecodeErrorKind::BudgetExceeded { .. }
+        ));
+        let limits = Limits {
+            max_len: 10,
+            ..Limits::DEFAULT
+        };
+        assert_eq!(
+            view::<List<&str>>(&bytes, limits).unwrap_err(),
+            Vec::<String>::decode_with_limits(&bytes, limits).unwrap_err()
+        );
+    }
+
+    #[test]
+    fn a_prefix_view_reports_its_length() {
+        let mut bytes = encode(&String::from("abc"));
+        bytes.extend([1, 2]);
+        let (s, n) = view_prefix::<&str>(&bytes, Limits::DEFAULT).unwrap();
+        assert_eq!((s, n), ("abc", 7));
+        assert!(matches!(
+            view::<&str>(&bytes, Limits::DEFAULT).unwrap_err().kind(),
+            DecodeErrorKind::TrailingBytes { count: 2 }
+        ));
     }
 }

@@ -139,7 +139,8 @@ where
             }
             let mut tail = bytes.to_vec();
             tail.extend_from_slice(&[0xAB, 0xCD]);
-            let taken = pkt_runtime::view::view_prefix::<T::View<'_>>(&tail, limits).map(|(_, n)| n);
+            let taken =
+                pkt_runtime::view::view_prefix::<T::View<'_>>(&tail, limits).map(|(_, n)| n);
             match taken {
                 Ok(n) if n == bytes.len() => Ok(Ok(())),
                 Ok(n) => Err(format!("view_prefix took {n} of {} bytes", bytes.len())),

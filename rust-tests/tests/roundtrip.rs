@@ -40,7 +40,9 @@ fn every_type_round_trips_random_values() {
             match (entry.view)(&bytes) {
                 None | Some(Ok(Ok(()))) => {}
                 Some(Ok(Err(e))) => {
-                    failures.push(format!("{name} (seed {seed}): view and decode reject {e:?}"));
+                    failures.push(format!(
+                        "{name} (seed {seed}): view and decode reject {e:?}"
+                    ));
                     break;
                 }
                 Some(Err(e)) => {

@@ -16,20 +16,32 @@ use crate::names::{self, Lang, NameKind};
 /// Where a generated type's view lives: `<Type>View`.
 pub const VIEW_SUFFIX: &str = "View";
 
+/// Fixed-size values up to this many bytes in memory are copied into the
+/// view; larger ones (`[u64; 4096]`) stay in the input, so that a view is
+/// small whatever its schema and recursive views take little stack per
+/// level.
+const INLINE_MAX: u64 = 256;
+
 impl Cx<'_> {
     /// The view type of a value of type `ty` (as declared, unboxed): the
     /// value itself when it is fixed-size.
     pub(super) fn view_type(&self, ty: &Type) -> String {
         if self.ir.is_fixed(ty) {
-            return self.rust_type(ty);
+            return match ty {
+                _ if !self.is_large(ty) => self.rust_type(ty),
+                Type::Array(t, n) => format!(
+                    "::pkt_runtime::view::FixedArray<'a, {}, {n}>",
+                    self.rust_type(t)
+                ),
+                _ => format!("::pkt_runtime::view::Fixed<'a, {}>", self.rust_type(ty)),
+            };
         }
         match ty {
             Type::String => "&'a str".to_string(),
             Type::Bytes | Type::List(_) if is_byte_list(ty) => "&'a [u8]".to_string(),
-            Type::List(t) if self.ir.is_fixed(t) => format!(
-                "::pkt_runtime::view::FixedList<'a, {}>",
-                self.rust_type(t)
-            ),
+            Type::List(t) if self.ir.is_fixed(t) => {
+                format!("::pkt_runtime::view::FixedList<'a, {}>", self.rust_type(t))
+            }
             Type::List(t) => format!("::pkt_runtime::view::List<'a, {}>", self.view_type(t)),
             Type::Map(k, v) => format!(
                 "::pkt_runtime::view::Map<'a, {}, {}>",
@@ -56,6 +68,11 @@ impl Cx<'_> {
         }
     }
 
+    /// A fixed-size value the view keeps in the input ([`INLINE_MAX`]).
+    fn is_large(&self, ty: &Type) -> bool {
+        self.ir.memory(ty).size > INLINE_MAX
+    }
+
     /// A view field's default: the declared default, else the type's.
     fn view_default(&self, ty: &Type, value: Option<&Value>) -> String {
         match value {
@@ -63,7 +80,7 @@ impl Cx<'_> {
             Some(_) => self
                 .default_expr(ty, value)
                 .expect("a declared default has an expression"),
-            None if self.ir.is_fixed(ty) => self
+            None if self.ir.is_fixed(ty) && !self.is_large(ty) => self
                 .default_expr(ty, None)
                 .unwrap_or_else(|| "Default::default()".to_string()),
             None => "Default::default()".to_string(),
@@ -77,7 +94,12 @@ impl Cx<'_> {
             doc: doc_lines(&f.doc),
             deprecated: f.deprecated,
             decl: field_decl(4, &name, &ty),
-            default: split_line(12, &name, ": ", &format!("{},", self.view_default(&f.ty, f.default.as_ref()))),
+            default: split_line(
+                12,
+                &name,
+                ": ",
+                &format!("{},", self.view_default(&f.ty, f.default.as_ref())),
+            ),
             empty_default: format!(
                 "{:indent$}{}",
                 "",
@@ -131,7 +153,10 @@ impl Cx<'_> {
             .map(|f| {
                 let mut v = self.view_field(def, f, "r", 4);
                 // Into locals first: `r` and `mark` are the function's own.
-                let local = format!("field_{}", names::convert(Lang::Rust, NameKind::Field, &f.name));
+                let local = format!(
+                    "field_{}",
+                    names::convert(Lang::Rust, NameKind::Field, &f.name)
+                );
                 v.checks = self.field_checks("r", 8, def, f);
                 v.value = call_statement(
                     8,
@@ -154,7 +179,9 @@ impl Cx<'_> {
         preserve_unknown: bool,
     ) -> MessageViewModel {
         let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
-        let derive_default = fields.iter().all(|f| f.default.ends_with(": Default::default(),"));
+        let derive_default = fields
+            .iter()
+            .all(|f| f.default.ends_with(": Default::default(),"));
         MessageViewModel {
             derive: if derive_default {
                 "#[derive(Clone, Copy, Debug, Default)]"
@@ -229,7 +256,9 @@ impl Cx<'_> {
         vec![
             EntryPoint {
                 doc: vec![
-                    format!("/// Validates `bytes` as exactly one `{name}`, as `decode` does (same"),
+                    format!(
+                        "/// Validates `bytes` as exactly one `{name}`, as `decode` does (same"
+                    ),
                     "/// checks, limits and errors, with the default limits), and returns a view"
                         .to_string(),
                     "/// that reads it in place. Allocates nothing.".to_string(),
@@ -240,12 +269,18 @@ impl Cx<'_> {
             },
             EntryPoint {
                 doc: vec![format!("/// [`{name}::view`] with the given limits.")],
-                signature: signature("view_with_limits", &[bytes.clone(), limits], &[view.clone()]),
+                signature: signature(
+                    "view_with_limits",
+                    &[bytes.clone(), limits],
+                    &[view.clone()],
+                ),
                 body: "::pkt_runtime::view::view(bytes, limits)".to_string(),
             },
             EntryPoint {
                 doc: vec![
-                    format!("/// Views one `{name}` at the front of `bytes` (with the default limits),"),
+                    format!(
+                        "/// Views one `{name}` at the front of `bytes` (with the default limits),"
+                    ),
                     "/// and returns it with the number of bytes it took.".to_string(),
                 ],
                 signature: signature("view_prefix", &[bytes], &[view, "usize".to_string()]),
@@ -403,7 +438,10 @@ fn field_decl(indent: usize, name: &str, ty: &str) -> String {
     let (first, inner) = if same.chars().count() <= 100 {
         (same, pad.clone())
     } else {
-        (format!("{pad}pub {name}:\n{pad}    {head}<"), format!("{pad}    "))
+        (
+            format!("{pad}pub {name}:\n{pad}    {head}<"),
+            format!("{pad}    "),
+        )
     };
     let mut out = first;
     for a in args {
