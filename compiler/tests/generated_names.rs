@@ -11,7 +11,7 @@ use pktc::emit::{generate, GenOptions};
 use pktc::ir::{Ir, TypeDef, TypeKind};
 use pktc::names::{
     self, Lang, NameKind, CSHARP_GENERATED_MEMBERS, CSHARP_UNION_MEMBERS, CSHARP_UNION_OWN_MEMBERS,
-    RUST_GENERATED_MEMBERS, UNKNOWN,
+    RUST_GENERATED_FUNCTIONS, RUST_GENERATED_MEMBERS, UNKNOWN,
 };
 
 fn checked_ir() -> Ir {
@@ -293,7 +293,8 @@ fn every_generated_rust_member_is_reserved() {
                 continue;
             }
             assert!(
-                RUST_GENERATED_MEMBERS.contains(&name.as_str()),
+                RUST_GENERATED_MEMBERS.contains(&name.as_str())
+                    || RUST_GENERATED_FUNCTIONS.contains(&name.as_str()),
                 "{}: `{owner}::{name}` is generated but not reserved (names.rs)",
                 file.path.display()
             );
@@ -301,7 +302,14 @@ fn every_generated_rust_member_is_reserved() {
         }
     }
     // The parser found the generated members the schemas exercise.
-    for expected in ["unknown_fields", "Unknown", "from_raw", "to_raw"] {
+    for expected in [
+        "unknown_fields",
+        "Unknown",
+        "from_raw",
+        "to_raw",
+        "view",
+        "view_prefix",
+    ] {
         assert!(
             generated.contains(expected),
             "{expected} not found: {generated:?}"
