@@ -720,6 +720,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The bytes left in this reader, without consuming them.
+    #[inline]
     pub fn peek_rest(&self) -> &'a [u8] {
         let buf: &'a [u8] = self.buf;
         &buf[self.pos..self.end]

@@ -239,7 +239,16 @@ impl Cx<'_> {
             allow_deprecated: owned.common.allow_deprecated,
             tag_ty: owned.tag_ty.clone(),
             tag_width: owned.tag_width,
-            tag_field: owned.tag_field.clone(),
+            unknown_ok: if owned.tag_field == "tag" {
+                vec!["Ok(Self::Unknown { tag, body: kept })".to_string()]
+            } else {
+                vec![
+                    "Ok(Self::Unknown {".to_string(),
+                    format!("    {},", owned.tag_field),
+                    "    body: kept,".to_string(),
+                    "})".to_string(),
+                ]
+            },
             first: owned.first.clone(),
             first_default: self.view_default(&variants[0].ty, None),
             variants: views,
@@ -263,7 +272,11 @@ impl Cx<'_> {
                         .to_string(),
                     "/// that reads it in place. Allocates nothing.".to_string(),
                 ],
-                signature: signature("view", &[bytes.clone()], &[view.clone()]),
+                signature: signature(
+                    "view",
+                    std::slice::from_ref(&bytes),
+                    std::slice::from_ref(&view),
+                ),
                 body: "::pkt_runtime::view::view(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
             },
@@ -272,7 +285,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view_with_limits",
                     &[bytes.clone(), limits],
-                    &[view.clone()],
+                    std::slice::from_ref(&view),
                 ),
                 body: "::pkt_runtime::view::view(bytes, limits)".to_string(),
             },
@@ -330,9 +343,7 @@ fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> 
         return lines;
     }
     lines.push("    ) -> Result<".to_string());
-    if ok_parts.len() == 1 {
-        lines.push(format!("        {ok},"));
-    } else if ok_parts.join(", ").len() <= 60 {
+    if ok_parts.len() == 1 || ok_parts.join(", ").len() <= 60 {
         lines.push(format!("        {ok},"));
     } else {
         lines.push("        (".to_string());
@@ -401,7 +412,8 @@ pub(super) struct UnionViewModel {
     allow_deprecated: bool,
     tag_ty: String,
     tag_width: u32,
-    tag_field: String,
+    /// The lines that return an `Unknown` view of the `kept` body.
+    unknown_ok: Vec<String>,
     first: String,
     first_default: String,
     entry: Vec<EntryPoint>,
