@@ -48,9 +48,12 @@ fn main() -> Result<(), pktc::Error> {
         let mut qualified = ns.join(".");
         qualified.push('.');
         qualified.push_str(&def.name);
+        // Messages, unions and variable-size structs have views.
+        let viewed = !matches!(def.kind, pktc::ir::TypeKind::Enum { .. }) && !def.layout.is_fixed();
         let _ = writeln!(
             table,
-            "    crate::props::entry::<crate::{}>({qualified:?}),",
+            "    crate::props::{}::<crate::{}>({qualified:?}),",
+            if viewed { "viewed_entry" } else { "entry" },
             path.join("::")
         );
     }

@@ -150,6 +150,52 @@ impl<T: Decode> FrameDecoder<T> {
     }
 }
 
+impl<T: crate::view::Viewable> FrameDecoder<T> {
+    /// The next complete frame as a borrowed view into the decoder's buffer,
+    /// with the frame's bytes (length prefix included), for a server that
+    /// reads a field or two and forwards the bytes unchanged: nothing is
+    /// copied or allocated. Errors and limits are those of
+    /// [`next_frame`](FrameDecoder::next_frame), offsets counted from the
+    /// start of the stream. The view borrows the decoder; the buffer is
+    /// compacted by the next [`push`](FrameDecoder::push).
+    pub fn next_view(&mut self) -> Result<Option<ViewedFrame<'_, T::View<'_>>>, DecodeError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let avail = &self.buf[self.start..];
+        let total = match frame_length(avail, &self.limits, self.stream_pos) {
+            Ok(Some(total)) => total,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                self.failed = Some(e.clone());
+                self.buf = Vec::new();
+                self.start = 0;
+                return Err(e);
+            }
+        };
+        if avail.len() < total {
+            return Ok(None);
+        }
+        let base = self.stream_pos;
+        let start = self.start;
+        self.start += total;
+        self.stream_pos = self.stream_pos.saturating_add(total);
+        let bytes = &self.buf[start..start + total];
+        crate::view::view::<T::View<'_>>(bytes, self.limits)
+            .map(|view| Some(ViewedFrame { view, bytes }))
+            .map_err(|e| e.shifted(base))
+    }
+}
+
+/// A frame read by [`FrameDecoder::next_view`]: its view and its bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct ViewedFrame<'a, V> {
+    /// The frame's value, read in place.
+    pub view: V,
+    /// The frame's encoding, length prefix included.
+    pub bytes: &'a [u8],
+}
+
 /// The length, prefix included, of the frame at the front of `avail`:
 /// `Ok(None)` until its 4-byte prefix has arrived, and
 /// [`DecodeErrorKind::LimitExceeded`] (at `stream_pos`) for a prefix above

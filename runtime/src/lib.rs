@@ -22,6 +22,8 @@
 //! * [`list`]: bulk paths for lists, one bounds check per list of fixed-size
 //!   elements, and for [`plain::Plain`] elements (numbers, and structs whose
 //!   memory is their encoding) one copy per list.
+//! * [`view`]: borrowed views, which validate the input once as `decode`
+//!   does and then read it in place, allocating nothing.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
 //!
 //! With its default features the crate has no dependencies. Its `unsafe`
@@ -65,6 +67,7 @@ mod reader;
 #[cfg(feature = "serde")]
 pub mod serde_array;
 mod traits;
+pub mod view;
 mod writer;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -75,4 +78,5 @@ pub use traits::{
     boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode, FixedSize,
     MaxLen,
 };
+pub use view::{View, Viewable};
 pub use writer::Writer;

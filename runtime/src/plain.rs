@@ -69,6 +69,37 @@ pub fn wire_bytes<T: Plain>(items: &[T]) -> Option<&[u8]> {
     }
 }
 
+/// Encoded values of `T` as a slice of them, in place, when that is their
+/// memory: on little-endian targets, when `bytes` holds a whole number of
+/// values and starts at an address aligned for `T`. `None` otherwise
+/// (`bytes` of `u8` and `i8` are always aligned).
+#[inline]
+pub fn from_wire_bytes<T: Plain>(bytes: &[u8]) -> Option<&[T]> {
+    #[cfg(target_endian = "little")]
+    {
+        let size = core::mem::size_of::<T>();
+        if size == 0
+            || bytes.len() % size != 0
+            || (bytes.as_ptr() as usize) % core::mem::align_of::<T>() != 0
+        {
+            return None;
+        }
+        #[allow(unsafe_code)]
+        // SAFETY: the pointer is aligned for `T` and the `len / size` values
+        // lie within `bytes`, which stays borrowed for the result's
+        // lifetime; every byte string is a valid `T` (`Plain`) and its
+        // little-endian memory is its encoding.
+        let values =
+            unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), bytes.len() / size) };
+        Some(values)
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        let _ = bytes;
+        None
+    }
+}
+
 /// [`FixedSize::read_fixed_into`] of a `Plain` type: on little-endian
 /// targets one reservation and one copy of `bytes` into `v`'s spare
 /// capacity; elsewhere element by element.

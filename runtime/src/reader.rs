@@ -214,6 +214,16 @@ impl<'a> Reader<'a> {
         value.decode_into_raw(self).map_err(|e| e.in_field(field))
     }
 
+    /// Views the value of message field `field` (`Type.field`), naming it
+    /// in errors as [`field`](Reader::field) does.
+    #[inline]
+    pub fn view_field<V: crate::View<'a>>(
+        &mut self,
+        field: &'static str,
+    ) -> Result<V, DecodeError> {
+        V::view_raw(self).map_err(|e| e.in_field(field))
+    }
+
     /// Charges the `len` bytes of a string default that a message field
     /// absent from an older body takes, at the body's end.
     #[inline]
@@ -710,6 +720,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The bytes left in this reader, without consuming them.
+    #[inline]
     pub fn peek_rest(&self) -> &'a [u8] {
         let buf: &'a [u8] = self.buf;
         &buf[self.pos..self.end]

@@ -1,7 +1,7 @@
 //! Values of every recursive shape in `schemas/`, nested as deep as asked,
 //! for the stack tests and the `stack_probe` example.
 
-use pkt_runtime::{Decode, Encode};
+use pkt_runtime::{Decode, Encode, Viewable};
 
 use crate::test::amplify::{BigRec, BigTree, BigTreeNode, DeepBig};
 use crate::test::everything::{BinaryExpr, CallExpr, Expr, LinkedNode, TreeNode};
@@ -30,6 +30,8 @@ pub enum Op {
     Decode,
     DecodeInto,
     Encode,
+    /// `view`, then the owned value of the view (`to_owned`).
+    View,
 }
 
 /// A value of `shape` whose messages and unions nest `levels` levels deep,
@@ -134,7 +136,11 @@ impl Deep {
         // Out of line, so that the frames of the other shapes' operations
         // do not add to the stack measured for this one.
         #[inline(never)]
-        fn go<T: Encode + Decode + Default>(v: &T, op: Op, bytes: &[u8]) -> Result<(), String> {
+        fn go<T: Encode + Decode + Default + Viewable>(
+            v: &T,
+            op: Op,
+            bytes: &[u8],
+        ) -> Result<(), String> {
             match op {
                 Op::Decode => T::decode(bytes).map(forget_deep).map_err(|e| e.to_string()),
                 Op::DecodeInto => {
@@ -144,6 +150,11 @@ impl Deep {
                     r
                 }
                 Op::Encode => v.encode_to_vec().map(drop).map_err(|e| e.to_string()),
+                Op::View => {
+                    pkt_runtime::view::view::<T::View<'_>>(bytes, pkt_runtime::Limits::DEFAULT)
+                        .map(|view| forget_deep(pkt_runtime::View::into_owned(view)))
+                        .map_err(|e| e.to_string())
+                }
             }
         }
         match self {

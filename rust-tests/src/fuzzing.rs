@@ -22,7 +22,7 @@ pub fn heap_bound(charged: usize, len: usize) -> usize {
 }
 
 /// The first byte picks a generated type, the rest is its input. Decoding may
-/// fail, but must not panic; `decode` and `decode_into` give the same answer
+/// fail, but must not panic; `decode`, `decode_into` and `view` give the same answer
 /// (error kind and offset); whatever decodes must encode to bytes that decode
 /// and encode again to the same bytes; and the decode allocates (as counted
 /// by `measure`, in bytes) within [`heap_bound`].
@@ -37,6 +37,15 @@ pub fn decode(data: &[u8], measure: Measure) -> Result<(), String> {
             "{}: decode gives {decoded:?}, decode_into {into:?}",
             entry.name
         ));
+    }
+    if let Some(viewed) = (entry.view)(input) {
+        let viewed = viewed.map_err(|e| format!("{}: {e}", entry.name))?;
+        if viewed != decoded {
+            return Err(format!(
+                "{}: decode gives {decoded:?}, view {viewed:?}",
+                entry.name
+            ));
+        }
     }
     let (heap, charged) = (entry.decode_heap)(input, measure);
     if heap > heap_bound(charged, input.len()) {

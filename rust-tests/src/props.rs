@@ -2,7 +2,7 @@
 
 use std::fmt::Debug;
 
-use pkt_runtime::{Decode, DecodeErrorKind, Encode};
+use pkt_runtime::{Decode, DecodeErrorKind, Encode, Viewable};
 use pkt_test_support::hex::spaced as hex;
 
 /// Runs a closure and returns how many allocations it made; supplied by a
@@ -28,6 +28,11 @@ pub struct Entry {
     pub outcome_over: fn(&[u8], &[u8]) -> Outcome,
     /// See [`decode_heap`].
     pub decode_heap: fn(&[u8], Measure) -> (usize, usize),
+    /// See [`view_agrees`]; `None` for types without a view (enums and
+    /// fixed-size structs, which are their own views).
+    pub view: fn(&[u8]) -> Option<Result<Outcome, String>>,
+    /// See [`view_allocations`].
+    pub view_allocations: fn(&[u8], Measure) -> usize,
     /// `size_of` of the generated type.
     pub size: usize,
     /// `Decode::MEMORY` of the generated type.
@@ -88,9 +93,92 @@ where
         outcomes: outcomes::<T>,
         outcome_over: outcome_over::<T>,
         decode_heap: decode_heap::<T>,
+        view: |_| None,
+        view_allocations: |_, _| 0,
         size: core::mem::size_of::<T>(),
         memory: T::MEMORY,
     }
+}
+
+/// [`entry`] for a type with a generated view.
+pub const fn viewed_entry<T>(name: &'static str) -> Entry
+where
+    T: Encode + Decode + PartialEq + Debug + Default + Viewable,
+    for<'a> T::View<'a>: Debug,
+{
+    Entry {
+        view: view_agrees::<T>,
+        view_allocations: view_allocations::<T>,
+        ..entry::<T>(name)
+    }
+}
+
+/// Views arbitrary bytes and checks the view against `decode`: the same
+/// outcome (error kind and offset); for accepted bytes, a view whose owned
+/// value encodes as the decoded value does (so every field agrees, NaN
+/// payloads included), and `view_prefix` over the bytes and a tail takes
+/// exactly the bytes. `Err` says how they differ.
+pub fn view_agrees<T>(bytes: &[u8]) -> Option<Result<Outcome, String>>
+where
+    T: Encode + Decode + Viewable,
+{
+    let limits = pkt_runtime::Limits::DEFAULT;
+    let viewed = pkt_runtime::view::view::<T::View<'_>>(bytes, limits);
+    let decoded = T::decode(bytes);
+    let outcome = |e: &pkt_runtime::DecodeError| (format!("{:?}", e.kind()), e.offset());
+    Some(match (viewed, decoded) {
+        (Ok(view), Ok(value)) => {
+            let owned = pkt_runtime::View::into_owned(view).encode_to_vec_unchecked();
+            let expected = value.encode_to_vec_unchecked();
+            if owned != expected {
+                return Some(Err(format!(
+                    "the view's owned value differs:\n  view:   {}\n  decode: {}",
+                    hex(&owned),
+                    hex(&expected)
+                )));
+            }
+            let mut tail = bytes.to_vec();
+            tail.extend_from_slice(&[0xAB, 0xCD]);
+            let taken =
+                pkt_runtime::view::view_prefix::<T::View<'_>>(&tail, limits).map(|(_, n)| n);
+            match taken {
+                Ok(n) if n == bytes.len() => Ok(Ok(())),
+                Ok(n) => Err(format!("view_prefix took {n} of {} bytes", bytes.len())),
+                Err(e) => Err(format!("view_prefix failed: {e}")),
+            }
+        }
+        (Err(v), Err(d)) if outcome(&v) == outcome(&d) => Ok(Err(outcome(&d))),
+        (v, d) => Err(format!(
+            "view gives {:?}, decode {:?}",
+            v.map(drop).map_err(|e| outcome(&e)),
+            d.map(drop).map_err(|e| outcome(&e))
+        )),
+    })
+}
+
+/// Allocations made by viewing a valid encoding and reading every field
+/// of the view (formatting it with `Debug`, which iterates every list and
+/// map and views every lazy field, into a sink that only counts).
+pub fn view_allocations<T>(bytes: &[u8], measure: Measure) -> usize
+where
+    T: Viewable,
+    for<'a> T::View<'a>: Debug,
+{
+    struct Count(usize);
+    impl core::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut sink = Count(0);
+    let n = measure(&mut || {
+        let view = pkt_runtime::view::view::<T::View<'_>>(bytes, pkt_runtime::Limits::DEFAULT)
+            .expect("a valid encoding");
+        core::fmt::write(&mut sink, format_args!("{view:?}")).expect("counting cannot fail");
+    });
+    assert!(sink.0 > 0, "the view was formatted");
+    n
 }
 
 fn reencode<T: Encode + Decode>(bytes: &[u8]) -> Result<Vec<u8>, pkt_runtime::DecodeError> {

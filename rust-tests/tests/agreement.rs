@@ -1,4 +1,4 @@
-//! One error per input: the generated `decode`, `decode_into` and
+//! One error per input: the generated `decode`, `decode_into`, `view` and
 //! `pktc inspect` (which decodes with the IR alone) accept the same inputs
 //! and reject the others with the same error kind at the same offset. The
 //! inputs are the committed fuzz corpus and mutations of random valid
@@ -28,6 +28,10 @@ fn agree(ir: &Ir, id: TypeId, entry: &Entry, bytes: &[u8], what: &str) -> bool {
     let inspected = inspect_outcome(ir, id, bytes);
     assert_eq!(decoded, into, "{what}: decode and decode_into disagree");
     assert_eq!(decoded, inspected, "{what}: decode and inspect disagree");
+    if let Some(viewed) = (entry.view)(bytes) {
+        let viewed = viewed.unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(decoded, viewed, "{what}: decode and view disagree");
+    }
     decoded.is_err()
 }
 

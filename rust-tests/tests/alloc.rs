@@ -70,6 +70,11 @@ fn every_type_encodes_without_scratch_and_redecodes_in_place() {
                 usize::from(!bytes.is_empty()),
                 "{name}: encode_to_vec"
             );
+            assert_eq!(
+                (entry.view_allocations)(&bytes, measure),
+                0,
+                "{name} (seed {seed}): viewing and reading every field allocated"
+            );
             let reuse = (entry.reuse)(&bytes, measure);
             if !has_map {
                 assert_eq!(

@@ -1,4 +1,5 @@
-//! Stack: decoding, decoding into a value and encoding every recursive shape
+//! Stack: decoding, decoding into a value, viewing (and taking the view's
+//! owned value) and encoding every recursive shape
 //! of `schemas/` at the deepest nesting the default limits accept, on
 //! threads with a 2 MiB stack (tokio's workers, `std::thread::spawn`); and a
 //! value nested 100,000 levels deep is refused by the encoder with an error,
@@ -23,7 +24,7 @@ fn every_recursive_shape_at_the_depth_limit_fits_a_two_mebibyte_stack() {
     let max = Limits::DEFAULT.max_depth;
     for shape in SHAPES {
         let deepest = max - max % depth_per_level(shape);
-        for op in [Op::Decode, Op::DecodeInto, Op::Encode] {
+        for op in [Op::Decode, Op::DecodeInto, Op::Encode, Op::View] {
             let value = Deep::new(shape, deepest);
             let bytes = value.encode_unchecked();
             on_small_stack(move || {

@@ -1,7 +1,8 @@
 //! Every generated type against random canonical encodings written by an
 //! independent, IR-driven encoder (tests/support): decode, exact length,
 //! byte-identical re-encoding, decode_into over another value, prefix
-//! decoding, trailing bytes and truncation.
+//! decoding, trailing bytes and truncation; and the borrowed view, whose
+//! owned value equals the decoded one.
 
 mod support;
 
@@ -23,19 +24,31 @@ fn every_type_round_trips_random_values() {
     for (i, _) in ir.types.iter().enumerate() {
         let id = pktc::ir::TypeId(i);
         let name = qualified(&ir, id);
-        let check = TYPES
+        let entry = TYPES
             .iter()
             .find(|e| e.name == name)
-            .unwrap_or_else(|| panic!("no generated type for {name}"))
-            .check;
+            .unwrap_or_else(|| panic!("no generated type for {name}"));
         for seed in 0..CASES_PER_TYPE {
             let mut gen = Gen::new(&ir, seed * 7919 + i as u64);
             let bytes = gen.encode(id);
             let other = gen.encode(id);
             cases += 1;
-            if let Err(e) = check(&bytes, &other) {
+            if let Err(e) = (entry.check)(&bytes, &other) {
                 failures.push(format!("{name} (seed {seed}): {e}"));
                 break;
+            }
+            match (entry.view)(&bytes) {
+                None | Some(Ok(Ok(()))) => {}
+                Some(Ok(Err(e))) => {
+                    failures.push(format!(
+                        "{name} (seed {seed}): view and decode reject {e:?}"
+                    ));
+                    break;
+                }
+                Some(Err(e)) => {
+                    failures.push(format!("{name} (seed {seed}): view: {e}"));
+                    break;
+                }
             }
         }
     }

@@ -13,6 +13,8 @@ use crate::ir::*;
 use crate::names::{self, Companion, Lang, NameKind, Naming};
 use crate::wire;
 
+mod view;
+
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
 fn templates() -> &'static Templates {
@@ -37,6 +39,26 @@ fn templates() -> &'static Templates {
             (
                 "union",
                 include_str!("../../../templates/rust/union.rs.hbs"),
+            ),
+            (
+                "view/common",
+                include_str!("../../../templates/rust/view/common.rs.hbs"),
+            ),
+            (
+                "view/struct_decl",
+                include_str!("../../../templates/rust/view/struct_decl.rs.hbs"),
+            ),
+            (
+                "view/message",
+                include_str!("../../../templates/rust/view/message.rs.hbs"),
+            ),
+            (
+                "view/struct",
+                include_str!("../../../templates/rust/view/struct.rs.hbs"),
+            ),
+            (
+                "view/union",
+                include_str!("../../../templates/rust/view/union.rs.hbs"),
             ),
         ])
     })
@@ -178,10 +200,17 @@ fn has_view(def: &TypeDef) -> bool {
 pub const GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
 
 /// Names of the view API of a type with a borrowed view: the associated
-/// functions `view` and `view_prefix`, and the view's `to_owned`, beside
-/// which the view has an accessor method per field. Fields of those types
-/// may not take them.
-pub const VIEW_MEMBERS: &[&str] = &["view", "view_prefix", "to_owned"];
+/// functions `view`, `view_with_limits` and `view_prefix`, and the view's
+/// `to_owned` and `encoded`. Rust keeps fields and methods apart, but a view
+/// with a field `to_owned` next to the method `to_owned()` reads badly, so
+/// fields of those types may not take these names.
+pub const VIEW_MEMBERS: &[&str] = &[
+    "view",
+    "view_with_limits",
+    "view_prefix",
+    "to_owned",
+    "encoded",
+];
 
 /// Prelude types generated Rust names without a path; a schema type of the
 /// same name would hide them.
@@ -561,11 +590,18 @@ impl Cx<'_> {
     fn render_type(&self, t: &Templates, id: TypeId) -> String {
         let def = self.ir.ty(id);
         let decode_boxed = self.boxed.contains(&id);
+        // Messages, unions and variable-size structs are followed by their
+        // borrowed view (`view.rs`).
         match &def.kind {
             TypeKind::Struct { fields } if !def.layout.is_fixed() => {
                 let mut view = self.var_struct_view(id, def, fields);
                 view.common.decode_boxed = decode_boxed;
-                t.render("var_struct", &view)
+                let borrowed = self.var_struct_view_model(def, fields, &view);
+                format!(
+                    "{}\n\n{}",
+                    t.render("var_struct", &view),
+                    t.render("view/struct", &borrowed)
+                )
             }
             TypeKind::Struct { fields } => t.render("struct", &self.struct_view(id, def, fields)),
             TypeKind::Message {
@@ -574,7 +610,12 @@ impl Cx<'_> {
             } => {
                 let mut view = self.message_view(def, fields, *preserve_unknown);
                 view.common.decode_boxed = decode_boxed;
-                t.render("message", &view)
+                let borrowed = self.message_view_model(def, fields, &view, *preserve_unknown);
+                format!(
+                    "{}\n\n{}",
+                    t.render("message", &view),
+                    t.render("view/message", &borrowed)
+                )
             }
             TypeKind::Enum { base, values } => {
                 t.render("enum", &self.enum_view(def, *base, values))
@@ -582,7 +623,12 @@ impl Cx<'_> {
             TypeKind::Union { tag, variants, .. } => {
                 let mut view = self.union_view(def, *tag, variants);
                 view.common.decode_boxed = decode_boxed;
-                t.render("union", &view)
+                let borrowed = self.union_view_model(def, variants, &view);
+                format!(
+                    "{}\n\n{}",
+                    t.render("union", &view),
+                    t.render("view/union", &borrowed)
+                )
             }
         }
     }

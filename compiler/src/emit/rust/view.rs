@@ -1,0 +1,495 @@
+//! Borrowed views (`pkt_runtime::view`): for every message, union and
+//! variable-size struct `T`, a `TView<'a>` that reads the value in place,
+//! `T::view` and friends, and `pkt_runtime::Viewable for T`.
+//!
+//! A view's validation makes the same reader calls, in the same order, as
+//! the owned type's `decode_raw`: the `@max` and box checks and the default
+//! charges come from the same view-model lines (`Cx::field_checks`), so the
+//! two accept the same inputs and fail with the same error.
+
+use serde::Serialize;
+
+use super::{call_statement, doc_lines, match_arm, split_line, Cx, MessageView, UnionView};
+use crate::ir::*;
+use crate::names::{self, Lang, NameKind};
+
+/// Where a generated type's view lives: `<Type>View`.
+pub const VIEW_SUFFIX: &str = "View";
+
+/// Fixed-size values up to this many bytes in memory are copied into the
+/// view; larger ones (`[u64; 4096]`) stay in the input, so that a view is
+/// small whatever its schema and recursive views take little stack per
+/// level.
+const INLINE_MAX: u64 = 256;
+
+impl Cx<'_> {
+    /// The view type of a value of type `ty` (as declared, unboxed): the
+    /// value itself when it is fixed-size.
+    pub(super) fn view_type(&self, ty: &Type) -> String {
+        if self.ir.is_fixed(ty) {
+            return match ty {
+                _ if !self.is_large(ty) => self.rust_type(ty),
+                Type::Array(t, n) => format!(
+                    "::pkt_runtime::view::FixedArray<'a, {}, {n}>",
+                    self.rust_type(t)
+                ),
+                _ => format!("::pkt_runtime::view::Fixed<'a, {}>", self.rust_type(ty)),
+            };
+        }
+        match ty {
+            Type::String => "&'a str".to_string(),
+            Type::Bytes | Type::List(_) if is_byte_list(ty) => "&'a [u8]".to_string(),
+            Type::List(t) if self.ir.is_fixed(t) => {
+                format!("::pkt_runtime::view::FixedList<'a, {}>", self.rust_type(t))
+            }
+            Type::List(t) => format!("::pkt_runtime::view::List<'a, {}>", self.view_type(t)),
+            Type::Map(k, v) => format!(
+                "::pkt_runtime::view::Map<'a, {}, {}>",
+                self.view_type(k),
+                self.view_type(v)
+            ),
+            Type::Array(t, n) => format!("::pkt_runtime::view::Array<{}, {n}>", self.view_type(t)),
+            Type::Optional(t) => format!("Option<{}>", self.view_type(t)),
+            Type::Named(r) => format!("{}{VIEW_SUFFIX}<'a>", self.type_path(r.id)),
+            Type::Prim(_) | Type::Bytes => unreachable!("fixed or matched above"),
+        }
+    }
+
+    /// The view type of a field or variant: [`view_type`](Self::view_type),
+    /// in a `Lazy` where the owned type boxes it.
+    fn field_view_type(&self, ty: &Type, cyclic: bool) -> String {
+        match (cyclic, ty) {
+            (false, _) => self.view_type(ty),
+            (true, Type::Optional(t)) => format!(
+                "Option<::pkt_runtime::view::Lazy<'a, {}>>",
+                self.view_type(t)
+            ),
+            (true, t) => format!("::pkt_runtime::view::Lazy<'a, {}>", self.view_type(t)),
+        }
+    }
+
+    /// A fixed-size value the view keeps in the input ([`INLINE_MAX`]).
+    fn is_large(&self, ty: &Type) -> bool {
+        self.ir.memory(ty).size > INLINE_MAX
+    }
+
+    /// A view field's default: the declared default, else the type's.
+    fn view_default(&self, ty: &Type, value: Option<&Value>) -> String {
+        match value {
+            Some(Value::String(s)) => format!("{s:?}"),
+            Some(_) => self
+                .default_expr(ty, value)
+                .expect("a declared default has an expression"),
+            None if self.ir.is_fixed(ty) && !self.is_large(ty) => self
+                .default_expr(ty, None)
+                .unwrap_or_else(|| "Default::default()".to_string()),
+            None => "Default::default()".to_string(),
+        }
+    }
+
+    fn view_field(&self, def: &TypeDef, f: &Field, reader: &str, indent: usize) -> ViewFieldView {
+        let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+        let ty = self.field_view_type(&f.ty, f.cyclic);
+        ViewFieldView {
+            doc: doc_lines(&f.doc),
+            deprecated: f.deprecated,
+            decl: field_decl(4, &name, &ty),
+            default: split_line(
+                12,
+                &name,
+                ": ",
+                &format!("{},", self.view_default(&f.ty, f.default.as_ref())),
+            ),
+            empty_default: format!(
+                "{:indent$}{}",
+                "",
+                self.view_default(&f.ty, f.default.as_ref()),
+                indent = indent + 4
+            ),
+            value: call_statement(
+                indent + 4,
+                &format!("{reader}.view_field"),
+                &[format!("\"{}.{}\"", def.name, f.name)],
+                "?",
+            ),
+            owned: owned_field(12, &name),
+            head: String::new(),
+            charge_default: None,
+            checks: Vec::new(),
+            init: String::new(),
+            name,
+        }
+    }
+
+    pub(super) fn message_view_model(
+        &self,
+        def: &TypeDef,
+        fields: &[Field],
+        owned: &MessageView,
+        preserve_unknown: bool,
+    ) -> MessageViewModel {
+        let fields = fields
+            .iter()
+            .zip(&owned.fields)
+            .map(|(f, o)| {
+                let mut v = self.view_field(def, f, "body", 12);
+                v.head = o.head.clone();
+                v.charge_default = o.raw_charge_default.clone();
+                v.checks = o.raw_checks.clone();
+                v
+            })
+            .collect();
+        self.view_model(def, owned.common.allow_deprecated, fields, preserve_unknown)
+    }
+
+    pub(super) fn var_struct_view_model(
+        &self,
+        def: &TypeDef,
+        fields: &[Field],
+        owned: &MessageView,
+    ) -> MessageViewModel {
+        let fields = fields
+            .iter()
+            .map(|f| {
+                let mut v = self.view_field(def, f, "r", 4);
+                // Into locals first: `r` and `mark` are the function's own.
+                let local = format!(
+                    "field_{}",
+                    names::convert(Lang::Rust, NameKind::Field, &f.name)
+                );
+                v.checks = self.field_checks("r", 8, def, f);
+                v.value = call_statement(
+                    8,
+                    &format!("let {local} = r.view_field"),
+                    &[format!("\"{}.{}\"", def.name, f.name)],
+                    "?;",
+                );
+                v.init = split_line(12, &v.name, ": ", &format!("{local},"));
+                v
+            })
+            .collect();
+        self.view_model(def, owned.common.allow_deprecated, fields, false)
+    }
+
+    fn view_model(
+        &self,
+        def: &TypeDef,
+        allow_deprecated: bool,
+        fields: Vec<ViewFieldView>,
+        preserve_unknown: bool,
+    ) -> MessageViewModel {
+        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let derive_default = fields
+            .iter()
+            .all(|f| f.default.ends_with(": Default::default(),"));
+        MessageViewModel {
+            derive: if derive_default {
+                "#[derive(Clone, Copy, Debug, Default)]"
+            } else {
+                "#[derive(Clone, Copy, Debug)]"
+            },
+            derive_default,
+            impl_head: impl_head(&name),
+            entry: self.entry_points(&name),
+            view: format!("{name}{VIEW_SUFFIX}"),
+            name,
+            allow_deprecated,
+            owned_used: !fields.is_empty(),
+            fields,
+            preserve_unknown,
+        }
+    }
+
+    pub(super) fn union_view_model(
+        &self,
+        def: &TypeDef,
+        variants: &[Variant],
+        owned: &UnionView,
+    ) -> UnionViewModel {
+        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let views: Vec<ViewVariantView> = variants
+            .iter()
+            .zip(&owned.variants)
+            .map(|(v, o)| {
+                let ty = self.field_view_type(&v.ty, v.cyclic);
+                let decl = format!("    {}({ty}),", o.name);
+                ViewVariantView {
+                    doc: o.doc.clone(),
+                    deprecated: o.deprecated,
+                    decl: if decl.chars().count() <= 100 {
+                        decl
+                    } else {
+                        format!("    {}(\n        {ty},\n    ),", o.name)
+                    },
+                    owned_arm: match_arm(
+                        12,
+                        &format!("Self::{}(v)", o.name),
+                        &format!("{name}::{}(v.into_owned())", o.name),
+                    ),
+                    name: o.name.clone(),
+                    tag: o.tag.clone(),
+                    boxed_memory: o.boxed_memory,
+                }
+            })
+            .collect();
+        UnionViewModel {
+            impl_head: impl_head(&name),
+            entry: self.entry_points(&name),
+            view: format!("{name}{VIEW_SUFFIX}"),
+            allow_deprecated: owned.common.allow_deprecated,
+            tag_ty: owned.tag_ty.clone(),
+            tag_width: owned.tag_width,
+            unknown_ok: if owned.tag_field == "tag" {
+                vec!["Ok(Self::Unknown { tag, body: kept })".to_string()]
+            } else {
+                vec![
+                    "Ok(Self::Unknown {".to_string(),
+                    format!("    {},", owned.tag_field),
+                    "    body: kept,".to_string(),
+                    "})".to_string(),
+                ]
+            },
+            first: owned.first.clone(),
+            first_default: self.view_default(&variants[0].ty, None),
+            variants: views,
+            name,
+        }
+    }
+
+    /// `T::view`, `T::view_with_limits` and `T::view_prefix`, laid out as
+    /// rustfmt lays out their signatures.
+    fn entry_points(&self, name: &str) -> Vec<EntryPoint> {
+        let view = format!("{name}{VIEW_SUFFIX}<'_>");
+        let bytes = "bytes: &[u8]".to_string();
+        let limits = "limits: ::pkt_runtime::Limits".to_string();
+        vec![
+            EntryPoint {
+                doc: vec![
+                    format!(
+                        "/// Validates `bytes` as exactly one `{name}`, as `decode` does (same"
+                    ),
+                    "/// checks, limits and errors, with the default limits), and returns a view"
+                        .to_string(),
+                    "/// that reads it in place. Allocates nothing.".to_string(),
+                ],
+                signature: signature(
+                    "view",
+                    std::slice::from_ref(&bytes),
+                    std::slice::from_ref(&view),
+                ),
+                body: "::pkt_runtime::view::view(bytes, ::pkt_runtime::Limits::DEFAULT)"
+                    .to_string(),
+            },
+            EntryPoint {
+                doc: vec![format!("/// [`{name}::view`] with the given limits.")],
+                signature: signature(
+                    "view_with_limits",
+                    &[bytes.clone(), limits],
+                    std::slice::from_ref(&view),
+                ),
+                body: "::pkt_runtime::view::view(bytes, limits)".to_string(),
+            },
+            EntryPoint {
+                doc: vec![
+                    format!(
+                        "/// Views one `{name}` at the front of `bytes` (with the default limits),"
+                    ),
+                    "/// and returns it with the number of bytes it took.".to_string(),
+                ],
+                signature: signature("view_prefix", &[bytes], &[view, "usize".to_string()]),
+                body: "::pkt_runtime::view::view_prefix(bytes, ::pkt_runtime::Limits::DEFAULT)"
+                    .to_string(),
+            },
+        ]
+    }
+}
+
+/// Whether the type is `bytes` or `list<u8>`, which decode alike and view
+/// as `&[u8]`.
+fn is_byte_list(ty: &Type) -> bool {
+    matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if **t == Type::Prim(Prim::U8))
+}
+
+/// `name: self.name.into_owned(),` at `indent`, laid out as rustfmt lays
+/// out a struct field whose value is a method chain: on one line, else one
+/// chain element per line.
+fn owned_field(indent: usize, name: &str) -> String {
+    let pad = " ".repeat(indent);
+    let one = format!("{pad}{name}: self.{name}.into_owned(),");
+    if one.chars().count() <= 100 {
+        return one;
+    }
+    format!("{pad}{name}: self\n{pad}    .{name}\n{pad}    .into_owned(),")
+}
+
+/// The signature line(s) of `pub fn {name}(params) -> Result<ok, DecodeError> {`
+/// at 4 columns, where `ok` is one type or a tuple of `ok_parts`.
+fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> {
+    let ok = if ok_parts.len() == 1 {
+        ok_parts[0].clone()
+    } else {
+        format!("({})", ok_parts.join(", "))
+    };
+    let ret = format!("Result<{ok}, ::pkt_runtime::DecodeError>");
+    let one = format!("    pub fn {name}({}) -> {ret} {{", params.join(", "));
+    if one.chars().count() <= 100 {
+        return vec![one];
+    }
+    let mut lines = vec![format!("    pub fn {name}(")];
+    lines.extend(params.iter().map(|p| format!("        {p},")));
+    let tail = format!("    ) -> {ret} {{");
+    if tail.chars().count() <= 100 {
+        lines.push(tail);
+        return lines;
+    }
+    lines.push("    ) -> Result<".to_string());
+    if ok_parts.len() == 1 || ok_parts.join(", ").len() <= 60 {
+        lines.push(format!("        {ok},"));
+    } else {
+        lines.push("        (".to_string());
+        lines.extend(ok_parts.iter().map(|p| format!("            {p},")));
+        lines.push("        ),".to_string());
+    }
+    lines.push("        ::pkt_runtime::DecodeError,".to_string());
+    lines.push("    > {".to_string());
+    lines
+}
+
+#[derive(Serialize)]
+pub(super) struct EntryPoint {
+    doc: Vec<String>,
+    signature: Vec<String>,
+    body: String,
+}
+
+#[derive(Serialize)]
+pub(super) struct MessageViewModel {
+    name: String,
+    derive: &'static str,
+    /// Every field's default is its type's: `Default` is derived.
+    derive_default: bool,
+    /// `impl<'a> ::pkt_runtime::View<'a> for TView<'a> {`, laid out.
+    impl_head: String,
+    view: String,
+    allow_deprecated: bool,
+    preserve_unknown: bool,
+    /// `to_owned` converts fields (and needs `View` in scope).
+    owned_used: bool,
+    entry: Vec<EntryPoint>,
+    fields: Vec<ViewFieldView>,
+}
+
+#[derive(Serialize)]
+struct ViewFieldView {
+    doc: Vec<String>,
+    deprecated: bool,
+    name: String,
+    /// `pub name: Type,` as rustfmt lays it out.
+    decl: String,
+    /// The field initialiser of the view's `Default`.
+    default: String,
+    /// The default expression, for a message field absent from the body.
+    empty_default: String,
+    /// `name: if body.is_empty() {` (messages).
+    head: String,
+    /// The charge of a string default (messages).
+    charge_default: Option<String>,
+    /// `@max` and box checks before a present field.
+    checks: Vec<String>,
+    /// The `view_field` call.
+    value: String,
+    /// The field initialiser of `to_owned`.
+    owned: String,
+    /// The field initialiser of `view_raw` (variable-size structs).
+    init: String,
+}
+
+#[derive(Serialize)]
+pub(super) struct UnionViewModel {
+    name: String,
+    impl_head: String,
+    view: String,
+    allow_deprecated: bool,
+    tag_ty: String,
+    tag_width: u32,
+    /// The lines that return an `Unknown` view of the `kept` body.
+    unknown_ok: Vec<String>,
+    first: String,
+    first_default: String,
+    entry: Vec<EntryPoint>,
+    variants: Vec<ViewVariantView>,
+}
+
+#[derive(Serialize)]
+struct ViewVariantView {
+    doc: Vec<String>,
+    deprecated: bool,
+    name: String,
+    decl: String,
+    /// The match arm of `to_owned`.
+    owned_arm: String,
+    tag: String,
+    boxed_memory: Option<u64>,
+}
+
+/// `pub name: ty,` at `indent`, laid out as rustfmt lays out a field: on
+/// one line; else the type on the next line; else the type's outermost
+/// generic arguments one per line, `Head<` staying on the name's line when
+/// it fits there.
+fn field_decl(indent: usize, name: &str, ty: &str) -> String {
+    let pad = " ".repeat(indent);
+    let one = format!("{pad}pub {name}: {ty},");
+    if one.chars().count() <= 100 {
+        return one;
+    }
+    let next = format!("{pad}    {ty},");
+    let Some((head, args)) = generic_args(ty).filter(|_| next.chars().count() > 100) else {
+        return format!("{pad}pub {name}:\n{next}");
+    };
+    let same = format!("{pad}pub {name}: {head}<");
+    let (first, inner) = if same.chars().count() <= 100 {
+        (same, pad.clone())
+    } else {
+        (
+            format!("{pad}pub {name}:\n{pad}    {head}<"),
+            format!("{pad}    "),
+        )
+    };
+    let mut out = first;
+    for a in args {
+        out.push_str(&format!("\n{inner}    {a},"));
+    }
+    out.push_str(&format!("\n{inner}>,"));
+    out
+}
+
+/// `Head<a, b>` as `Head` and its top-level arguments.
+fn generic_args(ty: &str) -> Option<(&str, Vec<&str>)> {
+    let open = ty.find('<')?;
+    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim());
+    Some((&ty[..open], args))
+}
+
+/// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`, with the type
+/// on a line of its own when the line passes 100 columns, as rustfmt does.
+fn impl_head(name: &str) -> String {
+    let one = format!("impl<'a> ::pkt_runtime::View<'a> for {name}{VIEW_SUFFIX}<'a> {{");
+    if one.chars().count() <= 100 {
+        return one;
+    }
+    format!("impl<'a> ::pkt_runtime::View<'a>\n    for {name}{VIEW_SUFFIX}<'a>\n{{")
+}

@@ -1,0 +1,1122 @@
+//! Borrowed views: read a value in place, without building it.
+//!
+//! For every message, union and variable-size struct `T`, pktc generates a
+//! view type `TView<'a>` and `T::view(&'a [u8])`. Making a view validates
+//! the whole input once, with exactly the checks, limits, budget charges and
+//! errors of [`Decode::decode`](crate::Decode::decode) (same kind, same
+//! offset), and allocates nothing. Then:
+//!
+//! * scalars, enums and fixed-size structs are fields holding the value;
+//! * strings are `&'a str` and `bytes` (and `list<u8>`) are `&'a [u8]`;
+//! * lists of fixed-size elements are [`FixedList`]s: `len` and `get(i)` in
+//!   O(1), iteration without allocating;
+//! * other lists are [`List`]s and maps are [`Map`]s, which read their
+//!   elements in order as they iterate;
+//! * nested messages, unions and variable-size structs are their views,
+//!   except where the owned type boxes them (recursive types): there the
+//!   view holds a [`Lazy`], which views its bytes when asked;
+//! * fields an older writer did not send hold their defaults, and unknown
+//!   union variants their tag and bytes.
+//!
+//! Every field of a view is read while it is made, so reading one is a
+//! field access. What costs more, and how much:
+//!
+//! * iterating a [`List`] or [`Map`] reads each element again (its checks
+//!   included, so a list of strings checks their UTF-8 again), and
+//!   [`Map::get`] is a linear search;
+//! * [`Lazy::get`] validates its bytes again each time it is called, so a
+//!   recursive structure read to the bottom through [`Lazy`] costs its depth
+//!   times its size, the depth being at most [`Limits::max_depth`];
+//! * a map whose keys are not in increasing order (pktc's encoders always
+//!   sort them) is checked for repeated keys with one allocation, as
+//!   `decode` does.
+//!
+//! [`View::into_owned`] (and the generated `to_owned`) builds the owned
+//! value, equal to what `decode` returns for the same bytes.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::limits::Limits;
+use crate::reader::Reader;
+use crate::traits::{Decode, FixedSize};
+
+/// A value read in place from validated input.
+///
+/// Implemented by the generated view types, by fixed-size types (their
+/// view is their value), `&'a str`, `&'a [u8]`, `Option`, and the
+/// containers of this module.
+pub trait View<'a>: Sized {
+    /// The owned type this is a view of; its [`Decode`] constants say what
+    /// a list or map of views checks and charges per element.
+    type Owned: Decode;
+
+    /// Validates one value at the reader's position and returns its view:
+    /// the same checks, charges and errors as
+    /// [`Decode::decode_raw`] of [`Owned`](View::Owned).
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError>;
+
+    /// The owned value, as `decode` would have built it.
+    fn into_owned(self) -> Self::Owned;
+}
+
+/// An owned type that has a generated view: messages, unions and
+/// variable-size structs.
+pub trait Viewable: Decode {
+    /// The view type, `TView<'a>` for type `T`.
+    type View<'a>: View<'a, Owned = Self> + Copy;
+}
+
+/// Views exactly one value in `bytes` with the given limits:
+/// [`DecodeErrorKind::TrailingBytes`] if bytes are left over.
+#[inline]
+pub fn view<'a, V: View<'a>>(bytes: &'a [u8], limits: Limits) -> Result<V, DecodeError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    let value = V::view_raw(&mut r)?;
+    r.expect_end()?;
+    Ok(value)
+}
+
+/// Views one value at the front of `bytes` with the given limits, and
+/// returns it with the number of bytes it took.
+#[inline]
+pub fn view_prefix<'a, V: View<'a>>(
+    bytes: &'a [u8],
+    limits: Limits,
+) -> Result<(V, usize), DecodeError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    let value = V::view_raw(&mut r)?;
+    Ok((value, r.position()))
+}
+
+/// The limits for reading again what a view validated already: every
+/// check still runs, but none can fail on those bytes, which passed
+/// stricter limits, at a greater depth, within a smaller budget.
+const VALIDATED: Limits = Limits {
+    max_depth: u32::MAX,
+    max_len: usize::MAX,
+    max_frame: usize::MAX,
+    max_total_elements: usize::MAX,
+    decode_budget_base: usize::MAX,
+    decode_budget_per_byte: usize::MAX,
+};
+
+/// Reads a view from bytes validated before, as the same type.
+#[inline]
+fn revalidated<'a, V: View<'a>>(r: &mut Reader<'a>) -> V {
+    match V::view_raw(r) {
+        Ok(v) => v,
+        Err(e) => unreachable!("bytes validated when the view was made: {e}"),
+    }
+}
+
+/// A reader's position, to take the bytes read since: generated views keep
+/// the encoded bytes they read.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark<'a> {
+    rest: &'a [u8],
+    start: usize,
+}
+
+impl<'a> Mark<'a> {
+    /// The reader's current position.
+    #[inline]
+    pub fn new(r: &Reader<'a>) -> Self {
+        Mark {
+            rest: r.peek_rest(),
+            start: r.position(),
+        }
+    }
+
+    /// The bytes `r` read since the mark was made.
+    #[inline]
+    pub fn bytes(&self, r: &Reader<'a>) -> &'a [u8] {
+        &self.rest[..r.position() - self.start]
+    }
+}
+
+/// The bytes `read` consumed from `r`.
+#[inline]
+fn consumed<'a, T>(
+    r: &mut Reader<'a>,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T, DecodeError>,
+) -> Result<(T, &'a [u8]), DecodeError> {
+    let rest = r.peek_rest();
+    let start = r.position();
+    let value = read(r)?;
+    Ok((value, &rest[..r.position() - start]))
+}
+
+// Fixed-size values are their own views.
+impl<'a, T: FixedSize + Decode + Copy> View<'a> for T {
+    type Owned = T;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        T::decode_raw(r)
+    }
+    #[inline]
+    fn into_owned(self) -> T {
+        self
+    }
+}
+
+impl<'a> View<'a> for &'a str {
+    type Owned = String;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        r.read_str()
+    }
+    #[inline]
+    fn into_owned(self) -> String {
+        String::from(self)
+    }
+}
+
+/// `bytes` and `list<u8>`, which decode alike.
+impl<'a> View<'a> for &'a [u8] {
+    type Owned = Vec<u8>;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let count = r.read_count(<u8 as Decode>::MIN_ENCODED_LEN, <u8 as Decode>::MEMORY)?;
+        r.read_slice(count)
+    }
+    #[inline]
+    fn into_owned(self) -> Vec<u8> {
+        self.to_vec()
+    }
+}
+
+impl<'a, T: View<'a>> View<'a> for Option<T> {
+    type Owned = Option<T::Owned>;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        if r.read_option_flag()? {
+            T::view_raw(r).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+    #[inline]
+    fn into_owned(self) -> Self::Owned {
+        self.map(T::into_owned)
+    }
+}
+
+/// An array of variable-size elements (`[string; 2]`), each viewed.
+/// Arrays of fixed-size elements are fixed-size, and their own views.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Array<V, const N: usize>(pub [V; N]);
+
+impl<V: Default, const N: usize> Default for Array<V, N> {
+    fn default() -> Self {
+        Array(core::array::from_fn(|_| V::default()))
+    }
+}
+
+impl<'a, V: View<'a>, const N: usize> View<'a> for Array<V, N> {
+    type Owned = [V::Owned; N];
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        crate::traits::array_from_fn(|_| V::view_raw(r)).map(Array)
+    }
+    #[inline]
+    fn into_owned(self) -> Self::Owned {
+        self.0.map(V::into_owned)
+    }
+}
+
+/// A list of fixed-size elements, read in place: [`len`](FixedList::len)
+/// and [`get`](FixedList::get) in O(1).
+pub struct FixedList<'a, T> {
+    bytes: &'a [u8],
+    count: usize,
+    _elem: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for FixedList<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for FixedList<'_, T> {}
+
+impl<T> Default for FixedList<'_, T> {
+    fn default() -> Self {
+        FixedList {
+            bytes: &[],
+            count: 0,
+            _elem: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: FixedSize> FixedList<'a, T> {
+    /// The number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the list has no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The encoded elements, `len() * T::SIZE` bytes.
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Element `i`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        if i >= self.count {
+            return None;
+        }
+        let at = i * T::SIZE;
+        Some(element(&self.bytes[at..at + T::SIZE]))
+    }
+
+    /// The elements in order.
+    #[inline]
+    pub fn iter(&self) -> FixedIter<'a, T> {
+        FixedIter {
+            bytes: self.bytes,
+            left: self.count,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The elements in a new vector.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.iter().collect()
+    }
+}
+
+impl<'a, T: crate::plain::Plain> FixedList<'a, T> {
+    /// The elements as a slice of the input, without copying, when their
+    /// memory is their encoding ([`Plain`](crate::plain::Plain) types, such
+    /// as numbers and generated structs of numbers without padding) on a
+    /// little-endian target and the input is aligned for `T` there. `None`
+    /// otherwise; [`get`](FixedList::get) and [`iter`](FixedList::iter)
+    /// always work.
+    #[inline]
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        crate::plain::from_wire_bytes(self.bytes)
+    }
+}
+
+/// Checks the `count` values of `T` in `bytes` (at absolute offset `at`)
+/// as reading them would: the first invalid one is the error.
+#[inline]
+fn check_each<T: FixedSize>(bytes: &[u8], count: usize, at: usize) -> Result<(), DecodeError> {
+    if T::wire_bytes(&[]).is_some() {
+        // Memory is the encoding: every byte string is a valid value.
+    } else if T::SIZE == 0 {
+        for _ in 0..count {
+            T::read_fixed(&[], at)?;
+        }
+    } else {
+        for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
+            T::read_fixed(chunk, at + i * T::SIZE)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads one validated element.
+#[inline]
+fn element<T: FixedSize>(bytes: &[u8]) -> T {
+    match T::read_fixed(bytes, 0) {
+        Ok(v) => v,
+        Err(e) => unreachable!("element validated when the view was made: {e}"),
+    }
+}
+
+impl<'a, T: FixedSize + Decode> View<'a> for FixedList<'a, T> {
+    type Owned = Vec<T>;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        // As `list::decode`: the count, then one run of elements, each
+        // checked as `FixedSize::read_fixed_into` checks it.
+        let count = r.read_count(T::MIN_ENCODED_LEN, T::MEMORY)?;
+        let at = r.position();
+        let bytes = r.read_slice(count.saturating_mul(T::SIZE))?;
+        check_each::<T>(bytes, count, at)?;
+        Ok(FixedList {
+            bytes,
+            count,
+            _elem: PhantomData,
+        })
+    }
+    #[inline]
+    fn into_owned(self) -> Vec<T> {
+        self.to_vec()
+    }
+}
+
+impl<'a, T: FixedSize> IntoIterator for FixedList<'a, T> {
+    type Item = T;
+    type IntoIter = FixedIter<'a, T>;
+    fn into_iter(self) -> FixedIter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<T: FixedSize + fmt::Debug> fmt::Debug for FixedList<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The elements of a [`FixedList`].
+pub struct FixedIter<'a, T> {
+    bytes: &'a [u8],
+    left: usize,
+    _elem: PhantomData<fn() -> T>,
+}
+
+impl<T: FixedSize> Iterator for FixedIter<'_, T> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let (head, rest) = self.bytes.split_at(T::SIZE);
+        self.bytes = rest;
+        Some(element(head))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<T: FixedSize> ExactSizeIterator for FixedIter<'_, T> {}
+
+/// A large fixed-size array (`[u64; 4096]`), read in place like a
+/// [`FixedList`] of `N` elements rather than copied into the view.
+pub struct FixedArray<'a, T, const N: usize>(FixedList<'a, T>);
+
+impl<T, const N: usize> Clone for FixedArray<'_, T, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const N: usize> Copy for FixedArray<'_, T, N> {}
+
+impl<T: FixedSize + Default + Copy, const N: usize> Default for FixedArray<'_, T, N> {
+    /// An array of default values: its bytes are `N` encoded defaults,
+    /// which a view cannot borrow from anywhere, so [`get`](FixedArray::get)
+    /// gives `T::default()` for them.
+    fn default() -> Self {
+        FixedArray(FixedList::default())
+    }
+}
+
+impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
+    /// `N`.
+    #[inline]
+    pub fn len(&self) -> usize {
+        N
+    }
+
+    /// Whether `N` is 0.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        N == 0
+    }
+
+    /// Element `i`, or `None` past the end.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        if i >= N {
+            return None;
+        }
+        Some(self.0.get(i).unwrap_or_default())
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
+        let list = self.0;
+        (0..N).map(move |i| list.get(i).unwrap_or_default())
+    }
+
+    /// The encoded elements (empty for a default view).
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    /// The array.
+    pub fn to_array(&self) -> [T; N] {
+        let list = self.0;
+        core::array::from_fn(|i| list.get(i).unwrap_or_default())
+    }
+}
+
+impl<'a, T: crate::plain::Plain, const N: usize> FixedArray<'a, T, N> {
+    /// The elements in place, as [`FixedList::as_slice`].
+    #[inline]
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        if self.0.count != N {
+            return None;
+        }
+        self.0.as_slice()
+    }
+}
+
+impl<'a, T, const N: usize> View<'a> for FixedArray<'a, T, N>
+where
+    T: FixedSize + Decode + Default + Copy,
+    [T; N]: Decode,
+{
+    type Owned = [T; N];
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        // As `Decode for [T; N]`: one run, then each value checked.
+        let at = r.position();
+        let bytes = crate::fixed::read_run::<T>(r, N)?;
+        check_each::<T>(bytes, N, at)?;
+        Ok(FixedArray(FixedList {
+            bytes,
+            count: N,
+            _elem: PhantomData,
+        }))
+    }
+    #[inline]
+    fn into_owned(self) -> [T; N] {
+        self.to_array()
+    }
+}
+
+impl<T: FixedSize + Default + fmt::Debug, const N: usize> fmt::Debug for FixedArray<'_, T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A large fixed-size value other than an array, read in place and
+/// decoded when asked ([`get`](Fixed::get)) rather than copied into the
+/// view.
+pub struct Fixed<'a, T> {
+    /// Empty for a default view.
+    bytes: &'a [u8],
+    _value: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Fixed<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Fixed<'_, T> {}
+
+impl<T> Default for Fixed<'_, T> {
+    fn default() -> Self {
+        Fixed {
+            bytes: &[],
+            _value: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: FixedSize + Default> Fixed<'a, T> {
+    /// The value.
+    #[inline]
+    pub fn get(&self) -> T {
+        if self.bytes.is_empty() && T::SIZE != 0 {
+            return T::default();
+        }
+        element(self.bytes)
+    }
+
+    /// The encoded value (empty for a default view).
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+impl<'a, T: FixedSize + Decode + Default> View<'a> for Fixed<'a, T> {
+    type Owned = T;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let at = r.position();
+        let bytes = crate::fixed::read_run::<T>(r, 1)?;
+        T::read_fixed(bytes, at)?;
+        Ok(Fixed {
+            bytes,
+            _value: PhantomData,
+        })
+    }
+    #[inline]
+    fn into_owned(self) -> T {
+        self.get()
+    }
+}
+
+impl<T: FixedSize + Default + fmt::Debug> fmt::Debug for Fixed<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// A list of variable-size elements, each read as the list is iterated.
+pub struct List<'a, V> {
+    bytes: &'a [u8],
+    count: usize,
+    _elem: PhantomData<fn() -> V>,
+}
+
+impl<V> Clone for List<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for List<'_, V> {}
+
+impl<V> Default for List<'_, V> {
+    fn default() -> Self {
+        List {
+            bytes: &[],
+            count: 0,
+            _elem: PhantomData,
+        }
+    }
+}
+
+impl<'a, V: View<'a>> List<'a, V> {
+    /// The number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the list has no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The encoded elements, back to back.
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The elements in order, each read as it is reached.
+    #[inline]
+    pub fn iter(&self) -> ListIter<'a, V> {
+        ListIter {
+            r: Reader::with_limits(self.bytes, VALIDATED),
+            left: self.count,
+            _elem: PhantomData,
+        }
+    }
+
+    /// Element `i`, or `None` past the end: reads the elements before it.
+    pub fn get(&self, i: usize) -> Option<V> {
+        self.iter().nth(i)
+    }
+}
+
+impl<'a, V: View<'a>> View<'a> for List<'a, V> {
+    type Owned = Vec<V::Owned>;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let count = r.read_count(
+            <V::Owned as Decode>::MIN_ENCODED_LEN,
+            <V::Owned as Decode>::MEMORY,
+        )?;
+        let ((), bytes) = consumed(r, |r| {
+            for _ in 0..count {
+                V::view_raw(r)?;
+            }
+            Ok(())
+        })?;
+        Ok(List {
+            bytes,
+            count,
+            _elem: PhantomData,
+        })
+    }
+    fn into_owned(self) -> Self::Owned {
+        let mut v = Vec::with_capacity(self.count);
+        v.extend(self.iter().map(V::into_owned));
+        v
+    }
+}
+
+impl<'a, V: View<'a>> IntoIterator for List<'a, V> {
+    type Item = V;
+    type IntoIter = ListIter<'a, V>;
+    fn into_iter(self) -> ListIter<'a, V> {
+        self.iter()
+    }
+}
+
+impl<'a, V: View<'a> + fmt::Debug> fmt::Debug for List<'a, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The elements of a [`List`].
+pub struct ListIter<'a, V> {
+    r: Reader<'a>,
+    left: usize,
+    _elem: PhantomData<fn() -> V>,
+}
+
+impl<'a, V: View<'a>> Iterator for ListIter<'a, V> {
+    type Item = V;
+    #[inline]
+    fn next(&mut self) -> Option<V> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        Some(revalidated(&mut self.r))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<'a, V: View<'a>> ExactSizeIterator for ListIter<'a, V> {}
+
+/// A map, its entries read in wire order (increasing key order, as
+/// pktc's encoders write it) as it is iterated.
+pub struct Map<'a, K, V> {
+    bytes: &'a [u8],
+    count: usize,
+    _entry: PhantomData<fn() -> (K, V)>,
+}
+
+impl<K, V> Clone for Map<'_, K, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K, V> Copy for Map<'_, K, V> {}
+
+impl<K, V> Default for Map<'_, K, V> {
+    fn default() -> Self {
+        Map {
+            bytes: &[],
+            count: 0,
+            _entry: PhantomData,
+        }
+    }
+}
+
+impl<'a, K: View<'a>, V: View<'a>> Map<'a, K, V> {
+    /// The number of entries.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether the map has no entries.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The encoded entries, back to back.
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The entries in wire order, each read as it is reached.
+    #[inline]
+    pub fn iter(&self) -> MapIter<'a, K, V> {
+        MapIter {
+            r: Reader::with_limits(self.bytes, VALIDATED),
+            left: self.count,
+            _entry: PhantomData,
+        }
+    }
+
+    /// The value for `key` (`map.get("name")`, `map.get(7)`), by a linear
+    /// search.
+    pub fn get(&self, key: K) -> Option<V>
+    where
+        K: PartialEq,
+    {
+        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+/// The decode budget one map entry is charged, as `BTreeMap`'s decoder
+/// charges it.
+const fn map_entry_memory<K: Decode, V: Decode>() -> usize {
+    2 * (K::MEMORY + V::MEMORY) + 16
+}
+
+impl<'a, K, V> View<'a> for Map<'a, K, V>
+where
+    K: View<'a> + Ord + Copy,
+    K::Owned: Ord,
+    V: View<'a>,
+{
+    type Owned = std::collections::BTreeMap<K::Owned, V::Owned>;
+
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let min = <K::Owned as Decode>::MIN_ENCODED_LEN
+            .saturating_add(<V::Owned as Decode>::MIN_ENCODED_LEN);
+        let count = r.read_count(min, map_entry_memory::<K::Owned, V::Owned>())?;
+        let entries = r.peek_rest();
+        let start = r.position();
+        let ((), bytes) = consumed(r, |r| {
+            // Keys in increasing order cannot repeat; the first key out of
+            // order switches to a set of the keys seen, as `decode` uses.
+            let mut last: Option<K> = None;
+            for i in 0..count {
+                let at = r.position();
+                let k = K::view_raw(r)?;
+                if last.is_some_and(|last| last >= k) {
+                    let before = &entries[..at - start];
+                    return keys_in_set::<K, V>(r, before, i, k, at, count);
+                }
+                last = Some(k);
+                V::view_raw(r)?;
+            }
+            Ok(())
+        })?;
+        Ok(Map {
+            bytes,
+            count,
+            _entry: PhantomData,
+        })
+    }
+
+    fn into_owned(self) -> Self::Owned {
+        self.iter()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect()
+    }
+}
+
+/// The rest of a map's validation once the key `k` of entry `i`, read at
+/// `at`, was not greater than the one before: the keys of the entries
+/// `before` it go into a set, and every key from `i` on is looked up in it,
+/// as `decode` does with its map. The reader is just past `k`.
+#[cold]
+#[inline(never)]
+fn keys_in_set<'a, K: View<'a> + Ord, V: View<'a>>(
+    r: &mut Reader<'a>,
+    before: &'a [u8],
+    i: usize,
+    k: K,
+    at: usize,
+    count: usize,
+) -> Result<(), DecodeError> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut again = Reader::with_limits(before, VALIDATED);
+    for _ in 0..i {
+        seen.insert(revalidated::<K>(&mut again));
+        revalidated::<V>(&mut again);
+    }
+    if !seen.insert(k) {
+        return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
+    }
+    V::view_raw(r)?;
+    for _ in i + 1..count {
+        let at = r.position();
+        if !seen.insert(K::view_raw(r)?) {
+            return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
+        }
+        V::view_raw(r)?;
+    }
+    Ok(())
+}
+
+impl<'a, K: View<'a>, V: View<'a>> IntoIterator for Map<'a, K, V> {
+    type Item = (K, V);
+    type IntoIter = MapIter<'a, K, V>;
+    fn into_iter(self) -> MapIter<'a, K, V> {
+        self.iter()
+    }
+}
+
+impl<'a, K: View<'a> + fmt::Debug, V: View<'a> + fmt::Debug> fmt::Debug for Map<'a, K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The entries of a [`Map`].
+pub struct MapIter<'a, K, V> {
+    r: Reader<'a>,
+    left: usize,
+    _entry: PhantomData<fn() -> (K, V)>,
+}
+
+impl<'a, K: View<'a>, V: View<'a>> Iterator for MapIter<'a, K, V> {
+    type Item = (K, V);
+    #[inline]
+    fn next(&mut self) -> Option<(K, V)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let k = revalidated(&mut self.r);
+        Some((k, revalidated(&mut self.r)))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<'a, K: View<'a>, V: View<'a>> ExactSizeIterator for MapIter<'a, K, V> {}
+
+/// The view of a value the owned type boxes (a field or variant that closes
+/// a cycle of types), validated with its container and viewed again when
+/// asked: [`get`](Lazy::get) costs a validation of its bytes each call.
+pub struct Lazy<'a, V> {
+    /// `None`: the field was absent, and takes its default.
+    bytes: Option<&'a [u8]>,
+    _view: PhantomData<fn() -> V>,
+}
+
+impl<V> Clone for Lazy<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for Lazy<'_, V> {}
+
+impl<V> Default for Lazy<'_, V> {
+    fn default() -> Self {
+        Lazy {
+            bytes: None,
+            _view: PhantomData,
+        }
+    }
+}
+
+impl<'a, V: View<'a> + Default> Lazy<'a, V> {
+    /// The view.
+    #[inline]
+    pub fn get(&self) -> V {
+        match self.bytes {
+            Some(bytes) => revalidated(&mut Reader::with_limits(bytes, VALIDATED)),
+            None => V::default(),
+        }
+    }
+
+    /// The encoded value (empty when it was absent and took its default).
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes.unwrap_or_default()
+    }
+}
+
+impl<'a, V: View<'a> + Default> View<'a> for Lazy<'a, V> {
+    type Owned = Box<V::Owned>;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        let ((), bytes) = consumed(r, |r| V::view_raw(r).map(drop))?;
+        Ok(Lazy {
+            bytes: Some(bytes),
+            _view: PhantomData,
+        })
+    }
+    /// Decodes the bytes into a box with the owned type's decoder, which
+    /// builds large and recursive values in place rather than on the stack.
+    fn into_owned(self) -> Box<V::Owned> {
+        match self.bytes {
+            Some(bytes) => match V::Owned::decode_boxed(&mut Reader::with_limits(bytes, VALIDATED))
+            {
+                Ok(v) => v,
+                Err(e) => unreachable!("bytes validated when the view was made: {e}"),
+            },
+            None => Box::new(V::default().into_owned()),
+        }
+    }
+}
+
+impl<'a, V: View<'a> + Default + fmt::Debug> fmt::Debug for Lazy<'a, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::Encode;
+
+    /// Views `bytes` as `V` and decodes them as its owned type: the same
+    /// outcome, and for accepted bytes the same value.
+    fn agree<'a, V>(bytes: &'a [u8]) -> Result<V, DecodeError>
+    where
+        V: View<'a> + Copy + fmt::Debug,
+        V::Owned: PartialEq + fmt::Debug,
+    {
+        let viewed = view::<V>(bytes, Limits::DEFAULT);
+        let decoded = V::Owned::decode(bytes);
+        match (&viewed, &decoded) {
+            (Ok(v), Ok(d)) => assert_eq!(&v.into_owned(), d),
+            (Err(v), Err(d)) => assert_eq!(v, d),
+            _ => panic!("view {viewed:?} but decode {decoded:?}"),
+        }
+        viewed
+    }
+
+    fn encode<T: Encode>(v: &T) -> Vec<u8> {
+        v.encode_to_vec().expect("within limits")
+    }
+
+    #[test]
+    fn strings_bytes_and_optionals_borrow_the_input() {
+        let bytes = encode(&String::from("héllo"));
+        let s: &str = agree(&bytes).unwrap();
+        assert_eq!(s, "héllo");
+        assert!(core::ptr::eq(s.as_ptr(), bytes[4..].as_ptr()));
+        let bytes = encode(&vec![1u8, 2, 3]);
+        assert_eq!(agree::<&[u8]>(&bytes).unwrap(), [1, 2, 3]);
+        let bytes = encode(&Some(String::from("x")));
+        assert_eq!(agree::<Option<&str>>(&bytes).unwrap(), Some("x"));
+        agree::<Option<&str>>(&[2]).unwrap_err();
+        agree::<&str>(&[2, 0, 0, 0, 0xC3, 0x28]).unwrap_err();
+    }
+
+    #[test]
+    fn fixed_lists_index_and_borrow_in_place() {
+        let values: Vec<u32> = (0..100).map(|i| i * 7).collect();
+        // The same encoding at two addresses one byte apart, so that the
+        // elements are misaligned for `u32` at one of them at least.
+        let encoded = encode(&values);
+        let mut storage = vec![0u8; encoded.len() + 1];
+        for shift in [0, 1] {
+            storage[shift..shift + encoded.len()].copy_from_slice(&encoded);
+            let bytes = &storage[shift..shift + encoded.len()];
+            let list: FixedList<u32> = agree(bytes).unwrap();
+            assert_eq!(list.len(), 100);
+            assert_eq!(list.get(3), Some(21));
+            assert_eq!(list.get(100), None);
+            assert_eq!(list.iter().collect::<Vec<_>>(), values);
+            let aligned = bytes[4..].as_ptr() as usize % 4 == 0;
+            if cfg!(target_endian = "little") && aligned {
+                assert_eq!(list.as_slice(), Some(&values[..]));
+            } else {
+                assert_eq!(list.as_slice(), None);
+            }
+        }
+        // The first invalid bool, as decode reports it.
+        agree::<FixedList<bool>>(&[3, 0, 0, 0, 1, 0, 7]).unwrap_err();
+        let e = agree::<FixedList<bool>>(&[3, 0, 0, 0, 1, 9, 7]).unwrap_err();
+        assert_eq!(e.offset(), 5);
+    }
+
+    #[test]
+    fn lists_of_variable_elements_iterate_in_order() {
+        let values = vec![String::from("a"), String::new(), String::from("ccc")];
+        let bytes = encode(&values);
+        let list: List<&str> = agree(&bytes).unwrap();
+        assert_eq!(list.iter().collect::<Vec<_>>(), ["a", "", "ccc"]);
+        assert_eq!(list.get(2), Some("ccc"));
+        assert_eq!(list.get(3), None);
+        assert_eq!(format!("{list:?}"), r#"["a", "", "ccc"]"#);
+        // A count the input cannot hold, and a bad element.
+        agree::<List<&str>>(&[9, 0, 0, 0, 0, 0, 0, 0]).unwrap_err();
+        agree::<List<&str>>(&[1, 0, 0, 0, 9, 0, 0, 0]).unwrap_err();
+    }
+
+    /// A map's entries as written, in any order.
+    fn map_bytes(entries: &[(&str, u32)]) -> Vec<u8> {
+        let mut out = (entries.len() as u32).to_le_bytes().to_vec();
+        for (k, v) in entries {
+            out.extend(encode(&String::from(*k)));
+            out.extend(v.to_le_bytes());
+        }
+        out
+    }
+
+    #[test]
+    fn maps_find_repeated_keys_as_decode_does() {
+        let sorted: BTreeMap<String, u32> = [("a".into(), 1), ("b".into(), 2)].into();
+        let bytes = encode(&sorted);
+        let map: Map<&str, u32> = agree(&bytes).unwrap();
+        assert_eq!(map.get("b"), Some(2));
+        assert_eq!(map.get("z"), None);
+        assert_eq!(map.iter().collect::<Vec<_>>(), [("a", 1), ("b", 2)]);
+        // Out of order but distinct: accepted, like decode.
+        agree::<Map<&str, u32>>(&map_bytes(&[("b", 1), ("a", 2), ("c", 3)])).unwrap();
+        // Repeated right away, after an out-of-order key, and at the end.
+        for entries in [
+            &[("a", 1), ("a", 2)][..],
+            &[("b", 1), ("a", 2), ("b", 3)],
+            &[("c", 1), ("a", 2), ("b", 3), ("a", 4)],
+        ] {
+            let e = agree::<Map<&str, u32>>(&map_bytes(entries)).unwrap_err();
+            assert_eq!(e.kind(), &DecodeErrorKind::DuplicateMapKey);
+        }
+    }
+
+    #[test]
+    fn lazy_values_view_again_when_asked() {
+        let bytes = encode(&String::from("deep"));
+        let lazy: Lazy<&str> = view(&bytes, Limits::DEFAULT).unwrap();
+        assert_eq!(lazy.get(), "deep");
+        assert_eq!(lazy.as_bytes(), &bytes[..]);
+        assert_eq!(*lazy.into_owned(), "deep");
+        assert_eq!(Lazy::<&str>::default().get(), "");
+    }
+
+    #[test]
+    fn budgets_and_limits_fail_as_decode_fails() {
+        let values: Vec<String> = (0..64).map(|i| "x".repeat(i)).collect();
+        let bytes = encode(&values);
+        let limits = Limits {
+            decode_budget_base: 0,
+            decode_budget_per_byte: 1,
+            ..Limits::DEFAULT
+        };
+        let viewed = view::<List<&str>>(&bytes, limits).unwrap_err();
+        let decoded = Vec::<String>::decode_with_limits(&bytes, limits).unwrap_err();
+        assert_eq!(viewed, decoded);
+        assert!(matches!(
+            viewed.kind(),
+            DecodeErrorKind::BudgetExceeded { .. }
+        ));
+        let limits = Limits {
+            max_len: 10,
+            ..Limits::DEFAULT
+        };
+        assert_eq!(
+            view::<List<&str>>(&bytes, limits).unwrap_err(),
+            Vec::<String>::decode_with_limits(&bytes, limits).unwrap_err()
+        );
+    }
+
+    #[test]
+    fn a_prefix_view_reports_its_length() {
+        let mut bytes = encode(&String::from("abc"));
+        bytes.extend([1, 2]);
+        let (s, n) = view_prefix::<&str>(&bytes, Limits::DEFAULT).unwrap();
+        assert_eq!((s, n), ("abc", 7));
+        assert!(matches!(
+            view::<&str>(&bytes, Limits::DEFAULT).unwrap_err().kind(),
+            DecodeErrorKind::TrailingBytes { count: 2 }
+        ));
+    }
+}
