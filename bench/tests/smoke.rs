@@ -1,7 +1,8 @@
 //! Every codec on every data set once, unoptimised: each must give back the
 //! value it encoded, and every read-side row (views, rkyv access) must read
-//! what the owned value holds. Keeps the benchmark matrix compiling and honest between
-//! benchmark runs (a codec that lost data would otherwise look fast).
+//! what the owned value holds. Keeps the benchmark matrix compiling and
+//! honest between benchmark runs (a codec that lost data would otherwise
+//! look fast).
 
 use std::collections::BTreeSet;
 
