@@ -183,7 +183,12 @@ fn fmt_ns(ns: f64) -> String {
 }
 
 fn fmt_ratio(r: f64) -> String {
-    if r.is_finite() {
+    if r.is_finite() && r > 0.0 && r < 0.01 {
+        // A view of a fixed-size list against work over all of its data.
+        format!("{r:.1e}x")
+    } else if r.is_finite() && r >= 100.0 {
+        format!("{r:.0}x")
+    } else if r.is_finite() {
         format!("{r:.2}x")
     } else {
         "–".to_owned()
@@ -473,8 +478,8 @@ impl Report {
             lines.push((
                 None,
                 format!(
-                    "{ds}: pktc view + reading every field is {:.2}x rkyv's validated access + one field (reading every field against validating only)",
-                    v / r
+                    "{ds}: pktc view + reading every field is {} rkyv's validated access + one field (reading every field against validating only)",
+                    fmt_ratio(v / r)
                 ),
             ));
         }
