@@ -1,7 +1,9 @@
 //! Criterion benchmarks: every codec on every data set (see `pkt_bench::suite`).
 //!
 //! `cargo bench -p pkt-bench` runs them all; `cargo bench -p pkt-bench --
-//! Mesh` runs the ones whose id contains "Mesh". Then
+//! Mesh` runs the ones whose id matches the regular expression "Mesh" (ids
+//! are `{data set}/{codec}/{operation}`, e.g. `Mesh/pktc view/all fields`;
+//! `-- 'pktc view|rkyv access'` runs the read-side rows). Then
 //! `cargo run -p pkt-bench --release --bin report` writes docs/benchmarks.md.
 
 use std::hint::black_box;
@@ -52,6 +54,23 @@ impl Visitor for Bench<'_> {
                 into(black_box(&wire), &mut target);
                 black_box(&target);
             });
+        });
+        g.finish();
+    }
+
+    fn read(
+        &mut self,
+        dataset: &'static str,
+        codec: &'static str,
+        op: &'static str,
+        wire: &[u8],
+        read: fn(&[u8]) -> u64,
+        expected: u64,
+    ) {
+        assert_eq!(read(wire), expected, "{dataset}/{codec}/{op}");
+        let mut g = self.c.benchmark_group(dataset);
+        g.bench_function(format!("{codec}/{op}"), |b| {
+            b.iter(|| black_box(read(black_box(wire))));
         });
         g.finish();
     }

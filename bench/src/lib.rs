@@ -16,4 +16,5 @@ pub mod csharp_report;
 pub mod data;
 pub mod peers;
 pub mod public_data;
+pub mod read;
 pub mod suite;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use pkt_bench::codec::Codec;
 use pkt_bench::csharp_report;
-use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED};
+use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED, READS, VIEW_DATASETS};
 use rkyv::util::AlignedVec;
 
 // Counts allocations (including reallocations) per thread; the report is
@@ -45,9 +45,13 @@ struct Row {
     decode_allocs: f64,
 }
 
+/// Allocations per read-side call, by (data set, codec, operation).
+type ReadAllocs = BTreeMap<(&'static str, &'static str, &'static str), f64>;
+
 #[derive(Default)]
 struct Measure {
     rows: BTreeMap<(&'static str, &'static str), Row>,
+    reads: ReadAllocs,
 }
 
 impl Visitor for Measure {
@@ -102,6 +106,22 @@ impl Visitor for Measure {
                 decode_allocs,
             },
         );
+    }
+
+    fn read(
+        &mut self,
+        dataset: &'static str,
+        codec: &'static str,
+        op: &'static str,
+        wire: &[u8],
+        read: fn(&[u8]) -> u64,
+        expected: u64,
+    ) {
+        assert_eq!(read(wire), expected, "{dataset}/{codec}/{op}: wrong read");
+        let allocs = allocs_per_op(|| {
+            std::hint::black_box(read(wire));
+        });
+        self.reads.insert((dataset, codec, op), allocs);
     }
 }
 
@@ -163,7 +183,12 @@ fn fmt_ns(ns: f64) -> String {
 }
 
 fn fmt_ratio(r: f64) -> String {
-    if r.is_finite() {
+    if r.is_finite() && r > 0.0 && r < 0.01 {
+        // A view of a fixed-size list against work over all of its data.
+        format!("{r:.1e}x")
+    } else if r.is_finite() && r >= 100.0 {
+        format!("{r:.0}x")
+    } else if r.is_finite() {
         format!("{r:.2}x")
     } else {
         "–".to_owned()
@@ -210,6 +235,7 @@ fn machine() -> String {
 
 struct Report {
     rows: BTreeMap<(&'static str, &'static str), Row>,
+    reads: ReadAllocs,
     times: Times,
 }
 
@@ -395,7 +421,132 @@ impl Report {
                 ),
             );
         }
+        let views = self.view_targets();
+        let mut info = Vec::new();
+        for (ok, text) in views {
+            match ok {
+                Some(ok) => line(ok, text),
+                None => info.push(text),
+            }
+        }
+        for text in info {
+            let _ = writeln!(out, "- information: {text}");
+        }
         out.push('\n');
+    }
+
+    /// The targets of the borrowed views (issue 15), checked against this
+    /// run (`Some(met)`), and comparisons given for information (`None`).
+    /// See the Views section for what the rows measure.
+    fn view_targets(&self) -> Vec<(Option<bool>, String)> {
+        let mut lines = Vec::new();
+        for ds in ["ChatPacket", "ServerPacket stream"] {
+            if let (Some(v), Some(d)) = (
+                self.time(ds, "pktc view", "all fields"),
+                self.time(ds, "pktc", "decode"),
+            ) {
+                let r = v / d;
+                lines.push((
+                    Some(r <= 0.5),
+                    format!(
+                        "{ds}: pktc view + reading every field takes {r:.2}x the time of pktc's owned decode (target ≤ 0.5x)"
+                    ),
+                ));
+            }
+        }
+        let ds = "Mesh";
+        let t = |codec: &str, op: &str| self.time(ds, codec, op);
+        if let (Some(v), Some(r)) = (t("pktc view", "all fields"), t("rkyv access", "all fields")) {
+            let x = v / r;
+            lines.push((
+                Some(x <= 1.5),
+                format!(
+                    "{ds}: pktc view + reading every field is {x:.2}x rkyv's validated access + reading every field (target ≤ 1.5x; the reference is the rkyv row that does the same reads)"
+                ),
+            ));
+        }
+        if let (Some(v), Some(r)) = (t("pktc view", "one field"), t("rkyv access", "one field")) {
+            lines.push((
+                None,
+                format!(
+                    "{ds}: validation alone (view or access, then one field): pktc view is {:.2}x rkyv's validated access",
+                    v / r
+                ),
+            ));
+        }
+        if let (Some(v), Some(r)) = (t("pktc view", "all fields"), t("rkyv access", "one field")) {
+            lines.push((
+                None,
+                format!(
+                    "{ds}: pktc view + reading every field is {} rkyv's validated access + one field (reading every field against validating only)",
+                    fmt_ratio(v / r)
+                ),
+            ));
+        }
+        lines
+    }
+
+    /// One table per data set with read-side rows: the owned decodes of
+    /// the main tables beside the views and rkyv's access.
+    fn views(&self, out: &mut String) {
+        for ds in VIEW_DATASETS {
+            let Some(decode) = self.time(ds, "pktc", "decode") else {
+                continue;
+            };
+            let _ = writeln!(out, "### {ds} (read side)\n");
+            out.push_str(
+                "| row | median | vs pktc decode | vs rkyv access, same reads | allocs/op |\n\
+                 | --- | ---: | ---: | ---: | ---: |\n",
+            );
+            let owned_allocs = |codec| {
+                self.rows
+                    .get(&(ds, codec))
+                    .map_or(f64::NAN, |r| r.decode_allocs)
+            };
+            let mut rows: Vec<(String, Option<f64>, f64, f64)> = vec![
+                (
+                    "pktc decode (owned, reads nothing)".to_owned(),
+                    Some(decode),
+                    f64::NAN,
+                    owned_allocs("pktc"),
+                ),
+                (
+                    "rkyv deserialize (validated, owned)".to_owned(),
+                    self.time(ds, "rkyv", "decode"),
+                    f64::NAN,
+                    owned_allocs("rkyv"),
+                ),
+            ];
+            for (codec, op) in READS {
+                let t = self.time(ds, codec, op);
+                let vs_rkyv = match (t, self.time(ds, "rkyv access", op)) {
+                    (Some(t), Some(r)) if codec != "rkyv access" => t / r,
+                    _ => f64::NAN,
+                };
+                let label = match codec {
+                    "pktc decode" => format!("pktc decode + read {op}"),
+                    "rkyv access" => format!("rkyv access (validated) + read {op}"),
+                    _ => format!("{codec} ({op})"),
+                };
+                let allocs = self
+                    .reads
+                    .get(&(ds, codec, op))
+                    .copied()
+                    .unwrap_or(f64::NAN);
+                rows.push((label, t, vs_rkyv, allocs));
+            }
+            for (label, t, vs_rkyv, allocs) in rows {
+                let _ = writeln!(
+                    out,
+                    "| {label} | {} | {} | {} | {} |",
+                    t.map_or("?".to_owned(), fmt_ns),
+                    fmt_ratio(t.map_or(f64::NAN, |t| t / decode)),
+                    fmt_ratio(vs_rkyv),
+                    fmt_allocs(allocs),
+                );
+            }
+            out.push('\n');
+        }
     }
 
     /// A chart of encode and decode time relative to pktc, per data set and
@@ -535,6 +686,7 @@ fn main() {
     suite::run(&mut m, None);
     let report = Report {
         rows: m.rows,
+        reads: m.reads,
         times,
     };
 
@@ -548,6 +700,8 @@ fn main() {
     for ds in DATASETS {
         report.table(ds, &mut out);
     }
+    out.push_str(include_str!("report_views.md"));
+    report.views(&mut out);
     out.push_str(include_str!("report_tail.md"));
     match csharp {
         Some(section) => out = csharp_report::splice(&out, &section),
