@@ -340,10 +340,11 @@ fn unreserved_rust(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>) {
         for (name, _) in &companions {
             with_companions.insert(name.clone(), true);
         }
-        with_companions.insert(
-            (naming.convert)(NameKind::Type, &def.name),
-            !companions.is_empty(),
-        );
+        // Names repeat across namespaces (a message `Big` here, an enum
+        // `Big` there): a name has companions if any of its types does.
+        *with_companions
+            .entry((naming.convert)(NameKind::Type, &def.name))
+            .or_default() |= !companions.is_empty();
     }
     let mut unreserved = Vec::new();
     let mut generated = HashSet::new();
