@@ -9,7 +9,8 @@
 //! The setup (building and encoding every codec's value) is the same for
 //! any count, so the difference between two counts divided by the
 //! difference in count is the cost of one decode. `decode_into` as the codec
-//! name runs pktc's `decode_into`.
+//! name runs pktc's `decode_into`; a read-side row is named by codec and
+//! operation, e.g. `"pktc view/all fields"`.
 
 use std::hint::black_box;
 
@@ -56,6 +57,26 @@ impl Visitor for Run {
         for _ in 0..self.n {
             into(black_box(&wire), &mut target);
             black_box(&target);
+        }
+        self.ran = true;
+    }
+
+    fn read(
+        &mut self,
+        _dataset: &'static str,
+        codec: &'static str,
+        op: &'static str,
+        wire: &[u8],
+        read: fn(&[u8]) -> u64,
+        _expected: u64,
+    ) {
+        if self.codec != format!("{codec}/{op}") {
+            return;
+        }
+        let mut aligned = AlignedVec::<16>::new();
+        aligned.extend_from_slice(wire);
+        for _ in 0..self.n {
+            black_box(read(black_box(&aligned)));
         }
         self.ran = true;
     }

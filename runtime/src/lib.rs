@@ -27,11 +27,13 @@
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
 //!
 //! With its default features the crate has no dependencies. Its `unsafe`
-//! code is confined to three places: the [`Writer`], which writes into
+//! code is confined to four places: the [`Writer`], which writes into
 //! uninitialised memory (so that encoding into a `Vec` or a `BufMut` never
-//! zero-fills it first), the [`plain`] module's bulk copies, and
-//! [`plain!`], which implements [`plain::Plain`] only after checking the
-//! layout at compile time. Optional features add integrations:
+//! zero-fills it first), the [`plain`] module's bulk copies and in-place
+//! slices ([`view::FixedList::as_slice`]), [`plain!`], which implements
+//! [`plain::Plain`] only after checking the layout at compile time, and the
+//! [`Reader`]'s string check, which takes ASCII text as UTF-8 without a
+//! second pass. Optional features add integrations:
 //!
 //! * `bytes`: the `bytes` module, encoding into any `bytes::BufMut` and
 //!   decoding from `bytes::Buf`.

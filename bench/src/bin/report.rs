@@ -435,7 +435,7 @@ impl Report {
         out.push('\n');
     }
 
-    /// The targets of the borrowed views (issue 15), checked against this
+    /// The targets of the borrowed views, checked against this
     /// run (`Some(met)`), and comparisons given for information (`None`).
     /// See the Views section for what the rows measure.
     fn view_targets(&self) -> Vec<(Option<bool>, String)> {
