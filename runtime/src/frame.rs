@@ -117,6 +117,23 @@ impl<T: Decode> FrameDecoder<T> {
     /// The next decoded frame, `Ok(None)` if more bytes are needed, or the
     /// error of one frame (see the error policy).
     pub fn next_frame(&mut self) -> Result<Option<T>, DecodeError> {
+        let Some((start, base)) = self.take_frame()? else {
+            return Ok(None);
+        };
+        let result = decode_frame(&self.buf[start..self.start], self.limits, base);
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        }
+        result.map(Some)
+    }
+}
+
+impl<T> FrameDecoder<T> {
+    /// Consumes the next complete frame and returns where it starts in the
+    /// buffer (it ends at `self.start`) and its stream offset; `Ok(None)` if
+    /// more bytes are needed. A bad length fails the decoder for good.
+    fn take_frame(&mut self) -> Result<Option<(usize, usize)>, DecodeError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -136,17 +153,11 @@ impl<T: Decode> FrameDecoder<T> {
             // grows with bytes that actually arrive.
             return Ok(None);
         }
-        let frame = &avail[..total];
+        let start = self.start;
         let base = self.stream_pos;
         self.start += total;
         self.stream_pos = self.stream_pos.saturating_add(total);
-
-        let result = decode_frame(frame, self.limits, base);
-        if self.start == self.buf.len() {
-            self.buf.clear();
-            self.start = 0;
-        }
-        result.map(Some)
+        Ok(Some((start, base)))
     }
 }
 
@@ -159,28 +170,10 @@ impl<T: crate::view::Viewable> FrameDecoder<T> {
     /// start of the stream. The view borrows the decoder; the buffer is
     /// compacted by the next [`push`](FrameDecoder::push).
     pub fn next_view(&mut self) -> Result<Option<ViewedFrame<'_, T::View<'_>>>, DecodeError> {
-        if let Some(e) = &self.failed {
-            return Err(e.clone());
-        }
-        let avail = &self.buf[self.start..];
-        let total = match frame_length(avail, &self.limits, self.stream_pos) {
-            Ok(Some(total)) => total,
-            Ok(None) => return Ok(None),
-            Err(e) => {
-                self.failed = Some(e.clone());
-                self.buf = Vec::new();
-                self.start = 0;
-                return Err(e);
-            }
-        };
-        if avail.len() < total {
+        let Some((start, base)) = self.take_frame()? else {
             return Ok(None);
-        }
-        let base = self.stream_pos;
-        let start = self.start;
-        self.start += total;
-        self.stream_pos = self.stream_pos.saturating_add(total);
-        let bytes = &self.buf[start..start + total];
+        };
+        let bytes = &self.buf[start..self.start];
         crate::view::view::<T::View<'_>>(bytes, self.limits)
             .map(|view| Some(ViewedFrame { view, bytes }))
             .map_err(|e| e.shifted(base))
