@@ -278,7 +278,7 @@ impl<'a, T: FixedSize> FixedList<'a, T> {
             return None;
         }
         let at = i * T::SIZE;
-        Some(element(&self.bytes[at..at + T::SIZE]))
+        Some(T::read_valid(&self.bytes[at..at + T::SIZE]))
     }
 
     /// The elements in order.
@@ -311,12 +311,16 @@ impl<'a, T: crate::plain::Plain> FixedList<'a, T> {
 }
 
 /// Checks the `count` values of `T` in `bytes` (at absolute offset `at`)
-/// as reading them would: the first invalid one is the error.
+/// as reading them would: the first invalid one is the error. Nothing to do
+/// for [`TOTAL`](FixedSize::TOTAL) types; the others are checked with
+/// [`FixedSize::is_valid`], and only invalid input is read value by value,
+/// for the error.
 #[inline]
 fn check_each<T: FixedSize>(bytes: &[u8], count: usize, at: usize) -> Result<(), DecodeError> {
-    if T::wire_bytes(&[]).is_some() {
-        // Memory is the encoding: every byte string is a valid value.
-    } else if T::SIZE == 0 {
+    if T::TOTAL || (T::SIZE != 0 && bytes.chunks_exact(T::SIZE).all(T::is_valid)) {
+        return Ok(());
+    }
+    if T::SIZE == 0 {
         for _ in 0..count {
             T::read_fixed(&[], at)?;
         }
@@ -326,15 +330,6 @@ fn check_each<T: FixedSize>(bytes: &[u8], count: usize, at: usize) -> Result<(),
         }
     }
     Ok(())
-}
-
-/// Reads one validated element.
-#[inline]
-fn element<T: FixedSize>(bytes: &[u8]) -> T {
-    match T::read_fixed(bytes, 0) {
-        Ok(v) => v,
-        Err(e) => unreachable!("element validated when the view was made: {e}"),
-    }
 }
 
 impl<'a, T: FixedSize + Decode> View<'a> for FixedList<'a, T> {
@@ -390,7 +385,7 @@ impl<T: FixedSize> Iterator for FixedIter<'_, T> {
         self.left -= 1;
         let (head, rest) = self.bytes.split_at(T::SIZE);
         self.bytes = rest;
-        Some(element(head))
+        Some(T::read_valid(head))
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -536,7 +531,7 @@ impl<'a, T: FixedSize + Default> Fixed<'a, T> {
         if self.bytes.is_empty() && T::SIZE != 0 {
             return T::default();
         }
-        element(self.bytes)
+        T::read_valid(self.bytes)
     }
 
     /// The encoded value (empty for a default view).

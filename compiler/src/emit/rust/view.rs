@@ -139,7 +139,10 @@ impl Cx<'_> {
                 v
             })
             .collect();
-        self.view_model(def, owned.common.allow_deprecated, fields, preserve_unknown)
+        let mut model =
+            self.view_model(def, owned.common.allow_deprecated, fields, preserve_unknown);
+        model.body_used = owned.body_used;
+        model
     }
 
     pub(super) fn var_struct_view_model(
@@ -195,6 +198,7 @@ impl Cx<'_> {
             name,
             allow_deprecated,
             owned_used: !fields.is_empty(),
+            body_used: false,
             fields,
             preserve_unknown,
         }
@@ -375,6 +379,8 @@ pub(super) struct MessageViewModel {
     preserve_unknown: bool,
     /// `to_owned` converts fields (and needs `View` in scope).
     owned_used: bool,
+    /// The message body is read from (`MessageView::body_used`).
+    body_used: bool,
     entry: Vec<EntryPoint>,
     fields: Vec<ViewFieldView>,
 }
