@@ -39,7 +39,7 @@ fn main() -> Result<(), pktc::Error> {
          pub static TYPES: &[Entry] = &[\n",
     );
     for def in &checked.ir.types {
-        let ns = &checked.ir.files[def.file].namespace;
+        let ns = checked.ir.namespace_of(def);
         let mut path: Vec<String> = ns
             .iter()
             .map(|s| names::ident(Lang::Rust, NameKind::Field, s))
@@ -63,7 +63,7 @@ fn main() -> Result<(), pktc::Error> {
          pub static MODELS: &[(&str, u64)] = &[\n",
     );
     for def in &checked.ir.types {
-        let ns = &checked.ir.files[def.file].namespace;
+        let ns = checked.ir.namespace_of(def);
         let qualified = format!("{}.{}", ns.join("."), def.name);
         let _ = writeln!(table, "    ({qualified:?}, {}),", def.memory.size);
     }

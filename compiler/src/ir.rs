@@ -21,6 +21,15 @@ impl Ir {
         &self.types[id.0]
     }
 
+    pub fn file(&self, index: FileIndex) -> &FileIr {
+        &self.files[index.0]
+    }
+
+    /// The namespace segments of the file declaring `def`.
+    pub fn namespace_of(&self, def: &TypeDef) -> &[String] {
+        &self.file(def.file).namespace
+    }
+
     /// Files named as inputs (not only reached through an import), in the order given.
     pub fn input_files(&self) -> impl Iterator<Item = &FileIr> {
         self.files.iter().filter(|f| f.is_input)
@@ -176,8 +185,7 @@ pub struct FileIr {
     #[serde(skip)]
     pub namespace_span: Option<crate::diag::Span>,
     pub doc: Vec<String>,
-    /// Indices into [`Ir::files`].
-    pub imports: Vec<usize>,
+    pub imports: Vec<FileIndex>,
     pub consts: Vec<Const>,
     /// Types declared in this file, in declaration order.
     pub types: Vec<TypeId>,
@@ -208,11 +216,17 @@ pub struct Const {
 #[serde(transparent)]
 pub struct TypeId(pub usize);
 
+/// A file of one compilation: an index into [`Ir::files`]. Lowering keeps
+/// the loader's file order, so it is also the file's index there. (Not a
+/// [`FileId`], which names a source text for diagnostics.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct FileIndex(pub usize);
+
 #[derive(Clone, Debug, Serialize)]
 pub struct TypeDef {
     pub name: String,
-    /// Index into [`Ir::files`].
-    pub file: usize,
+    pub file: FileIndex,
     pub doc: Vec<String>,
     pub deprecated: bool,
     pub layout: Layout,

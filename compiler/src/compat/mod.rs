@@ -177,7 +177,7 @@ struct Comparer<'a> {
 
 fn qualified(ir: &Ir, id: TypeId) -> String {
     let def = ir.ty(id);
-    let ns = &ir.files[def.file].namespace;
+    let ns = ir.namespace_of(def);
     if ns.is_empty() {
         def.name.clone()
     } else {

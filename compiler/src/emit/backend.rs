@@ -19,7 +19,7 @@
 use std::path::PathBuf;
 
 use super::{output, GenOptions, GeneratedFile};
-use crate::ir::{FileIr, Ir, TypeId};
+use crate::ir::{FileIndex, FileIr, Ir, TypeId};
 use crate::names::Naming;
 
 /// One target language.
@@ -53,8 +53,7 @@ pub trait Backend {
 /// A schema file and where its generated code goes.
 #[derive(Clone, Debug)]
 pub struct OutputFile<'ir> {
-    /// The file's index in [`Ir::files`].
-    pub index: usize,
+    pub index: FileIndex,
     pub file: &'ir FileIr,
     /// The output stem, unique among all outputs (see [`output::stems`]).
     pub stem: String,
@@ -74,7 +73,7 @@ pub fn output_files<'ir>(
         .zip(output::stems(ir, reserved_stems))
         .enumerate()
         .map(|(index, (file, stem))| OutputFile {
-            index,
+            index: FileIndex(index),
             file,
             path: PathBuf::from(format!("{stem}.{extension}")),
             stem,

@@ -17,7 +17,8 @@ use super::output;
 use super::templates::Templates;
 use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::{
-    EnumValue, Field, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant, NAN_F64_BITS,
+    EnumValue, Field, FileIr, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant,
+    NAN_F64_BITS,
 };
 use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
@@ -206,11 +207,11 @@ impl Backend for CSharpBackend {
 
     /// The constants class (if the file declares constants) and the types,
     /// inside the file's namespace.
-    fn render_file(&self, cx: &Shared<'_>, file: &OutputFile<'_>, types: Vec<String>) -> String {
+    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, types: Vec<String>) -> String {
         let t = templates();
         let mut items = Vec::new();
         if !file.file.consts.is_empty() {
-            items.push(t.render("consts", &consts_view(cx.ir, file.index, &file.stem)));
+            items.push(t.render("consts", &consts_view(file.file, &file.stem)));
         }
         items.extend(types);
         let namespace = namespace(&file.file.namespace);
@@ -465,7 +466,7 @@ fn type_ident(name: &str) -> String {
 
 /// The fully qualified C# name of a declared type.
 fn qualified(ir: &Ir, def: &TypeDef) -> String {
-    match namespace(&ir.files[def.file].namespace) {
+    match namespace(ir.namespace_of(def)) {
         Some(ns) => format!("global::{ns}.{}", type_ident(&def.name)),
         None => format!("global::{}", type_ident(&def.name)),
     }
@@ -594,8 +595,7 @@ pub fn consts_class(stem: &str) -> String {
     format!("{}Constants", type_ident(stem))
 }
 
-fn consts_view(ir: &Ir, file: usize, stem: &str) -> ConstsView {
-    let f = &ir.files[file];
+fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
     ConstsView {
         class: consts_class(stem),
         consts: f

@@ -638,7 +638,7 @@ impl Cx<'_> {
     fn type_path(&self, id: TypeId) -> String {
         let def = self.ir.ty(id);
         let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
-        let target = &self.ir.files[def.file].namespace;
+        let target = self.ir.namespace_of(def);
         let common = self
             .namespace
             .iter()

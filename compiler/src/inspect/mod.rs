@@ -28,7 +28,7 @@ use crate::ir::{Ir, TypeDef, TypeId, TypeKind};
 /// only one type has that name, bare name.
 pub fn find_type(ir: &Ir, name: &str) -> Result<TypeId, String> {
     let qualified = |t: &TypeDef| {
-        let ns = &ir.files[t.file].namespace;
+        let ns = ir.namespace_of(t);
         if ns.is_empty() {
             t.name.clone()
         } else {

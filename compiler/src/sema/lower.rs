@@ -114,7 +114,7 @@ impl Lowerer<'_> {
                         let id = TypeId(self.ir.types.len());
                         self.ir.types.push(TypeDef {
                             name: name.name.clone(),
-                            file: fi,
+                            file: FileIndex(fi),
                             doc: item.doc.clone(),
                             deprecated: false,
                             layout: Layout::Variable { min_size: 0 },
@@ -152,7 +152,12 @@ impl Lowerer<'_> {
                     .as_ref()
                     .map(|n| n.doc.clone())
                     .unwrap_or_default(),
-                imports: file.imports.iter().flatten().copied().collect(),
+                imports: file
+                    .imports
+                    .iter()
+                    .flatten()
+                    .map(|&i| FileIndex(i))
+                    .collect(),
                 consts: Vec::new(),
                 types: Vec::new(),
                 is_input: file.is_input,
@@ -175,7 +180,7 @@ impl Lowerer<'_> {
             name.span.end as usize,
         );
         let mut scope = vec![file];
-        scope.extend(self.ir.files[file].imports.iter().copied());
+        scope.extend(self.ir.files[file].imports.iter().map(|i| i.0));
         let mut found: Vec<(usize, Symbol)> = Vec::new();
         for &f in &scope {
             if !qualifier.is_empty() && self.namespaces[f] != qualifier {
@@ -591,14 +596,15 @@ impl Lowerer<'_> {
             },
             Type::Named(r) => {
                 let def = &self.ir.types[r.id.0];
-                let decl_enum = self.loaded.files[def.file]
-                    .ast
-                    .items
-                    .iter()
-                    .find_map(|i| match &i.kind {
-                        ast::ItemKind::Enum(e) if e.name.span == def.span => Some(e),
-                        _ => None,
-                    });
+                let decl_enum =
+                    self.loaded.files[def.file.0]
+                        .ast
+                        .items
+                        .iter()
+                        .find_map(|i| match &i.kind {
+                            ast::ItemKind::Enum(e) if e.name.span == def.span => Some(e),
+                            _ => None,
+                        });
                 let Some(e) = decl_enum else {
                     self.err(
                         Diagnostic::error(
@@ -719,7 +725,7 @@ impl Lowerer<'_> {
                     Type::Prim(p) => p.is_integer() || *p == Prim::Bool,
                     Type::String => true,
                     Type::Named(r) => matches!(
-                        self.loaded.files[self.ir.types[r.id.0].file]
+                        self.loaded.files[self.ir.types[r.id.0].file.0]
                             .ast
                             .items
                             .iter()

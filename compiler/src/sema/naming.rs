@@ -360,7 +360,7 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
     let Some(runtime) = naming.runtime_namespace else {
         return;
     };
-    if ir.files[def.file].namespace.is_empty() && converted == runtime {
+    if ir.namespace_of(def).is_empty() && converted == runtime {
         diags.push(
             Diagnostic::error(
                 format!(
@@ -400,7 +400,7 @@ fn constants_class(
         };
         let class = holder(stem);
         for other in &ir.types {
-            let same_namespace = ir.files[other.file].namespace == file.namespace;
+            let same_namespace = ir.namespace_of(other) == file.namespace;
             if same_namespace && (naming.convert)(NameKind::Type, &other.name) == class {
                 diags.push(
                     Diagnostic::error(
@@ -452,11 +452,11 @@ fn companions(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
             .collect();
         let mut by_name: HashMap<(&[String], &str), Vec<&TypeDef>> = HashMap::new();
         for (def, name) in ir.types.iter().zip(&written) {
-            let namespace = ir.files[def.file].namespace.as_slice();
+            let namespace = ir.namespace_of(def);
             by_name.entry((namespace, name)).or_default().push(def);
         }
         for (owner, name) in ir.types.iter().zip(&written) {
-            let namespace = ir.files[owner.file].namespace.as_slice();
+            let namespace = ir.namespace_of(owner);
             for c in naming.companions.iter().filter(|c| (c.applies)(owner)) {
                 let companion = format!("{name}{}", c.suffix);
                 let Some(others) = by_name.get(&(namespace, companion.as_str())) else {
