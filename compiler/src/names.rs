@@ -57,6 +57,10 @@ pub struct Naming {
     /// union variants may not take these names (compared after
     /// [`Naming::member`]).
     pub members: &'static [&'static str],
+    /// Of [`Naming::members`], those every generated type inherits (from
+    /// `System.Object` in C#) rather than gets from a template; every other
+    /// member is generated on some type (a test holds the templates to it).
+    pub inherited_members: &'static [&'static str],
     /// Further names a union variant may not take.
     pub variant_members: &'static [&'static str],
     /// Further names fields may not take in the types that have
@@ -262,4 +266,24 @@ mod tests {
             "PacketValue"
         );
     }
+}
+
+/// `a` followed by `b`, for reserved-name lists built from named parts at
+/// compile time (`N` must be `A + B`, which the compiler checks).
+pub const fn concat<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "N must be A + B");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
 }

@@ -120,8 +120,8 @@ fn cs_type_name(def: &TypeDef) -> String {
 }
 
 /// Members of generated C# that the schema did not name and `naming` does
-/// not reserve, as `file: Type.Member`; and how many members were checked.
-fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, usize) {
+/// not reserve, as `file: Type.Member`; and every generated member found.
+fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>) {
     let mut options = GenOptions::new(Lang::CSharp);
     options.runtime = false;
     let generic: HashSet<&str> = naming.members.iter().copied().collect();
@@ -135,7 +135,7 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, usize) {
         .copied()
         .chain(naming.union_own_members.iter().copied())
         .collect();
-    let mut checked = 0;
+    let mut found = HashSet::new();
     let mut unreserved = Vec::new();
     let generated = generate(ir, &options);
     assert_eq!(
@@ -161,7 +161,10 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, usize) {
                 match (parent_union, def.map(|d| &d.kind)) {
                     // The catch-all class declares nothing a schema names:
                     // variant classes are its siblings, not its members.
-                    (Some(_), _) if t.name == UNKNOWN => continue,
+                    (Some(_), _) if t.name == UNKNOWN => {
+                        found.extend(t.members.iter().cloned());
+                        continue;
+                    }
                     // A variant class nested in its union.
                     (Some(_), _) => (HashSet::new(), vec![&for_variants]),
                     (None, Some(TypeKind::Struct { fields }))
@@ -194,22 +197,42 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, usize) {
                         unreserved.push(format!("{}: {}.{m}", file.path.display(), t.name));
                     }
                 }
-                checked += 1;
+                found.insert(m.clone());
             }
         }
     }
-    (unreserved, checked)
+    (unreserved, found)
 }
 
 #[test]
 fn every_generated_csharp_member_is_reserved() {
-    let (unreserved, checked) = unreserved_csharp(&checked_ir(), Lang::CSharp.naming());
+    let naming = Lang::CSharp.naming();
+    let (unreserved, generated) = unreserved_csharp(&checked_ir(), naming);
     assert!(
         unreserved.is_empty(),
         "generated but not reserved in the C# backend's Naming: {unreserved:?}"
     );
-    // Struct, message, union, variant and Unknown members of every schema.
-    assert!(checked > 100, "only {checked} generated members found");
+    assert_reserved_are_generated(naming, &generated);
+}
+
+/// The converse: every reserved member is generated on some type of the
+/// example schemas (or inherited), so the lists cannot keep names that no
+/// template generates any more, which would forbid them for nothing.
+fn assert_reserved_are_generated(naming: &Naming, generated: &HashSet<String>) {
+    for list in [
+        naming.members,
+        naming.variant_members,
+        naming.union_own_members,
+        naming.companion_members,
+    ] {
+        for m in list {
+            assert!(
+                generated.contains(*m) || naming.inherited_members.contains(m),
+                "{} reserves {m}, which no template generates: {generated:?}",
+                naming.language
+            );
+        }
+    }
 }
 
 /// The check is not vacuous: without `Encode` and `Tag` on the reserved
@@ -366,18 +389,35 @@ fn unreserved_rust(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>) {
 
 #[test]
 fn every_generated_rust_member_is_reserved() {
-    let (unreserved, generated) = unreserved_rust(&checked_ir(), Lang::Rust.naming());
+    let naming = Lang::Rust.naming();
+    let (unreserved, generated) = unreserved_rust(&checked_ir(), naming);
     assert!(
         unreserved.is_empty(),
         "generated but not reserved in the Rust backend's Naming: {unreserved:?}"
     );
-    // The parser found the generated members the schemas exercise.
-    for expected in ["unknown_fields", "Unknown", "from_raw", "to_raw"] {
-        assert!(
-            generated.contains(expected),
-            "{expected} not found: {generated:?}"
-        );
-    }
+    assert_reserved_are_generated(naming, &generated);
+}
+
+/// The converse check is not vacuous: a reserved name no template
+/// generates is found.
+#[test]
+fn a_reserved_member_no_template_generates_is_found() {
+    let real = Lang::CSharp.naming();
+    let mut naming = *real;
+    naming.members = real
+        .members
+        .iter()
+        .copied()
+        .chain(["MinSize"])
+        .collect::<Vec<_>>()
+        .leak();
+    let (_, generated) = unreserved_csharp(&checked_ir(), real);
+    let failed = std::panic::catch_unwind(|| assert_reserved_are_generated(&naming, &generated));
+    let message = failed.expect_err("MinSize is not generated");
+    let text = message
+        .downcast_ref::<String>()
+        .expect("a formatted message");
+    assert!(text.contains("reserves MinSize"), "{text}");
 }
 
 /// The check is not vacuous: without `from_raw` on the reserved list, it

@@ -31,6 +31,7 @@ const NAMING: Naming = Naming {
     escape: "_",
     unescapable: &[],
     members: &[],
+    inherited_members: &[],
     variant_members: &[],
     companion_members: &[],
     companions: &[],

@@ -249,7 +249,8 @@ pub const NAMING: Naming = Naming {
     keywords: KEYWORDS,
     escape: "@",
     unescapable: &[],
-    members: GENERATED_MEMBERS,
+    members: RESERVED_MEMBERS,
+    inherited_members: &OBJECT_MEMBERS,
     variant_members: UNION_MEMBERS,
     companion_members: &[],
     companions: &[],
@@ -278,11 +279,9 @@ fn member_name(_: NameKind, name: &str, owner: &str) -> String {
     }
 }
 
-/// Members the C# backend generates on every type. A field or nested type
-/// with one of these names would not compile.
-pub const GENERATED_MEMBERS: &[&str] = &[
+/// Members the C# templates generate on structs, messages and unions.
+pub const GENERATED_MEMBERS: [&str; 12] = [
     "EncodedSize",
-    "MinSize",
     "GetEncodedSize",
     "Encode",
     "ToArray",
@@ -294,6 +293,11 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "ReadInto",
     "Truncated",
     "UnknownFields",
+];
+
+/// Members every generated class inherits from `System.Object` (and that
+/// generated code overrides or calls).
+pub const OBJECT_MEMBERS: [&str; 7] = [
     "Equals",
     "GetHashCode",
     "ToString",
@@ -303,12 +307,17 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "ReferenceEquals",
 ];
 
+/// The members a field or nested type may not be named after: one with such
+/// a name would not compile, or would hide what generated code calls.
+pub const RESERVED_MEMBERS: &[&str] =
+    &names::concat::<12, 7, 19>(GENERATED_MEMBERS, OBJECT_MEMBERS);
+
 /// Members of C# union classes, which variant classes (nested in the union)
 /// must not be named after.
 pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
 
 /// Members of the C# class of a union itself (besides
-/// [`GENERATED_MEMBERS`]): a union may not be named after them.
+/// [`RESERVED_MEMBERS`]): a union may not be named after them.
 pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
 
 /// The namespace of the C# runtime support types (`PktRuntime.cs`).

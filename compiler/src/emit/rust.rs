@@ -159,6 +159,7 @@ pub const NAMING: Naming = Naming {
     escape: "r#",
     unescapable: &["self", "Self", "super", "crate", "_"],
     members: GENERATED_MEMBERS,
+    inherited_members: &[],
     variant_members: &[],
     companion_members: VIEW_MEMBERS,
     companions: &[Companion {
