@@ -1,6 +1,10 @@
 //! One error per input: the generated `decode`, `decode_into`, `view` and
 //! `pktc inspect` (which decodes with the IR alone) accept the same inputs
-//! and reject the others with the same error kind at the same offset. The
+//! and reject the others with the same error kind at the same offset; for
+//! an accepted input, the value the generated decoder builds is the value
+//! inspect shows (inspect's JSON of the input and of the decoded value
+//! encoded again are equal, up to the order of map entries, which decoding
+//! does not keep). The
 //! inputs are the committed fuzz corpus and mutations of random valid
 //! encodings of every type. Also: the decoded-size model each generated type
 //! states is the IR's, and bounds the type's real size.
@@ -9,25 +13,75 @@ mod support;
 
 use std::path::Path;
 
-use pkt_rust_tests::props::Outcome;
 use pkt_rust_tests::{Entry, MODELS, TYPES};
 use pktc::inspect;
-use pktc::ir::{Ir, TypeId};
+use pktc::ir::{Ir, TypeId, TypeKind};
 use support::{ir, qualified, Gen, Rng};
 
-fn inspect_outcome(ir: &Ir, id: TypeId, bytes: &[u8]) -> Outcome {
-    match inspect::decode(ir, id, bytes, inspect::Limits::DEFAULT).1 {
-        None => Ok(()),
-        Some(e) => Err((format!("{:?}", e.kind), e.offset)),
+/// What inspect makes of `bytes`: its JSON as a value (whose objects, maps
+/// included, compare without regard to order), or the error.
+fn inspect_value(ir: &Ir, id: TypeId, bytes: &[u8]) -> Result<serde_json::Value, (String, usize)> {
+    match inspect::decode(ir, id, bytes, inspect::Limits::DEFAULT) {
+        (tree, None) => {
+            let json = as_decoded(ir, &tree, inspect::to_json(&tree));
+            Ok(serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}")))
+        }
+        (_, Some(e)) => Err((format!("{:?}", e.kind), e.offset)),
     }
+}
+
+/// Inspect's JSON without the unknown fields of messages that do not
+/// preserve them, which the generated decoders skip by design. Inspect
+/// writes them last in the message's object, as `"@unknown":"<hex>"`.
+fn as_decoded(ir: &Ir, tree: &inspect::Tree<'_>, mut json: String) -> String {
+    let mut stack = vec![tree.root()];
+    while let Some(node) = stack.pop() {
+        stack.extend(tree.children(node));
+        let inspect::Kind::Message { id, unknown } = tree.node(node).kind else {
+            continue;
+        };
+        let TypeKind::Message {
+            preserve_unknown, ..
+        } = ir.ty(id).kind
+        else {
+            unreachable!("a message node has a message type");
+        };
+        if preserve_unknown || unknown.1 == 0 {
+            continue;
+        }
+        let hex: String = tree
+            .bytes(unknown)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let field = format!("\"@unknown\":\"{hex}\"}}");
+        json = if json.contains(&format!(",{field}")) {
+            json.replacen(&format!(",{field}"), "}", 1)
+        } else {
+            json.replacen(&format!("{{{field}"), "{}", 1)
+        };
+    }
+    json
 }
 
 /// Checks one input; returns whether it was rejected.
 fn agree(ir: &Ir, id: TypeId, entry: &Entry, bytes: &[u8], what: &str) -> bool {
     let [decoded, into] = (entry.outcomes)(bytes);
-    let inspected = inspect_outcome(ir, id, bytes);
+    let inspected = inspect_value(ir, id, bytes);
     assert_eq!(decoded, into, "{what}: decode and decode_into disagree");
-    assert_eq!(decoded, inspected, "{what}: decode and inspect disagree");
+    assert_eq!(
+        decoded,
+        inspected.as_ref().map(drop).map_err(Clone::clone),
+        "{what}: decode and inspect disagree"
+    );
+    if let Ok(json) = &inspected {
+        let again = (entry.reencode)(bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(
+            Ok(json),
+            inspect_value(ir, id, &again).as_ref(),
+            "{what}: the decoded value is not the value inspect shows"
+        );
+    }
     if let Some(viewed) = (entry.view)(bytes) {
         let viewed = viewed.unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(decoded, viewed, "{what}: decode and view disagree");
@@ -101,8 +155,9 @@ fn corpus_and_mutations_get_one_answer_from_every_decoder() {
         );
         n += 1;
     }
+    // Enough of both: errors to compare, and accepted values.
     assert!(
-        n > 20_000 && rejected > 5_000,
+        n > 20_000 && rejected > 5_000 && n - rejected > 5_000,
         "{n} inputs, {rejected} rejected"
     );
 }

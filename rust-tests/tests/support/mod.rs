@@ -25,7 +25,7 @@ pub fn ir() -> Ir {
 
 pub fn qualified(ir: &Ir, id: TypeId) -> String {
     let def = ir.ty(id);
-    format!("{}.{}", ir.files[def.file].namespace.join("."), def.name)
+    format!("{}.{}", ir.namespace_of(def).join("."), def.name)
 }
 
 pub use pkt_test_support::Rng;

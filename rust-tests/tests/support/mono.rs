@@ -48,8 +48,8 @@ pub fn work_dir(test: &str) -> PathBuf {
 /// `global::Ns.Type` for a declared type.
 pub fn csharp_name(ir: &Ir, id: TypeId) -> String {
     let def = ir.ty(id);
-    let mut parts: Vec<String> = ir.files[def.file]
-        .namespace
+    let mut parts: Vec<String> = ir
+        .namespace_of(def)
         .iter()
         .map(|s| names::ident(Lang::CSharp, NameKind::Type, s))
         .collect();
