@@ -188,16 +188,24 @@ impl Backend for CSharpBackend {
         let def = cx.ir.ty(id);
         match &def.kind {
             TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
-            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
-                t.render("var_struct", &var_struct_view(gen, def, fields))
-            }
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => t.render(
+                "var_struct",
+                &record_view(gen, def, fields, Record::VarStruct),
+            ),
             TypeKind::Struct { fields } => t.render("struct", &struct_view(gen, id, def, fields)),
             TypeKind::Message {
                 fields,
                 preserve_unknown,
             } => t.render(
                 "message",
-                &message_view(gen, def, fields, *preserve_unknown),
+                &record_view(
+                    gen,
+                    def,
+                    fields,
+                    Record::Message {
+                        preserve_unknown: *preserve_unknown,
+                    },
+                ),
             ),
             TypeKind::Union { tag, variants, .. } => {
                 t.render("union", &union_view(gen, def, *tag, variants))
@@ -820,11 +828,27 @@ struct MessageFieldRead<'a> {
     reset: Lines,
 }
 
-fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
+/// Which record a [`record_view`] is for.
+#[derive(Clone, Copy)]
+enum Record {
+    /// A message: a body length first, fields past the body's end get
+    /// their defaults, unknown trailing fields skipped or kept.
+    Message { preserve_unknown: bool },
+    /// A variable-size struct: its fields back to back (no length prefix,
+    /// no defaults, no nesting level). See `var_struct.hbs`.
+    VarStruct,
+}
+
+/// The class of a message or variable-size struct: one pass over the
+/// fields builds the declarations and the size, write and read code.
+fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> MessageView {
+    let (mut constant, preserve_unknown) = match record {
+        Record::Message { preserve_unknown } => (u64::from(wire::BODY_PREFIX), preserve_unknown),
+        Record::VarStruct => (0, false),
+    };
     let mut size = Lines::new();
     let mut write = code::Code::new(2);
     let mut read = code::Code::new(2);
-    let mut constant = u64::from(wire::BODY_PREFIX);
     let mut decls = Vec::new();
     let mut field_names = Vec::new();
     for (index, f) in fields.iter().enumerate() {
@@ -843,19 +867,28 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
         };
-        let default_bytes = match &f.default {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
-            _ => None,
+        let default = match record {
+            Record::Message { .. } => {
+                let view = MessageFieldRead {
+                    field: &field,
+                    max: field_max(f, &field),
+                    read: gen.read_lines(&f.ty, &name, true, &cx),
+                    default_bytes: match &f.default {
+                        Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
+                        _ => None,
+                    },
+                    reset: gen.reset(&f.ty, &name, f.default.as_ref()),
+                };
+                read.lines(&templates().lines("codec/message_field_read", &view));
+                f.default.as_ref()
+            }
+            Record::VarStruct => {
+                read.lines(&field_max(f, &field));
+                read.lines(&gen.read_lines(&f.ty, &name, true, &cx));
+                None
+            }
         };
-        let view = MessageFieldRead {
-            field: &field,
-            max: field_max(f, &field),
-            read: gen.read_lines(&f.ty, &name, true, &cx),
-            default_bytes,
-            reset: gen.reset(&f.ty, &name, f.default.as_ref()),
-        };
-        read.lines(&templates().lines("codec/message_field_read", &view));
-        let init = gen.default_expr(&f.ty, f.default.as_ref());
+        let init = gen.default_expr(&f.ty, default);
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
             obsolete: f.deprecated,
@@ -874,56 +907,6 @@ fn message_view(gen: &Gen, def: &TypeDef, fields: &[Field], preserve_unknown: bo
         preserve_unknown,
         fields: decls,
         size: size_body(2, constant, size, preserve_unknown),
-        write: write.finish(),
-        read: read.finish(),
-    }
-}
-
-/// A variable-size struct: a class like a message, with its fields back to
-/// back (no length prefix, no defaults, no nesting level). See
-/// `var_struct.hbs`.
-fn var_struct_view(gen: &Gen, def: &TypeDef, fields: &[Field]) -> MessageView {
-    let mut size = Lines::new();
-    let mut write = code::Code::new(2);
-    let mut read = code::Code::new(2);
-    let mut constant: u64 = 0;
-    let mut decls = Vec::new();
-    let mut field_names = Vec::new();
-    for (index, f) in fields.iter().enumerate() {
-        let name = field_name(def, f);
-        let schema_name = format!("{}.{}", def.name, f.name);
-        let max = f.max.map(|m| (m, schema_name.clone()));
-        let gen = &gen.for_member(&schema_name);
-        constant += gen.size_lines(&mut size, &f.ty, &name);
-        gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
-        field_names.push(string_literal(&schema_name));
-        let field = format!("this, {index}");
-        read.lines(&field_max(f, &field));
-        let cx = ReadCx {
-            field: &field,
-            fresh: "fresh",
-            boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
-        };
-        read.lines(&gen.read_lines(&f.ty, &name, true, &cx));
-        let init = gen.default_expr(&f.ty, None);
-        decls.push(FieldDecl {
-            doc: doc_lines(&f.doc),
-            obsolete: f.deprecated,
-            ty: gen.cs_type(&f.ty),
-            name,
-            has_init: init.is_some(),
-            init: init.unwrap_or_default(),
-        });
-    }
-    MessageView {
-        doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
-        name: type_ident(&def.name),
-        schema_name: string_literal(&def.name),
-        field_names,
-        preserve_unknown: false,
-        fields: decls,
-        size: size_body(2, constant, size, false),
         write: write.finish(),
         read: read.finish(),
     }
