@@ -1243,10 +1243,15 @@ impl Cx<'_> {
             } else {
                 format!("tag as {}", tag.name())
             },
-            tag_field: if tag == Prim::U16 {
-                "tag".to_string()
+            unknown_ok: if tag == Prim::U16 {
+                vec!["Ok(Self::Unknown { tag, body: kept })".to_string()]
             } else {
-                format!("tag: tag as {}", tag.name())
+                vec![
+                    "Ok(Self::Unknown {".to_string(),
+                    format!("    tag: tag as {},", tag.name()),
+                    "    body: kept,".to_string(),
+                    "})".to_string(),
+                ]
             },
             // As rustfmt lays it out: a struct literal this short stays on
             // one line.
@@ -1453,8 +1458,9 @@ struct UnionView {
     /// The `Writer` method that stores a tag.
     put_tag: String,
     tag_from_wire: String,
-    /// The `tag` field initialiser of `Unknown`.
-    tag_field: String,
+    /// Lines that return `Unknown` with the tag and the `kept` body (laid
+    /// out as rustfmt does: on one line when it fits).
+    unknown_ok: Vec<String>,
     /// Lines that switch a union value to `Unknown` with the tag and the
     /// `kept` body.
     set_unknown: Vec<String>,

@@ -243,16 +243,7 @@ impl Cx<'_> {
             allow_deprecated: owned.common.allow_deprecated,
             tag_ty: owned.tag_ty.clone(),
             tag_width: owned.tag_width,
-            unknown_ok: if owned.tag_field == "tag" {
-                vec!["Ok(Self::Unknown { tag, body: kept })".to_string()]
-            } else {
-                vec![
-                    "Ok(Self::Unknown {".to_string(),
-                    format!("    {},", owned.tag_field),
-                    "    body: kept,".to_string(),
-                    "})".to_string(),
-                ]
-            },
+            unknown_ok: owned.unknown_ok.clone(),
             first: owned.first.clone(),
             first_default: self.view_default(&variants[0].ty, None),
             variants: views,
