@@ -182,9 +182,13 @@ pub trait Decode: Sized {
     fn decode_with_limits(bytes: &[u8], limits: Limits) -> Result<Self, DecodeError> {
         let budget = DecodeBudget::new(&limits, bytes.len());
         let mut r = Reader::with_budget(bytes, limits, &budget);
-        let value = Self::decode_raw(&mut r)?;
-        r.expect_end()?;
-        Ok(value)
+        // The result is returned as it came, not unwrapped and wrapped
+        // again, so a large value is built where the caller wants it.
+        let value = Self::decode_raw(&mut r);
+        if value.is_ok() {
+            r.expect_end()?;
+        }
+        value
     }
 
     /// Decodes one value from the front of `bytes` with the default limits and

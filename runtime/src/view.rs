@@ -73,9 +73,12 @@ pub trait Viewable: Decode {
 #[inline]
 pub fn view<'a, V: View<'a>>(bytes: &'a [u8], limits: Limits) -> Result<V, DecodeError> {
     let mut r = Reader::with_limits(bytes, limits);
-    let value = V::view_raw(&mut r)?;
-    r.expect_end()?;
-    Ok(value)
+    // Returned as it came, so a large view is built in the caller's slot.
+    let value = V::view_raw(&mut r);
+    if value.is_ok() {
+        r.expect_end()?;
+    }
+    value
 }
 
 /// Views one value at the front of `bytes` with the given limits, and
