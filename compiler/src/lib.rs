@@ -3,20 +3,18 @@
 //! `.pkt` files are parsed ([`syntax`]), loaded with their imports ([`load`]),
 //! resolved and checked ([`sema`]) into one language-neutral [`ir::Ir`] whose
 //! types all carry their wire layout. [`emit`] turns the IR into Rust or C#;
-//! [`Config`] is the `build.rs` entry point.
+//! [`Config`] is the `build.rs` entry point. [`tools`] holds the commands
+//! beside the pipeline (`compat`, `fmt`, `inspect`, `layout`).
 
-pub mod compat;
 mod config;
 pub mod diag;
 pub mod emit;
-pub mod format;
-pub mod inspect;
 pub mod ir;
-pub mod layout_report;
 pub mod load;
 pub mod names;
 pub mod sema;
 pub mod syntax;
+pub mod tools;
 pub mod wire;
 
 pub use config::{compile, Config, Error};

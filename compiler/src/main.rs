@@ -136,7 +136,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files } => with_checked(&files, |_| Ok(())),
         Command::Layout { files } => with_checked(&files, |c| {
-            print!("{}", pktc::layout_report::layout(&c.ir));
+            print!("{}", pktc::tools::layout::layout(&c.ir));
             Ok(())
         }),
         Command::Gen {
@@ -171,10 +171,10 @@ fn main() -> ExitCode {
         } => with_checked(&files, |c| {
             let bytes = read_input(&input, hex)?;
             let format = match format {
-                InspectFormat::Json => pktc::inspect::Format::Json,
-                InspectFormat::Hex => pktc::inspect::Format::Hex,
+                InspectFormat::Json => pktc::tools::inspect::Format::Json,
+                InspectFormat::Hex => pktc::tools::inspect::Format::Hex,
             };
-            match pktc::inspect::inspect(&c.ir, &type_name, &bytes, format, stream) {
+            match pktc::tools::inspect::inspect(&c.ir, &type_name, &bytes, format, stream) {
                 Ok(out) => {
                     print!("{out}");
                     Ok(())
@@ -238,8 +238,8 @@ fn gen(
 
 fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitCode {
     let result = match against_git {
-        Some(rev) => match pktc::compat::GitReader::new(rev) {
-            Ok(reader) => pktc::compat::compare_with_revision(&reader, files),
+        Some(rev) => match pktc::tools::compat::GitReader::new(rev) {
+            Ok(reader) => pktc::tools::compat::compare_with_revision(&reader, files),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
@@ -250,7 +250,7 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
                 eprintln!("error: compat takes two files, OLD NEW, or --against-git REV FILES...");
                 return ExitCode::from(2);
             };
-            pktc::compat::compare(
+            pktc::tools::compat::compare(
                 std::slice::from_ref(old),
                 &pktc::load::FsReader,
                 std::slice::from_ref(new),
@@ -284,7 +284,7 @@ fn fmt(files: &[PathBuf], check: bool) -> ExitCode {
     let mut failed = false;
     let mut stale = false;
     for path in files {
-        match pktc::format::format_path(path, check) {
+        match pktc::tools::format::format_path(path, check) {
             Ok(false) => {}
             Ok(true) if check => {
                 println!("would change: {}", path.display());
@@ -326,7 +326,7 @@ fn read_input(path: &std::path::Path, hex: bool) -> Result<Vec<u8>, String> {
         return Ok(bytes);
     }
     let text = String::from_utf8(bytes).map_err(|_| "hex input is not text".to_string())?;
-    pktc::inspect::parse_hex(&text).map_err(|e| format!("bad hex input: {e}"))
+    pktc::tools::inspect::parse_hex(&text).map_err(|e| format!("bad hex input: {e}"))
 }
 
 /// Checks the schemas, prints warnings or errors, and runs `then` on success.

@@ -11,7 +11,7 @@ use std::process::Command;
 
 use std::collections::BTreeSet;
 
-use pktc::compat::{compare, ChangeKind, Rule};
+use pktc::tools::compat::{compare, ChangeKind, Rule};
 
 fn compat_cases() -> Vec<String> {
     let dir = common::root().join("schemas/compat");

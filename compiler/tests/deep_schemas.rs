@@ -58,7 +58,7 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
     let ir = &checked.ir;
     assert!(!ir.types.is_empty(), "{what}: types");
     assert!(
-        !pktc::layout_report::layout(ir).is_empty(),
+        !pktc::tools::layout::layout(ir).is_empty(),
         "{what}: layout"
     );
     assert!(
@@ -69,12 +69,12 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
         let files = generate(ir, &GenOptions::new(lang));
         assert!(!files.is_empty(), "{what}: gen {lang:?}");
     }
-    let formatted =
-        pktc::format::format_source(text).unwrap_or_else(|d| panic!("{what}: fmt {}", d.message));
-    let again = pktc::format::format_source(&formatted)
+    let formatted = pktc::tools::format::format_source(text)
+        .unwrap_or_else(|d| panic!("{what}: fmt {}", d.message));
+    let again = pktc::tools::format::format_source(&formatted)
         .unwrap_or_else(|d| panic!("{what}: fmt {}", d.message));
     assert!(again == formatted, "{what}: formatting is stable");
-    let report = pktc::compat::compare(
+    let report = pktc::tools::compat::compare(
         &[path.to_path_buf()],
         &pktc::load::FsReader,
         &[path.to_path_buf()],
@@ -82,19 +82,19 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
     )
     .unwrap_or_else(|f| panic!("{what}: compat {f}"));
     assert!(!report.is_breaking(), "{what}: compat");
-    use pktc::inspect::Format;
+    use pktc::tools::inspect::Format;
     match inspect {
         Inspect::Decodes(ty, input, expected, lines) => {
-            let json = pktc::inspect::inspect(ir, ty, input, Format::Json, false)
+            let json = pktc::tools::inspect::inspect(ir, ty, input, Format::Json, false)
                 .unwrap_or_else(|(_, e)| panic!("{what}: inspect {e}"));
             assert!(json.contains(expected), "{what}: inspect JSON");
-            let hex = pktc::inspect::inspect(ir, ty, input, Format::Hex, false)
+            let hex = pktc::tools::inspect::inspect(ir, ty, input, Format::Hex, false)
                 .unwrap_or_else(|(_, e)| panic!("{what}: inspect {e}"));
             assert_eq!(hex.lines().count(), lines, "{what}: a dump line per value");
         }
         Inspect::Fails(ty, input, expected) => {
-            let (_, e) =
-                pktc::inspect::inspect(ir, ty, input, Format::Json, false).expect_err("rejected");
+            let (_, e) = pktc::tools::inspect::inspect(ir, ty, input, Format::Json, false)
+                .expect_err("rejected");
             assert!(e.contains(expected), "{what}: {e}");
         }
     }

@@ -32,7 +32,7 @@ fn every_example_formats_to_the_same_tree_and_is_stable() {
 fn the_examples_are_formatted() {
     each(schemas_in("schemas"), |path| {
         let text = std::fs::read_to_string(root().join(&path)).expect("readable");
-        let formatted = pktc::format::format_source(&text).expect("parses");
+        let formatted = pktc::tools::format::format_source(&text).expect("parses");
         assert!(
             formatted == text,
             "{} is not formatted; run `pktc fmt {}`",

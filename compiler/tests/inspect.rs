@@ -4,8 +4,8 @@
 mod common;
 
 use pkt_test_support::{vectors, Rng};
-use pktc::inspect::{self, ErrorKind, Limits};
 use pktc::ir::Ir;
+use pktc::tools::inspect::{self, ErrorKind, Limits};
 use serde_json::{json, Value};
 
 fn ir(schema: &str) -> Ir {

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use pkt_test_support::alloc;
-use pktc::inspect::{self, ErrorKind, Limits};
+use pktc::tools::inspect::{self, ErrorKind, Limits};
 
 /// Heap bytes `pktc inspect` may build per input byte and per byte of decode
 /// budget charged (docs/security.md): one annotated node per value read.

@@ -108,7 +108,7 @@ fn assert_handled(reader: &MemReader, path: &Path, case: usize) {
     match pktc::check_with(&[path.to_path_buf()], reader) {
         Ok(checked) => {
             // Whatever passes must also lay out.
-            let _ = pktc::layout_report::layout(&checked.ir);
+            let _ = pktc::tools::layout::layout(&checked.ir);
         }
         Err(failed) => {
             assert!(

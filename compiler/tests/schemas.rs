@@ -33,7 +33,7 @@ fn every_valid_schema_checks_and_matches_its_layout_and_ir() {
         );
         let name = stem(&path);
         settings("layout").bind(|| {
-            insta::assert_snapshot!(name.clone(), pktc::layout_report::layout(&checked.ir));
+            insta::assert_snapshot!(name.clone(), pktc::tools::layout::layout(&checked.ir));
         });
         settings("ir").bind(|| {
             insta::assert_json_snapshot!(name.clone(), checked.ir);

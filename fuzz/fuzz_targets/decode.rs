@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use pkt_rust_tests::{fuzzing, TYPES};
-use pktc::inspect;
+use pktc::tools::inspect;
 use pktc::ir::Ir;
 
 pkt_test_support::counting_allocator!();

@@ -26,17 +26,17 @@ fuzz_target!(|data: &[u8]| {
     // Whatever parses formats, and the formatted text parses to the same tree
     // and is already formatted.
     if let Ok(mut tree) = pktc::syntax::parse(&text, pktc::diag::FileId(0)) {
-        let formatted = pktc::format::format_source(&text).expect("a parsed file formats");
+        let formatted = pktc::tools::format::format_source(&text).expect("a parsed file formats");
         let mut again = pktc::syntax::parse(&formatted, pktc::diag::FileId(0))
             .unwrap_or_else(|d| panic!("formatted text does not parse: {}\n{formatted}", d.message));
         tree.erase_spans();
         again.erase_spans();
         assert_eq!(format!("{tree:?}"), format!("{again:?}"), "formatting changed the tree");
-        assert_eq!(pktc::format::format_source(&formatted).ok().as_deref(), Some(formatted.as_str()));
+        assert_eq!(pktc::tools::format::format_source(&formatted).ok().as_deref(), Some(formatted.as_str()));
     }
     match pktc::check_with(&[PathBuf::from("fuzz.pkt")], &One(text)) {
         Ok(checked) => {
-            let _ = pktc::layout_report::layout(&checked.ir);
+            let _ = pktc::tools::layout::layout(&checked.ir);
             for lang in [pktc::Lang::Rust, pktc::Lang::CSharp] {
                 let _ = pktc::emit::generate(&checked.ir, &pktc::emit::GenOptions::new(lang));
             }

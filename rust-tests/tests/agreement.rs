@@ -14,8 +14,8 @@ mod support;
 use std::path::Path;
 
 use pkt_rust_tests::{Entry, MODELS, TYPES};
-use pktc::inspect;
 use pktc::ir::{Ir, TypeId, TypeKind};
+use pktc::tools::inspect;
 use support::{ir, qualified, Gen, Rng};
 
 /// What inspect makes of `bytes`: its JSON as a value (whose objects, maps

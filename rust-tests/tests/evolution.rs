@@ -528,7 +528,7 @@ fn every_writer_reader_pairing_agrees() {
 #[test]
 fn v1_to_v2_is_not_breaking() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let report = pktc::compat::compare(
+    let report = pktc::tools::compat::compare(
         &[root.join("schemas/evolution/v1/protocol.pkt")],
         &pktc::load::FsReader,
         &[root.join("schemas/evolution/v2/protocol.pkt")],

@@ -67,7 +67,7 @@ pub fn comment_texts(src: &str) -> Vec<String> {
 /// Returns the formatted text.
 pub fn check_format(src: &str, what: &str) -> String {
     let before = tree(src).unwrap_or_else(|d| panic!("{what}: does not parse: {}", d.message));
-    let out = pktc::format::format_source(src)
+    let out = pktc::tools::format::format_source(src)
         .unwrap_or_else(|d| panic!("{what}: cannot format: {}", d.message));
     let after = tree(&out).unwrap_or_else(|d| {
         panic!(
@@ -84,7 +84,7 @@ pub fn check_format(src: &str, what: &str) -> String {
         comment_texts(&out),
         "{what}: comments lost or reordered\n--- output\n{out}"
     );
-    let again = pktc::format::format_source(&out).expect("formatted text parses");
+    let again = pktc::tools::format::format_source(&out).expect("formatted text parses");
     assert!(
         again == out,
         "{what}: formatting is not idempotent\n--- once\n{out}\n--- twice\n{again}"
