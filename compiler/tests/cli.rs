@@ -1,9 +1,40 @@
-//! The `pktc` command as a user runs it: output and exit status.
+//! The `pktc` command as a user runs it: output and exit status. Each
+//! command's run on a missing file is a test case of its own
+//! (`missing_file/check`).
 
 mod common;
 
-use pkt_test_support::fixtures::each;
+use common::trial;
 use std::process::{Command, Output};
+
+fn main() {
+    let mut trials = vec![
+        trial(
+            "check_succeeds_silently_on_valid_schemas",
+            check_succeeds_silently_on_valid_schemas,
+        ),
+        trial(
+            "check_reports_every_error_and_exits_1",
+            check_reports_every_error_and_exits_1,
+        ),
+        trial(
+            "layout_shows_the_seed_packet_sizes",
+            layout_shows_the_seed_packet_sizes,
+        ),
+        trial("dump_ir_is_json_and_stable", dump_ir_is_json_and_stable),
+        trial("usage_errors_exit_2", usage_errors_exit_2),
+        trial(
+            "unreadable_input_is_an_error_not_a_panic",
+            unreadable_input_is_an_error_not_a_panic,
+        ),
+    ];
+    for args in MISSING_FILE_RUNS {
+        trials.push(trial(format!("missing_file/{}", args[0]), move || {
+            command_reports_a_missing_file_alike(args)
+        }));
+    }
+    common::run(trials)
+}
 
 fn pktc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pktc"))
@@ -21,14 +52,12 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-#[test]
 fn check_succeeds_silently_on_valid_schemas() {
     let o = pktc(&["check", "schemas/game.pkt", "schemas/seed_packets.pkt"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
 }
 
-#[test]
 fn check_reports_every_error_and_exits_1() {
     let o = pktc(&["check", "schemas/invalid/multiple_errors.pkt"]);
     assert_eq!(o.status.code(), Some(1));
@@ -45,7 +74,6 @@ fn check_reports_every_error_and_exits_1() {
     assert!(err.contains("aborting due to 3 previous errors"), "{err}");
 }
 
-#[test]
 fn layout_shows_the_seed_packet_sizes() {
     let o = pktc(&["layout", "schemas/seed_packets.pkt"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -58,7 +86,6 @@ fn layout_shows_the_seed_packet_sizes() {
     );
 }
 
-#[test]
 fn dump_ir_is_json_and_stable() {
     let a = pktc(&["dump", "ir", "schemas/game.pkt"]);
     let b = pktc(&["dump", "ir", "schemas/game.pkt"]);
@@ -69,7 +96,6 @@ fn dump_ir_is_json_and_stable() {
     assert_eq!(v["files"][1]["name"], "schemas/common.pkt");
 }
 
-#[test]
 fn usage_errors_exit_2() {
     assert_eq!(pktc(&["check"]).status.code(), Some(2));
     assert_eq!(pktc(&["frobnicate"]).status.code(), Some(2));
@@ -79,7 +105,6 @@ fn usage_errors_exit_2() {
     );
 }
 
-#[test]
 fn unreadable_input_is_an_error_not_a_panic() {
     let o = pktc(&["check", "schemas/does_not_exist.pkt"]);
     assert_eq!(o.status.code(), Some(1));
@@ -92,38 +117,36 @@ fn unreadable_input_is_an_error_not_a_panic() {
 
 /// Every command words a missing file the same way, without the operating
 /// system's error number.
-#[test]
-fn every_command_reports_a_missing_file_alike() {
-    let runs: [&[&str]; 5] = [
-        &["check", "schemas/nowhere.pkt"],
-        &["fmt", "schemas/nowhere.pkt"],
-        &["compat", "schemas/nowhere.pkt", "schemas/game.pkt"],
-        &[
-            "gen",
-            "--lang",
-            "rust",
-            "-o",
-            "target/nowhere-out",
-            "schemas/nowhere.pkt",
-        ],
-        &[
-            "inspect",
-            "--type",
-            "Kick",
-            "--input",
-            "schemas/nowhere.bin",
-            "schemas/game.pkt",
-        ],
-    ];
-    each(runs, |args| {
-        let o = pktc(args);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(
-            err.contains("cannot read schemas/nowhere."),
-            "{args:?}: {err}"
-        );
-        assert!(err.contains(": no such file"), "{args:?}: {err}");
-        assert!(!err.contains("os error"), "{args:?}: {err}");
-    });
+const MISSING_FILE_RUNS: [&[&str]; 5] = [
+    &["check", "schemas/nowhere.pkt"],
+    &["fmt", "schemas/nowhere.pkt"],
+    &["compat", "schemas/nowhere.pkt", "schemas/game.pkt"],
+    &[
+        "gen",
+        "--lang",
+        "rust",
+        "-o",
+        "target/nowhere-out",
+        "schemas/nowhere.pkt",
+    ],
+    &[
+        "inspect",
+        "--type",
+        "Kick",
+        "--input",
+        "schemas/nowhere.bin",
+        "schemas/game.pkt",
+    ],
+];
+
+fn command_reports_a_missing_file_alike(args: &[&str]) {
+    let o = pktc(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(
+        err.contains("cannot read schemas/nowhere."),
+        "{args:?}: {err}"
+    );
+    assert!(err.contains(": no such file"), "{args:?}: {err}");
+    assert!(!err.contains("os error"), "{args:?}: {err}");
 }

@@ -1,11 +1,12 @@
 //! The compatibility checker: old/new pairs under `schemas/compat/`, each
 //! stating the rules it expects to trigger; together they trigger every rule,
 //! and docs/evolution.md lists the same rules. The rendered reports are
-//! snapshots. Also `--format json` and `--against-git`.
+//! snapshots. Also `--format json` and `--against-git`. Each case is a test
+//! case of its own (`compat/<case>`).
 
 mod common;
 
-use pkt_test_support::fixtures::each;
+use common::trial;
 use std::path::Path;
 use std::process::Command;
 
@@ -46,36 +47,60 @@ fn expected_rules(case: &str) -> Vec<Rule> {
     rules
 }
 
-#[test]
-fn every_rule_case_triggers_the_rules_it_names() {
+fn main() {
+    let mut trials = Vec::new();
     let cases = compat_cases();
-    assert!(cases.len() >= 30, "{cases:?}");
+    let found = cases.clone();
+    trials.push(trial("compat_cases_found", move || {
+        assert!(found.len() >= 30, "{found:?}");
+    }));
+    for case in cases {
+        trials.push(trial(format!("compat/{case}"), move || {
+            rule_case_triggers_the_rules_it_names(case)
+        }));
+    }
+    trials.extend([
+        trial(
+            "the_cases_the_rule_enum_and_the_docs_list_the_same_rules",
+            the_cases_the_rule_enum_and_the_docs_list_the_same_rules,
+        ),
+        trial(
+            "json_output_lists_changes_with_locations",
+            json_output_lists_changes_with_locations,
+        ),
+        trial("safe_changes_exit_0", safe_changes_exit_0),
+        trial(
+            "against_git_compares_with_a_revision",
+            against_git_compares_with_a_revision,
+        ),
+    ]);
+    common::run(trials)
+}
+
+fn rule_case_triggers_the_rules_it_names(case: String) {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(common::root().join("snapshots/compat"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
-    each(cases, |case| {
-        let old = Path::new("schemas/compat").join(&case).join("old.pkt");
-        let new = Path::new("schemas/compat").join(&case).join("new.pkt");
-        let expected = expected_rules(&case);
-        let report = compare(&[old], &common::RootReader, &[new], &common::RootReader)
-            .unwrap_or_else(|f| panic!("{case}: {f}"));
-        let mut rules: Vec<Rule> = report.changes.iter().map(|c| c.rule).collect();
-        rules.sort();
-        assert_eq!(rules, expected, "{case}:\n{}", report.render());
-        for c in &report.changes {
-            assert_eq!(c.kind, c.rule.class(), "{case}: {}", c.message);
-        }
-        assert_eq!(
-            report.is_breaking(),
-            expected.iter().any(|r| r.class() == ChangeKind::Breaking),
-            "{case}"
-        );
-        settings.bind(|| insta::assert_snapshot!(case.clone(), report.render()));
-    });
+    let old = Path::new("schemas/compat").join(&case).join("old.pkt");
+    let new = Path::new("schemas/compat").join(&case).join("new.pkt");
+    let expected = expected_rules(&case);
+    let report = compare(&[old], &common::RootReader, &[new], &common::RootReader)
+        .unwrap_or_else(|f| panic!("{case}: {f}"));
+    let mut rules: Vec<Rule> = report.changes.iter().map(|c| c.rule).collect();
+    rules.sort();
+    assert_eq!(rules, expected, "{case}:\n{}", report.render());
+    for c in &report.changes {
+        assert_eq!(c.kind, c.rule.class(), "{case}: {}", c.message);
+    }
+    assert_eq!(
+        report.is_breaking(),
+        expected.iter().any(|r| r.class() == ChangeKind::Breaking),
+        "{case}"
+    );
+    settings.bind(|| insta::assert_snapshot!(case.clone(), report.render()));
 }
 
-#[test]
 fn the_cases_the_rule_enum_and_the_docs_list_the_same_rules() {
     let all: BTreeSet<Rule> = Rule::ALL.iter().copied().collect();
     let exercised: BTreeSet<Rule> = compat_cases()
@@ -127,7 +152,6 @@ fn pktc(dir: &Path, args: &[&str]) -> std::process::Output {
         .expect("pktc runs")
 }
 
-#[test]
 fn json_output_lists_changes_with_locations() {
     let o = pktc(
         &common::root(),
@@ -154,7 +178,6 @@ fn json_output_lists_changes_with_locations() {
     assert_eq!(ChangeKind::Breaking.word(), "breaking");
 }
 
-#[test]
 fn safe_changes_exit_0() {
     let o = pktc(
         &common::root(),
@@ -173,7 +196,6 @@ fn safe_changes_exit_0() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 breaking, 0 source-only, 1 safe"));
 }
 
-#[test]
 fn against_git_compares_with_a_revision() {
     let repo = common::root().join("target/compat-git-test");
     let _ = std::fs::remove_dir_all(&repo);

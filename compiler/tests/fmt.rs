@@ -1,45 +1,98 @@
 //! `pktc fmt`: every example formats to a text that says the same, keeps
-//! every comment and is stable; a messy schema's result is a snapshot.
+//! every comment and is stable; a messy schema's result is a snapshot. Each
+//! example is a test case of its own for each of these checks
+//! (`same_tree/valid/game`, `comments/invalid/duplicate_field`,
+//! `formatted/game`).
 
 mod common;
 
-use common::{check_format, root, schemas_in};
-use pkt_test_support::fixtures::each;
+use common::{check_format, root, schemas_in, stem, trial};
+use std::path::Path;
 
-/// Every `.pkt` file of the examples, valid or not, that parses.
-fn parsable_examples() -> Vec<(String, String)> {
+fn main() {
+    let mut trials = Vec::new();
+
+    let examples = parsable_examples();
+    let count = examples.len();
+    trials.push(trial("parsable_examples_found", move || {
+        assert!(count > 30, "expected the example schemas");
+    }));
+    for (path, text) in &examples {
+        let (name, text) = (path.display().to_string(), text.clone());
+        trials.push(trial(format!("same_tree/{}", short(path)), move || {
+            example_formats_to_the_same_tree_and_is_stable(name, text)
+        }));
+    }
+    for (path, text) in examples {
+        let name = path.display().to_string();
+        trials.push(trial(format!("comments/{}", short(&path)), move || {
+            comments_in_every_gap_survive(name, text)
+        }));
+    }
+
+    let valid = schemas_in("schemas");
+    let count = valid.len();
+    trials.push(trial("formatted_examples_found", move || {
+        assert!(count > 0, "no fixtures to check");
+    }));
+    for path in valid {
+        trials.push(trial(format!("formatted/{}", stem(&path)), move || {
+            example_is_formatted(&path)
+        }));
+    }
+
+    trials.extend([
+        trial(
+            "tricky_inputs_keep_their_meaning",
+            tricky_inputs_keep_their_meaning,
+        ),
+        trial("formats_a_messy_schema", formats_a_messy_schema),
+        trial(
+            "cli_checks_and_rewrites_only_changed_files",
+            cli_checks_and_rewrites_only_changed_files,
+        ),
+    ]);
+    common::run(trials)
+}
+
+/// Every `.pkt` file of the examples, valid or not, that parses, with its
+/// text.
+fn parsable_examples() -> Vec<(std::path::PathBuf, String)> {
     let mut out = Vec::new();
     for dir in ["schemas", "schemas/invalid"] {
         for path in schemas_in(dir) {
             let text = std::fs::read_to_string(root().join(&path)).expect("readable");
             if common::tree(&text).is_ok() {
-                out.push((path.display().to_string(), text));
+                out.push((path, text));
             }
         }
     }
-    assert!(out.len() > 30, "expected the example schemas");
     out
 }
 
-#[test]
-fn every_example_formats_to_the_same_tree_and_is_stable() {
-    each(parsable_examples(), |(name, text)| {
-        check_format(&text, &name);
-    });
+/// An example's name in a test case's: `valid/game`, `invalid/duplicate_field`.
+fn short(path: &Path) -> String {
+    let group = if path.starts_with("schemas/invalid") {
+        "invalid"
+    } else {
+        "valid"
+    };
+    format!("{group}/{}", stem(path))
 }
 
-#[test]
-fn the_examples_are_formatted() {
-    each(schemas_in("schemas"), |path| {
-        let text = std::fs::read_to_string(root().join(&path)).expect("readable");
-        let formatted = pktc::tools::format::format_source(&text).expect("parses");
-        assert!(
-            formatted == text,
-            "{} is not formatted; run `pktc fmt {}`",
-            path.display(),
-            path.display()
-        );
-    });
+fn example_formats_to_the_same_tree_and_is_stable(name: String, text: String) {
+    check_format(&text, &name);
+}
+
+fn example_is_formatted(path: &Path) {
+    let text = std::fs::read_to_string(root().join(path)).expect("readable");
+    let formatted = pktc::tools::format::format_source(&text).expect("parses");
+    assert!(
+        formatted == text,
+        "{} is not formatted; run `pktc fmt {}`",
+        path.display(),
+        path.display()
+    );
 }
 
 /// Positions where a comment can be inserted: right after whitespace that is
@@ -78,8 +131,7 @@ fn insert_everywhere(text: &str, comment: impl Fn(usize) -> String) -> String {
     out
 }
 
-#[test]
-fn comments_in_every_gap_survive() {
+fn comments_in_every_gap_survive(name: String, text: String) {
     type Style = (&'static str, fn(usize) -> String);
     let styles: [Style; 4] = [
         ("block", |n| format!("/* b{n} */ ")),
@@ -91,15 +143,12 @@ fn comments_in_every_gap_survive() {
             _ => format!("/* m{n}\n   spans lines */\n"),
         }),
     ];
-    each(parsable_examples(), |(name, text)| {
-        for (style, comment) in &styles {
-            let mangled = insert_everywhere(&text, comment);
-            check_format(&mangled, &format!("{name} with {style} comments"));
-        }
-    });
+    for (style, comment) in &styles {
+        let mangled = insert_everywhere(&text, comment);
+        check_format(&mangled, &format!("{name} with {style} comments"));
+    }
 }
 
-#[test]
 fn tricky_inputs_keep_their_meaning() {
     let cases = [
         "",
@@ -126,7 +175,6 @@ fn tricky_inputs_keep_their_meaning() {
     }
 }
 
-#[test]
 fn formats_a_messy_schema() {
     let text =
         std::fs::read_to_string(root().join("compiler/tests/inputs/messy.pkt")).expect("readable");
@@ -146,7 +194,6 @@ fn pktc(args: &[&str], dir: &std::path::Path) -> std::process::Output {
         .expect("pktc runs")
 }
 
-#[test]
 fn cli_checks_and_rewrites_only_changed_files() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fmt-cli");
     let _ = std::fs::remove_dir_all(&dir);

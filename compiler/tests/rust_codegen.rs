@@ -3,10 +3,13 @@
 //! write-only-when-changed, stale-file and `--check` behaviour. (That the output
 //! compiles and behaves is tested by the rust-tests crate.) The output of every
 //! schema is also linted with `cargo clippy -- -D warnings` in a crate of its own.
+//! Each generated file's snapshot is a test case of its own
+//! (`generated/game.rs`).
 
 mod common;
 
-use pkt_test_support::fixtures::each;
+use common::trial;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,33 +26,88 @@ fn generate_all() -> Vec<GeneratedFile> {
     generate(&checked.ir, &GenOptions::new(Lang::Rust))
 }
 
-/// A generated file as a fixture, by its path.
-fn named(f: &GeneratedFile) -> (String, &GeneratedFile) {
-    (f.path.display().to_string(), f)
+fn main() {
+    let mut trials = Vec::new();
+    // The test cases are the generated files, so generation runs here. If
+    // it panics, the case that counts the files fails with its message and
+    // the other cases still run.
+    match catch_unwind(AssertUnwindSafe(generate_all)) {
+        Ok(files) => {
+            let paths: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
+            trials.push(trial("generated_files_found", move || {
+                assert!(paths.iter().any(|p| p == Path::new("mod.rs")));
+            }));
+            for f in files {
+                trials.push(trial(
+                    format!("generated/{}", f.path.display()),
+                    move || generated_file_matches_its_snapshot(f),
+                ));
+            }
+        }
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "(no message)".to_string());
+            trials.push(trial("generated_files_found", move || {
+                panic!("generating the Rust of every schema panicked: {message}")
+            }));
+        }
+    }
+    trials.extend([
+        trial("generation_is_deterministic", generation_is_deterministic),
+        trial(
+            "generated_rust_is_rustfmt_clean",
+            generated_rust_is_rustfmt_clean,
+        ),
+        trial(
+            "gen_writes_only_changed_files_and_check_reports_staleness",
+            gen_writes_only_changed_files_and_check_reports_staleness,
+        ),
+        trial(
+            "config_reports_schema_errors_as_diagnostics",
+            config_reports_schema_errors_as_diagnostics,
+        ),
+        trial(
+            "gen_removes_its_own_stale_files_and_nothing_else",
+            gen_removes_its_own_stale_files_and_nothing_else,
+        ),
+        trial(
+            "gen_names_the_path_it_cannot_write",
+            gen_names_the_path_it_cannot_write,
+        ),
+        trial(
+            "files_with_the_same_name_get_distinct_outputs",
+            files_with_the_same_name_get_distinct_outputs,
+        ),
+        trial(
+            "generated_rust_is_clippy_clean",
+            generated_rust_is_clippy_clean,
+        ),
+        trial(
+            "gen_check_passes_after_gen_with_same_named_files",
+            gen_check_passes_after_gen_with_same_named_files,
+        ),
+    ]);
+    common::run(trials)
 }
 
-#[test]
-fn generated_rust_matches_snapshots() {
-    let files = generate_all();
-    assert!(files.iter().any(|f| f.path == Path::new("mod.rs")));
+fn generated_file_matches_its_snapshot(f: GeneratedFile) {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(common::root().join("snapshots/rust"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.bind(|| {
-        each(files.iter().map(named), |(_, f)| {
-            let name = f.path.to_string_lossy().replace(".rs", "");
-            insta::assert_snapshot!(name, f.contents);
-        });
+        let name = f.path.to_string_lossy().replace(".rs", "");
+        insta::assert_snapshot!(name, f.contents);
     });
 }
 
-#[test]
 fn generation_is_deterministic() {
     assert_eq!(generate_all(), generate_all());
 }
 
-#[test]
 fn generated_rust_is_rustfmt_clean() {
     let files = generate_all();
     common::assert_rustfmt_clean(&files, "rustfmt-check");
@@ -63,7 +121,6 @@ fn pktc(args: &[&str]) -> std::process::Output {
         .expect("pktc runs")
 }
 
-#[test]
 fn gen_writes_only_changed_files_and_check_reports_staleness() {
     let out = common::root().join("target/gen-check-test");
     let _ = std::fs::remove_dir_all(&out);
@@ -112,7 +169,6 @@ fn gen_writes_only_changed_files_and_check_reports_staleness() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("seed_packets.rs"));
 }
 
-#[test]
 fn config_reports_schema_errors_as_diagnostics() {
     let err = pktc::Config::new()
         .out_dir(common::root().join("target/config-error-test"))
@@ -126,7 +182,6 @@ fn config_reports_schema_errors_as_diagnostics() {
 
 /// Renaming a schema leaves its old output behind unless `gen` removes it;
 /// `gen` removes only files that carry its marker.
-#[test]
 fn gen_removes_its_own_stale_files_and_nothing_else() {
     for (lang, ext) in [("rust", "rs"), ("csharp", "cs")] {
         let out = common::root().join(format!("target/gen-stale-test-{lang}"));
@@ -221,7 +276,6 @@ fn gen_removes_its_own_stale_files_and_nothing_else() {
     assert!(!out.join("PktRuntime.cs").exists());
 }
 
-#[test]
 fn gen_names_the_path_it_cannot_write() {
     let file = common::root().join("target/gen-output-is-a-file");
     std::fs::write(&file, "").unwrap();
@@ -256,7 +310,6 @@ fn gen_names_the_path_it_cannot_write() {
     assert!(err.contains("gen-output-is-a-file"), "{err}");
 }
 
-#[test]
 fn files_with_the_same_name_get_distinct_outputs() {
     let checked = common::check(Path::new("schemas/same_stem/top.pkt")).expect("valid");
     let files = generate(&checked.ir, &GenOptions::new(Lang::Rust));
@@ -270,7 +323,6 @@ fn files_with_the_same_name_get_distinct_outputs() {
 /// The generated Rust of every schema, in a crate of its own, passes
 /// `cargo clippy -- -D warnings`: users compile it with their own lints.
 /// Without cargo-clippy: a failure under `CI=true`, a loud warning elsewhere.
-#[test]
 fn generated_rust_is_clippy_clean() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let has_clippy = Command::new(&cargo)
@@ -334,7 +386,6 @@ fn generated_rust_is_clippy_clean() {
 
 /// Before outputs had distinct names, the second `common.cs` overwrote the
 /// first on every run and `--check` never passed.
-#[test]
 fn gen_check_passes_after_gen_with_same_named_files() {
     for lang in ["rust", "csharp"] {
         let out = common::root().join(format!("target/gen-same-stem-{lang}"));

@@ -1,13 +1,59 @@
 //! Golden output of the front end: the layout and IR of every valid schema,
-//! and the rendered diagnostics of every invalid one.
+//! and the rendered diagnostics of every invalid one. Each schema is a test
+//! case of its own (`valid/game`, `invalid/dup_field`), so one can be run
+//! alone and a failure names it.
 
 mod common;
 
-use common::{check, schemas_in, stem};
-use pkt_test_support::fixtures::each;
+use common::{check, schemas_in, stem, trial};
 use std::path::Path;
 
 use pktc::ir::{Ir, Layout, TypeKind};
+
+fn main() {
+    let mut trials = Vec::new();
+
+    let valid = schemas_in("schemas");
+    let found = valid.clone();
+    trials.push(trial("valid_schemas_found", move || {
+        assert!(
+            found.len() >= 9,
+            "expected the example schemas, found {found:?}"
+        );
+    }));
+    for path in valid {
+        trials.push(trial(format!("valid/{}", stem(&path)), move || {
+            valid_schema_checks_and_matches_its_layout_and_ir(&path)
+        }));
+    }
+
+    let invalid = schemas_in("schemas/invalid");
+    let count = invalid.len();
+    trials.push(trial("invalid_schemas_found", move || {
+        assert!(count >= 30, "expected the invalid schemas, found {count}");
+    }));
+    for path in invalid {
+        trials.push(trial(format!("invalid/{}", stem(&path)), move || {
+            invalid_schema_yields_its_diagnostic(&path)
+        }));
+    }
+
+    trials.extend([
+        trial(
+            "seed_packets_have_the_sizes_of_their_fields",
+            seed_packets_have_the_sizes_of_their_fields,
+        ),
+        trial(
+            "variable_types_report_their_minimum_size",
+            variable_types_report_their_minimum_size,
+        ),
+        trial(
+            "recursion_through_optionals_is_marked_for_boxing",
+            recursion_through_optionals_is_marked_for_boxing,
+        ),
+    ]);
+    common::run(trials)
+}
 
 fn settings(dir: &str) -> insta::Settings {
     let mut s = insta::Settings::clone_current();
@@ -17,67 +63,50 @@ fn settings(dir: &str) -> insta::Settings {
     s
 }
 
-#[test]
-fn every_valid_schema_checks_and_matches_its_layout_and_ir() {
-    let files = schemas_in("schemas");
+fn valid_schema_checks_and_matches_its_layout_and_ir(path: &Path) {
+    let checked = check(path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
     assert!(
-        files.len() >= 9,
-        "expected the example schemas, found {files:?}"
+        checked.warnings.is_empty(),
+        "{}: unexpected warnings",
+        path.display()
     );
-    each(files, |path| {
-        let checked = check(&path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
-        assert!(
-            checked.warnings.is_empty(),
-            "{}: unexpected warnings",
-            path.display()
-        );
-        let name = stem(&path);
-        settings("layout").bind(|| {
-            insta::assert_snapshot!(name.clone(), pktc::tools::layout::layout(&checked.ir));
-        });
-        settings("ir").bind(|| {
-            insta::assert_json_snapshot!(name.clone(), checked.ir);
-        });
+    let name = stem(path);
+    settings("layout").bind(|| {
+        insta::assert_snapshot!(name.clone(), pktc::tools::layout::layout(&checked.ir));
+    });
+    settings("ir").bind(|| {
+        insta::assert_json_snapshot!(name.clone(), checked.ir);
     });
 }
 
-#[test]
-fn every_invalid_schema_yields_its_diagnostic() {
-    let files = schemas_in("schemas/invalid");
+fn invalid_schema_yields_its_diagnostic(path: &Path) {
+    let failed = match check(path) {
+        Ok(_) => panic!("{} was accepted", path.display()),
+        Err(f) => f,
+    };
+    let text = std::fs::read_to_string(common::root().join(path)).expect("readable");
+    // Each file states the diagnostics it expects, in order, as
+    // `// error[LINE:COL]: message` lines (`FILE:LINE:COL` when the
+    // diagnostic is in another file).
+    let expected: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("// error") || l.starts_with("// warning"))
+        .map(|l| l.trim_start_matches("// "))
+        .collect();
+    let actual: Vec<String> = failed
+        .diagnostics
+        .iter()
+        .map(|d| header(d, &failed.sources, path))
+        .collect();
     assert!(
-        files.len() >= 30,
-        "expected the invalid schemas, found {}",
-        files.len()
+        !expected.is_empty(),
+        "{}: no expected diagnostics",
+        path.display()
     );
-    each(files, |path| {
-        let failed = match check(&path) {
-            Ok(_) => panic!("{} was accepted", path.display()),
-            Err(f) => f,
-        };
-        let text = std::fs::read_to_string(common::root().join(&path)).expect("readable");
-        // Each file states the diagnostics it expects, in order, as
-        // `// error[LINE:COL]: message` lines (`FILE:LINE:COL` when the
-        // diagnostic is in another file).
-        let expected: Vec<&str> = text
-            .lines()
-            .filter(|l| l.starts_with("// error") || l.starts_with("// warning"))
-            .map(|l| l.trim_start_matches("// "))
-            .collect();
-        let actual: Vec<String> = failed
-            .diagnostics
-            .iter()
-            .map(|d| header(d, &failed.sources, &path))
-            .collect();
-        assert!(
-            !expected.is_empty(),
-            "{}: no expected diagnostics",
-            path.display()
-        );
-        assert_eq!(actual, expected, "{}:\n{failed}", path.display());
-        let rendered = pktc::diag::render_all(&failed.diagnostics, &failed.sources);
-        settings("diagnostics").bind(|| {
-            insta::assert_snapshot!(stem(&path), rendered);
-        });
+    assert_eq!(actual, expected, "{}:\n{failed}", path.display());
+    let rendered = pktc::diag::render_all(&failed.diagnostics, &failed.sources);
+    settings("diagnostics").bind(|| {
+        insta::assert_snapshot!(stem(path), rendered);
     });
 }
 
@@ -109,7 +138,6 @@ fn type_named<'a>(ir: &'a Ir, name: &str) -> &'a pktc::ir::TypeDef {
         .unwrap_or_else(|| panic!("no type {name}"))
 }
 
-#[test]
 fn seed_packets_have_the_sizes_of_their_fields() {
     let ir = check("schemas/seed_packets.pkt".as_ref())
         .expect("valid")
@@ -131,7 +159,6 @@ fn seed_packets_have_the_sizes_of_their_fields() {
     assert_eq!(offsets, [0, 2, 4, 8, 12, 16, 20, 24, 28, 32, 36]);
 }
 
-#[test]
 fn variable_types_report_their_minimum_size() {
     let ir = check("schemas/game.pkt".as_ref()).expect("valid").ir;
     assert_eq!(
@@ -145,7 +172,6 @@ fn variable_types_report_their_minimum_size() {
     assert_eq!(type_named(&ir, "Vec3").layout, Layout::Fixed { size: 12 });
 }
 
-#[test]
 fn recursion_through_optionals_is_marked_for_boxing() {
     let ir = check("schemas/everything.pkt".as_ref()).expect("valid").ir;
     let linked = type_named(&ir, "LinkedNode");

@@ -5,11 +5,9 @@
 //! - [`hex`]: hex encoding and decoding of byte strings.
 //! - [`alloc`]: a counting global allocator; declare it in a test binary with
 //!   [`counting_allocator!`].
-//! - [`fixtures::each`]: one check per fixture, every failure named.
 //! - [`vectors`]: the golden vectors of `schemas/vectors/`.
 
 pub mod alloc;
-pub mod fixtures;
 pub mod hex;
 mod rng;
 pub mod vectors;

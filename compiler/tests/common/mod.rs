@@ -4,7 +4,35 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use libtest_mimic::{Arguments, Trial};
 use pktc::load::FileReader;
+
+/// A test case of a test file that runs its own `main` (`harness = false`):
+/// it passes unless `check` panics, and libtest-mimic reports a panic (a
+/// failed assertion, a snapshot mismatch) as the case's failure, with its
+/// message.
+pub fn trial(name: impl Into<String>, check: impl FnOnce() + Send + 'static) -> Trial {
+    Trial::test(name, move || {
+        check();
+        Ok(())
+    })
+}
+
+/// Runs `trials` as the standard test harness would, with its command-line
+/// arguments (`--list`, a name filter, `--exact`, ...), and exits with its
+/// status. Two cases of one name are a failure of the whole file: a filter
+/// could not tell them apart.
+pub fn run(trials: Vec<Trial>) -> ! {
+    let mut names: Vec<&str> = trials.iter().map(|t| t.name()).collect();
+    names.sort_unstable();
+    let repeated: Vec<&str> = names
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
+    assert!(repeated.is_empty(), "test cases named twice: {repeated:?}");
+    libtest_mimic::run(&Arguments::from_args(), trials).exit()
+}
 
 /// The workspace root, so tests can name schemas as `schemas/x.pkt` (which is
 /// also how they appear in snapshots).
