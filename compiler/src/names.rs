@@ -217,6 +217,26 @@ pub fn is_unescapable(lang: Lang, s: &str) -> bool {
 /// does not know; schemas may not use it.
 pub const UNKNOWN: &str = "Unknown";
 
+/// `a` followed by `b`, for reserved-name lists built from named parts at
+/// compile time (`N` must be `A + B`, which the compiler checks).
+pub const fn concat<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "N must be A + B");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,24 +286,4 @@ mod tests {
             "PacketValue"
         );
     }
-}
-
-/// `a` followed by `b`, for reserved-name lists built from named parts at
-/// compile time (`N` must be `A + B`, which the compiler checks).
-pub const fn concat<const A: usize, const B: usize, const N: usize>(
-    a: [&'static str; A],
-    b: [&'static str; B],
-) -> [&'static str; N] {
-    assert!(A + B == N, "N must be A + B");
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < A {
-        out[i] = a[i];
-        i += 1;
-    }
-    while i < N {
-        out[i] = b[i - A];
-        i += 1;
-    }
-    out
 }
