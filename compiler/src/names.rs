@@ -194,7 +194,7 @@ pub fn ident(lang: Lang, kind: NameKind, name: &str) -> String {
 }
 
 /// The C# name, before keyword escaping, of a field or union variant of the
-/// type named `owner` (see `emit::CSHARP_SAME_AS_TYPE_SUFFIX`).
+/// type named `owner` (see `SAME_AS_TYPE_SUFFIX` in `emit/csharp.rs`).
 pub fn csharp_member(kind: NameKind, name: &str, owner: &str) -> String {
     (Lang::CSharp.naming().member)(kind, name, owner)
 }

@@ -34,7 +34,12 @@ fn main() {
     match catch_unwind(AssertUnwindSafe(generate_all)) {
         Ok(files) => {
             let paths: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
+            let schemas = all_schemas().len();
             trials.push(trial("generated_files_found", move || {
+                // One file per schema (more with imports) and `mod.rs`; an
+                // emptied `schemas/` would leave `mod.rs` alone.
+                assert!(schemas >= 9, "expected the example schemas, found {schemas}");
+                assert!(paths.len() > schemas, "{paths:?}");
                 assert!(paths.iter().any(|p| p == Path::new("mod.rs")));
             }));
             for f in files {

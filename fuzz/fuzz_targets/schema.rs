@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
     match pktc::check_with(&[PathBuf::from("fuzz.pkt")], &One(text)) {
         Ok(checked) => {
             let _ = pktc::tools::layout::layout(&checked.ir);
-            for lang in [pktc::Lang::Rust, pktc::Lang::CSharp] {
+            for lang in pktc::Lang::ALL {
                 let _ = pktc::emit::generate(&checked.ir, &pktc::emit::GenOptions::new(lang));
             }
         }
