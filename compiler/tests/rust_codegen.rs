@@ -38,7 +38,10 @@ fn main() {
             trials.push(trial("generated_files_found", move || {
                 // One file per schema (more with imports) and `mod.rs`; an
                 // emptied `schemas/` would leave `mod.rs` alone.
-                assert!(schemas >= 9, "expected the example schemas, found {schemas}");
+                assert!(
+                    schemas >= 9,
+                    "expected the example schemas, found {schemas}"
+                );
                 assert!(paths.len() > schemas, "{paths:?}");
                 assert!(paths.iter().any(|p| p == Path::new("mod.rs")));
             }));
