@@ -10,7 +10,8 @@
 //! any count, so the difference between two counts divided by the
 //! difference in count is the cost of one decode. `decode_into` as the codec
 //! name runs pktc's `decode_into`; a read-side row is named by codec and
-//! operation, e.g. `"pktc view/all fields"`.
+//! operation, e.g. `"pktc view/all fields"`; `encode:CODEC` encodes instead
+//! (into the codec's reused buffer, as the encode rows do).
 
 use std::hint::black_box;
 
@@ -30,6 +31,15 @@ impl Visitor for Run {
         T: Clone + PartialEq + core::fmt::Debug,
         C: Codec<T>,
     {
+        if let Some(encoder) = self.codec.strip_prefix("encode:") {
+            if codec == encoder {
+                for _ in 0..self.n {
+                    black_box(c.encode(black_box(value)));
+                }
+                self.ran = true;
+            }
+            return;
+        }
         if codec != self.codec {
             return;
         }
