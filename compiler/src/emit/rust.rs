@@ -1173,7 +1173,36 @@ impl Cx<'_> {
                 let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
                 let ty = self.field_type(&v.ty, v.cyclic);
                 let decl = format!("    {name}({ty}),");
+                let header = match self.ir.layout(&v.ty) {
+                    Layout::Fixed { size } if !v.cyclic => {
+                        wire::fixed_variant_header(tag, v.tag, u64::from(size))
+                    }
+                    _ => None,
+                };
+                let (encode_head, encode_tail) = match header {
+                    Some(bytes) => {
+                        let frame = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                        let bytes: Vec<String> = bytes.iter().map(u8::to_string).collect();
+                        (
+                            vec![format!(
+                                "w.put_array([{}]); // frame length {frame}, tag {}",
+                                bytes.join(", "),
+                                v.tag
+                            )],
+                            Vec::new(),
+                        )
+                    }
+                    None => (
+                        vec![
+                            "let mark = w.begin_len();".to_string(),
+                            format!("w.put_{}({});", tag.name(), v.tag),
+                        ],
+                        vec!["w.end_len(mark);".to_string()],
+                    ),
+                };
                 VariantView {
+                    encode_head,
+                    encode_tail,
                     doc: doc_lines(&v.doc),
                     deprecated: v.deprecated,
                     attrs: self.serde_field_attrs(&v.ty, v.cyclic),
@@ -1491,6 +1520,12 @@ struct VariantView {
     tag: String,
     /// `Ir::boxed_memory` of a boxed variant's type.
     boxed_memory: Option<u64>,
+    /// The lines of `encode_raw` before the payload: a fixed-size payload
+    /// has its whole header stored at once (its length is known), any other
+    /// a length placeholder and the tag.
+    encode_head: Vec<String>,
+    /// The lines after the payload: the placeholder filled in, if any.
+    encode_tail: Vec<String>,
 }
 
 /// A call statement at `indent` spaces laid out as rustfmt lays it out: on
