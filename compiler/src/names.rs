@@ -53,13 +53,13 @@ pub struct Naming {
     pub escape: &'static str,
     /// Keywords that cannot be escaped: schema names may not become them.
     pub unescapable: &'static [&'static str],
-    /// Members generated on every struct, message and union: fields and
-    /// union variants may not take these names (compared after
-    /// [`Naming::member`]).
+    /// Members the templates generate on every struct, message and union:
+    /// fields and union variants may not take these names (compared after
+    /// [`Naming::member`]). Each is generated on some type of the example
+    /// schemas (a test holds the templates to it).
     pub members: &'static [&'static str],
-    /// Of [`Naming::members`], those every generated type inherits (from
-    /// `System.Object` in C#) rather than gets from a template; every other
-    /// member is generated on some type (a test holds the templates to it).
+    /// Members every generated type inherits (from `System.Object` in C#),
+    /// reserved like [`Naming::members`].
     pub inherited_members: &'static [&'static str],
     /// Further names a union variant may not take.
     pub variant_members: &'static [&'static str],
@@ -216,26 +216,6 @@ pub fn is_unescapable(lang: Lang, s: &str) -> bool {
 /// The name both backends give the catch-all for tags and values the reader
 /// does not know; schemas may not use it.
 pub const UNKNOWN: &str = "Unknown";
-
-/// `a` followed by `b`, for reserved-name lists built from named parts at
-/// compile time (`N` must be `A + B`, which the compiler checks).
-pub const fn concat<const A: usize, const B: usize, const N: usize>(
-    a: [&'static str; A],
-    b: [&'static str; B],
-) -> [&'static str; N] {
-    assert!(A + B == N, "N must be A + B");
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < A {
-        out[i] = a[i];
-        i += 1;
-    }
-    while i < N {
-        out[i] = b[i - A];
-        i += 1;
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

@@ -29,14 +29,14 @@ pub fn union_header(tag: Prim) -> u32 {
 
 /// The header of a variant whose payload has the fixed size `payload`,
 /// known before encoding: the frame length (the tag and the payload), then
-/// the tag, little-endian. `None` when the frame does not fit the `u32`
-/// length.
-pub fn fixed_variant_header(tag: Prim, tag_value: u16, payload: u64) -> Option<Vec<u8>> {
+/// the tag, little-endian; returned with that frame length. `None` when the
+/// frame does not fit the `u32` length.
+pub fn fixed_variant_header(tag: Prim, tag_value: u16, payload: u64) -> Option<(u32, Vec<u8>)> {
     let len = u32::try_from(u64::from(tag.size()) + payload).ok()?;
     let mut out = len.to_le_bytes().to_vec();
     out.extend_from_slice(&tag_value.to_le_bytes()[..tag.size() as usize]);
     debug_assert_eq!(out.len() as u32, union_header(tag));
-    Some(out)
+    Some((len, out))
 }
 
 #[cfg(test)]
@@ -61,7 +61,8 @@ mod tests {
     fn fixed_variant_headers_are_what_the_runtime_reads() {
         use crate::ir::Prim;
         for (tag, value) in [(Prim::U8, 7u16), (Prim::U16, 0x0101)] {
-            let mut bytes = super::fixed_variant_header(tag, value, 48).expect("fits");
+            let (len, mut bytes) = super::fixed_variant_header(tag, value, 48).expect("fits");
+            assert_eq!(len, tag.size() + 48);
             assert_eq!(bytes.len() as u32, super::union_header(tag));
             bytes.extend([0xAB; 48]);
             let mut r = pkt_runtime::Reader::new(&bytes);
@@ -71,7 +72,7 @@ mod tests {
         }
         assert_eq!(
             super::fixed_variant_header(Prim::U16, 0x0101, 48),
-            Some(vec![50, 0, 0, 0, 1, 1])
+            Some((50, vec![50, 0, 0, 0, 1, 1]))
         );
         assert_eq!(
             super::fixed_variant_header(Prim::U8, 1, u64::from(u32::MAX)),

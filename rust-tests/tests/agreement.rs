@@ -49,11 +49,7 @@ fn as_decoded(ir: &Ir, tree: &inspect::Tree<'_>, mut json: String) -> String {
         if preserve_unknown || unknown.1 == 0 {
             continue;
         }
-        let hex: String = tree
-            .bytes(unknown)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hex = pkt_test_support::hex::encode(tree.bytes(unknown));
         let field = format!("\"@unknown\":\"{hex}\"}}");
         json = if json.contains(&format!(",{field}")) {
             json.replacen(&format!(",{field}"), "}", 1)

@@ -257,8 +257,8 @@ pub const NAMING: Naming = Naming {
     keywords: KEYWORDS,
     escape: "@",
     unescapable: &[],
-    members: RESERVED_MEMBERS,
-    inherited_members: &OBJECT_MEMBERS,
+    members: GENERATED_MEMBERS,
+    inherited_members: OBJECT_MEMBERS,
     variant_members: UNION_MEMBERS,
     companion_members: &[],
     companions: &[],
@@ -288,7 +288,7 @@ fn member_name(_: NameKind, name: &str, owner: &str) -> String {
 }
 
 /// Members the C# templates generate on structs, messages and unions.
-pub const GENERATED_MEMBERS: [&str; 12] = [
+pub const GENERATED_MEMBERS: &[&str] = &[
     "EncodedSize",
     "GetEncodedSize",
     "Encode",
@@ -304,8 +304,9 @@ pub const GENERATED_MEMBERS: [&str; 12] = [
 ];
 
 /// Members every generated class inherits from `System.Object` (and that
-/// generated code overrides or calls).
-pub const OBJECT_MEMBERS: [&str; 7] = [
+/// generated code overrides or calls): a field or nested type named like
+/// one would hide it.
+pub const OBJECT_MEMBERS: &[&str] = &[
     "Equals",
     "GetHashCode",
     "ToString",
@@ -315,17 +316,13 @@ pub const OBJECT_MEMBERS: [&str; 7] = [
     "ReferenceEquals",
 ];
 
-/// The members a field or nested type may not be named after: one with such
-/// a name would not compile, or would hide what generated code calls.
-pub const RESERVED_MEMBERS: &[&str] =
-    &names::concat::<12, 7, 19>(GENERATED_MEMBERS, OBJECT_MEMBERS);
-
 /// Members of C# union classes, which variant classes (nested in the union)
 /// must not be named after.
 pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
 
 /// Members of the C# class of a union itself (besides
-/// [`RESERVED_MEMBERS`]): a union may not be named after them.
+/// [`GENERATED_MEMBERS`] and [`OBJECT_MEMBERS`]): a union may not be named
+/// after them.
 pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
 
 /// The namespace of the C# runtime support types (`PktRuntime.cs`).

@@ -1167,6 +1167,8 @@ impl Cx<'_> {
     }
 
     fn union_view(&self, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
+        // The `Writer` method that stores a tag.
+        let put_tag = format!("put_{}", tag.name());
         let views: Vec<VariantView> = variants
             .iter()
             .map(|v| {
@@ -1180,8 +1182,7 @@ impl Cx<'_> {
                     _ => None,
                 };
                 let (encode_head, encode_tail) = match header {
-                    Some(bytes) => {
-                        let frame = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                    Some((frame, bytes)) => {
                         let bytes: Vec<String> = bytes.iter().map(u8::to_string).collect();
                         (
                             vec![format!(
@@ -1195,7 +1196,7 @@ impl Cx<'_> {
                     None => (
                         vec![
                             "let mark = w.begin_len();".to_string(),
-                            format!("w.put_{}({});", tag.name(), v.tag),
+                            format!("w.{put_tag}({});", v.tag),
                         ],
                         vec!["w.end_len(mark);".to_string()],
                     ),
@@ -1265,7 +1266,7 @@ impl Cx<'_> {
             tag_ty: tag.name().to_string(),
             tag_width: tag.size(),
             header_len: wire::union_header(tag),
-            put_tag: format!("put_{}", tag.name()),
+            put_tag,
             // The frame reader returns the tag as u16.
             tag_from_wire: if tag == Prim::U16 {
                 "tag".to_string()

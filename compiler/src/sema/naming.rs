@@ -238,6 +238,7 @@ fn members(
         }
         let lists = [
             naming.members,
+            naming.inherited_members,
             if kind == NameKind::Variant {
                 naming.variant_members
             } else {
@@ -330,11 +331,11 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
         TypeKind::Enum { .. } => return,
         _ => &[],
     };
-    let named_like_member =
-        naming.members.contains(&converted.as_str()) || own.contains(&converted.as_str());
-    if naming.type_named_like_member_forbidden && named_like_member {
-        let mut reserved: Vec<&str> = naming.members.to_vec();
-        reserved.extend(own);
+    let lists = [naming.members, naming.inherited_members, own];
+    if naming.type_named_like_member_forbidden
+        && lists.iter().any(|l| l.contains(&converted.as_str()))
+    {
+        let reserved = lists.concat();
         diags.push(
             Diagnostic::error(
                 format!(
