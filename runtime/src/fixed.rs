@@ -215,6 +215,17 @@ pub fn encode_into<T: FixedSize>(v: &T, out: &mut Vec<u8>) {
     }
 }
 
+/// Appends a union variant whose payload is fixed-size: `header` (the frame
+/// length and the tag, constant for the variant), then the value, in one
+/// reservation. What the union's `encode_raw` writes for it.
+#[inline]
+pub fn append_variant<const H: usize, T: FixedSize>(out: &mut Vec<u8>, header: [u8; H], v: &T) {
+    crate::writer::append(out, H + T::SIZE, |w| {
+        w.put_array(header);
+        write(v, w);
+    });
+}
+
 /// [`Encode::encode_to_slice_unchecked`](crate::Encode::encode_to_slice_unchecked)
 /// for a fixed-size value.
 #[inline]

@@ -75,7 +75,7 @@ mod writer;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use frame::FrameDecoder;
 pub use limits::Limits;
-pub use reader::{DecodeBudget, Reader};
+pub use reader::{DecodeBudget, Reader, VariantFrame};
 pub use traits::{
     boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode, FixedSize,
     MaxLen,

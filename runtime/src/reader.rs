@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
+use crate::traits::FixedSize;
 
 /// What is left of one decode call's budgets: list and map elements
 /// ([`Limits::max_total_elements`]) and decoded memory
@@ -46,6 +47,14 @@ enum Budget<'a> {
     Own(usize, usize),
     /// The budgets are shared by a reader and all its sub-readers.
     Shared(&'a DecodeBudget),
+}
+
+/// Where a union variant's bytes lie, from [`Reader::variant_frame`].
+#[derive(Clone, Copy, Debug)]
+pub struct VariantFrame {
+    start: usize,
+    end: usize,
+    depth: u32,
 }
 
 /// A bounds-checked cursor over a byte slice.
@@ -654,18 +663,79 @@ impl<'a> Reader<'a> {
     /// [`DecodeErrorKind::UnexpectedEnd`] at the tag's offset.
     #[inline]
     pub fn union_frame(&mut self, tag_width: usize) -> Result<(u16, Reader<'a>), DecodeError> {
+        let (tag, frame) = self.variant_frame(tag_width)?;
+        Ok((tag, self.variant_body(&frame)))
+    }
+
+    /// [`union_frame`](Reader::union_frame) without the sub-reader: the tag
+    /// and where the variant's bytes lie. Read them with
+    /// [`variant_body`](Reader::variant_body), or, for a fixed-size variant,
+    /// [`fixed_variant`](Reader::fixed_variant), which needs no reader.
+    /// `self` moves past the frame.
+    #[inline]
+    pub fn variant_frame(&mut self, tag_width: usize) -> Result<(u16, VariantFrame), DecodeError> {
         let at = self.pos;
         let depth = self.child_depth(at)?;
         let (_, start, end) = self.read_frame()?;
-        let mut frame = self.sub(start, end, depth);
+        // The tag is read inside the frame, so a frame too short for it
+        // reports the frame's bytes as what remains.
+        let outer_end = self.end;
+        self.end = end;
         let tag = if tag_width == 1 {
-            u16::from(frame.read_u8()?)
+            self.read_u8().map(u16::from)
         } else {
-            frame.read_u16()?
+            self.read_u16()
         };
-        frame.start = frame.pos;
+        self.end = outer_end;
+        let tag = tag?;
+        let frame = VariantFrame {
+            start: self.pos,
+            end,
+            depth,
+        };
+        debug_assert!(start <= frame.start);
         self.pos = end;
         Ok((tag, frame))
+    }
+
+    /// A sub-reader over the variant bytes of `frame`, one level deeper;
+    /// finish it with [`finish_variant`](Reader::finish_variant) and
+    /// [`finish`](Reader::finish).
+    #[inline]
+    pub fn variant_body(&self, frame: &VariantFrame) -> Reader<'a> {
+        self.sub(frame.start, frame.end, frame.depth)
+    }
+
+    /// The value of a variant whose type is fixed-size, read straight from
+    /// the frame's bytes: the value and errors that decoding it from
+    /// [`variant_body`](Reader::variant_body) and then
+    /// [`finish_variant`](Reader::finish_variant) give (a short or invalid
+    /// value, else [`DecodeErrorKind::VariantLength`] for bytes left over).
+    /// A fixed-size value nests nothing and charges no budget, so there is
+    /// nothing to [`finish`](Reader::finish).
+    #[inline]
+    pub fn fixed_variant<T: FixedSize>(
+        &self,
+        tag: u16,
+        frame: &VariantFrame,
+    ) -> Result<T, DecodeError> {
+        let buf: &'a [u8] = self.buf;
+        let bytes = &buf[frame.start..frame.end];
+        let Some(value) = bytes.get(..T::SIZE) else {
+            return Err(crate::fixed::run_error::<T>(bytes, frame.start));
+        };
+        let value = T::read_fixed(value, frame.start)?;
+        if bytes.len() != T::SIZE {
+            return Err(DecodeError::new(
+                DecodeErrorKind::VariantLength {
+                    tag,
+                    expected: bytes.len(),
+                    consumed: T::SIZE,
+                },
+                frame.start + T::SIZE,
+            ));
+        }
+        Ok(value)
     }
 
     /// [`DecodeErrorKind::VariantLength`] (at the first unconsumed byte)
@@ -767,7 +837,55 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::utf8;
+    use super::{utf8, Reader};
+    use crate::{Decode, DecodeError, FixedSize};
+
+    /// A variant read the general way: a sub-reader, the value, then the
+    /// check that the frame is used up.
+    fn through_body<T: Decode + FixedSize>(bytes: &[u8]) -> Result<(u16, T), DecodeError> {
+        let mut r = Reader::new(bytes);
+        let (tag, frame) = r.variant_frame(1)?;
+        let mut body = r.variant_body(&frame);
+        let v = T::decode_raw(&mut body)?;
+        r.finish_variant(&body, tag)?;
+        r.finish(body);
+        Ok((tag, v))
+    }
+
+    fn straight<T: FixedSize>(bytes: &[u8]) -> Result<(u16, T), DecodeError> {
+        let mut r = Reader::new(bytes);
+        let (tag, frame) = r.variant_frame(1)?;
+        Ok((tag, r.fixed_variant(tag, &frame)?))
+    }
+
+    /// `fixed_variant` gives what the sub-reader path gives, value or error
+    /// (kind and offset), for frames of every length up to one past the
+    /// value, with valid and invalid bytes.
+    #[test]
+    fn fixed_variant_agrees_with_the_sub_reader() {
+        let mut checked = 0;
+        for payload in 0..=10usize {
+            for fill in [0u8, 1, 2, 0xff] {
+                let mut bytes = ((payload + 1) as u32).to_le_bytes().to_vec();
+                bytes.push(7);
+                bytes.extend(core::iter::repeat_n(fill, payload));
+                assert_eq!(straight::<u64>(&bytes), through_body::<u64>(&bytes));
+                assert_eq!(straight::<bool>(&bytes), through_body::<bool>(&bytes));
+                assert_eq!(
+                    straight::<[bool; 3]>(&bytes),
+                    through_body::<[bool; 3]>(&bytes)
+                );
+                assert_eq!(straight::<[u8; 0]>(&bytes), through_body::<[u8; 0]>(&bytes));
+                checked += 4;
+            }
+        }
+        assert_eq!(checked, 176);
+        // A frame too short for its tag, and a length past the input.
+        for bytes in [&[0u8, 0, 0, 0][..], &[9, 0, 0, 0, 1]] {
+            assert_eq!(straight::<u64>(bytes), through_body::<u64>(bytes));
+        }
+        assert!(straight::<u64>(&[0, 0, 0, 0]).is_err());
+    }
 
     #[test]
     fn utf8_agrees_with_from_utf8() {

@@ -268,6 +268,29 @@ where
             hex(&again)
         ));
     }
+    // Every other encoder writes the same bytes (unions with fixed-size
+    // variants have their own `encode_into`), after what `out` holds.
+    let mut into = vec![0xEE; 3];
+    value
+        .encode_into(&mut into)
+        .map_err(|e| format!("encode_into failed: {e}"))?;
+    value.encode_into_unchecked(&mut into);
+    let mut slice = vec![0; bytes.len()];
+    let written = value
+        .encode_to_slice(&mut slice)
+        .map_err(|e| format!("encode_to_slice failed: {e}"))?;
+    if into[..3] != [0xEE; 3]
+        || into[3..] != [bytes, bytes].concat()
+        || written != bytes.len()
+        || slice != bytes
+    {
+        return Err(format!(
+            "encode_into, encode_into_unchecked or encode_to_slice differ:\n  in:   {}\n  into: {}\n  slice: {}",
+            hex(bytes),
+            hex(&into),
+            hex(&slice)
+        ));
+    }
     let mut reused = T::decode(other).map_err(|e| format!("decode of other failed: {e}"))?;
     reused
         .decode_into(bytes)

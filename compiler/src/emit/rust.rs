@@ -1175,24 +1175,26 @@ impl Cx<'_> {
                 let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
                 let ty = self.field_type(&v.ty, v.cyclic);
                 let decl = format!("    {name}({ty}),");
-                let header = match self.ir.layout(&v.ty) {
-                    Layout::Fixed { size } if !v.cyclic => {
-                        wire::fixed_variant_header(tag, v.tag, u64::from(size))
-                    }
+                let fixed_size = match self.ir.layout(&v.ty) {
+                    Layout::Fixed { size } if !v.cyclic => Some(size),
                     _ => None,
                 };
+                let header = fixed_size
+                    .and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
+                let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
+                    pattern: format!("Self::{name}(v)"),
+                    comment: format!("// frame length {frame}, tag {}", v.tag),
+                    header: byte_array(bytes),
+                });
                 let (encode_head, encode_tail) = match header {
-                    Some((frame, bytes)) => {
-                        let bytes: Vec<String> = bytes.iter().map(u8::to_string).collect();
-                        (
-                            vec![format!(
-                                "w.put_array([{}]); // frame length {frame}, tag {}",
-                                bytes.join(", "),
-                                v.tag
-                            )],
-                            Vec::new(),
-                        )
-                    }
+                    Some((frame, bytes)) => (
+                        vec![format!(
+                            "w.put_array({}); // frame length {frame}, tag {}",
+                            byte_array(&bytes),
+                            v.tag
+                        )],
+                        Vec::new(),
+                    ),
                     None => (
                         vec![
                             "let mark = w.begin_len();".to_string(),
@@ -1236,8 +1238,14 @@ impl Cx<'_> {
                     name,
                     tag: v.tag.to_string(),
                     boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+                    fixed_payload: fixed_size.is_some(),
+                    fixed_append,
                 }
             })
+            .collect();
+        let fixed_appends = views
+            .iter()
+            .filter_map(|v| v.fixed_append.clone())
             .collect();
         let limited = variants
             .iter()
@@ -1253,6 +1261,7 @@ impl Cx<'_> {
             .collect();
         UnionView {
             limited,
+            fixed_appends,
             // Externally tagged: `{"Variant": payload}`, and
             // `{"Unknown": {"tag": n, "body": [..]}}`.
             common: self.common(
@@ -1499,7 +1508,27 @@ struct UnionView {
     /// The match arms of `check_at` for variants whose payload holds a
     /// message or union to check.
     limited: Vec<String>,
+    /// The variants `encode_into` appends in one step; when there are none,
+    /// the union keeps the default `encode_into`.
+    fixed_appends: Vec<FixedAppend>,
     variants: Vec<VariantView>,
+}
+
+/// A variant whose payload is fixed-size, so that its whole encoding is a
+/// constant header and the payload, and there is nothing in it to check.
+#[derive(Clone, Serialize)]
+struct FixedAppend {
+    pattern: String,
+    /// What the header holds.
+    comment: String,
+    /// The header as a Rust array expression.
+    header: String,
+}
+
+/// `bytes` as a Rust array expression: `[50, 0, 0, 0, 1, 1]`.
+fn byte_array(bytes: &[u8]) -> String {
+    let bytes: Vec<String> = bytes.iter().map(u8::to_string).collect();
+    format!("[{}]", bytes.join(", "))
 }
 
 #[derive(Serialize)]
@@ -1521,6 +1550,12 @@ struct VariantView {
     tag: String,
     /// `Ir::boxed_memory` of a boxed variant's type.
     boxed_memory: Option<u64>,
+    /// The payload is fixed-size: decoded straight from the frame's bytes
+    /// (`Reader::fixed_variant`), with no sub-reader to set up and finish.
+    fixed_payload: bool,
+    /// Set when the whole encoding is a constant header and the payload.
+    #[serde(skip)]
+    fixed_append: Option<FixedAppend>,
     /// The lines of `encode_raw` before the payload: a fixed-size payload
     /// has its whole header stored at once (its length is known), any other
     /// a length placeholder and the tag.

@@ -233,6 +233,7 @@ impl Cx<'_> {
                     name: o.name.clone(),
                     tag: o.tag.clone(),
                     boxed_memory: o.boxed_memory,
+                    fixed_payload: o.fixed_payload,
                 }
             })
             .collect();
@@ -427,6 +428,8 @@ struct ViewVariantView {
     owned_arm: String,
     tag: String,
     boxed_memory: Option<u64>,
+    /// Viewed straight from the frame's bytes, as the owned decode does.
+    fixed_payload: bool,
 }
 
 /// `pub name: ty,` at `indent`, laid out as rustfmt lays out a field: on
