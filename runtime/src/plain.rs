@@ -140,6 +140,37 @@ pub fn read_fixed_into<T: Plain>(
     }
 }
 
+/// One value from its encoding, with one copy of its bytes, on
+/// little-endian targets; `None` on big-endian ones, where the caller reads
+/// it field by field. [`FixedSize::read_valid`] of a generated `Plain`
+/// struct.
+///
+/// # Panics
+///
+/// If `N` is not the size of `T` (generated code passes the type's own
+/// size).
+#[inline]
+pub fn read<T: Plain, const N: usize>(bytes: &[u8; N]) -> Option<T> {
+    assert_eq!(
+        N,
+        core::mem::size_of::<T>(),
+        "plain::read of the wrong size"
+    );
+    #[cfg(target_endian = "little")]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: `bytes` holds exactly `size_of::<T>()` bytes, read without
+        // alignment; every byte string is a valid `T` (`Plain`) and its
+        // little-endian memory is its encoding.
+        let value = unsafe { core::ptr::read_unaligned(bytes.as_ptr().cast::<T>()) };
+        Some(value)
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        None
+    }
+}
+
 /// Implements [`Plain`] for a generated struct after checking at compile
 /// time that its memory is its wire layout: each field at its wire offset
 /// with its wire size and itself `Plain`, the fields covering the whole
