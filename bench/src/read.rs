@@ -322,15 +322,11 @@ fn frame_all_view(p: &ServerPacketView<'_>) -> u64 {
 }
 
 /// Views every frame of the concatenated stream in turn
-/// (`ServerPacket::view_prefix`) and folds `read` over them.
+/// (`ServerPacket::for_each_view`) and folds `read` over them.
 #[inline(always)]
-fn each_view(mut bytes: &[u8], read: impl Fn(&ServerPacketView<'_>) -> u64) -> u64 {
+fn each_view(bytes: &[u8], read: impl Fn(&ServerPacketView<'_>) -> u64) -> u64 {
     let mut sum = 0u64;
-    while !bytes.is_empty() {
-        let (v, n) = ServerPacket::view_prefix(bytes).expect("pktc view");
-        sum = sum.wrapping_add(read(&v));
-        bytes = &bytes[n..];
-    }
+    ServerPacket::for_each_view(bytes, |v, _| sum = sum.wrapping_add(read(v))).expect("pktc view");
     sum
 }
 

@@ -145,6 +145,15 @@ fn views_agree_with_the_owned_decode() {
         rest = &rest[n..];
     }
     assert!(rest.is_empty());
+    // The stream rows view the frames through `for_each_view`.
+    let mut k = 0;
+    ServerPacket::for_each_view(&wire, |v, bytes| {
+        assert_eq!(&(*v).to_owned(), &frames[k]);
+        assert_eq!(bytes, frames[k].encode_to_vec().unwrap());
+        k += 1;
+    })
+    .unwrap();
+    assert_eq!(k, frames.len());
     assert_eq!((STREAM.view_all)(&wire), (STREAM.all_owned)(&frames));
     assert_ne!((STREAM.all_owned)(&frames), (STREAM.one_owned)(&frames));
 }

@@ -609,6 +609,24 @@ impl<'a> Reader<'a> {
         Ok(self.depth + 1)
     }
 
+    /// Gives this reader the budgets of a new one over the bytes left, as
+    /// [`Reader::with_limits`] would: for reading the next of several
+    /// values back to back, each on its own budget.
+    #[inline]
+    pub(crate) fn fresh_budget(&mut self) {
+        self.budget = Budget::Own(
+            self.limits.max_total_elements,
+            self.limits.decode_budget(self.remaining()),
+        );
+    }
+
+    /// Moves back to `pos`, a position this reader had.
+    #[inline]
+    pub(crate) fn rewind(&mut self, pos: usize) {
+        debug_assert!(pos <= self.pos);
+        self.pos = pos;
+    }
+
     /// A sub-reader over `start..end` at `depth`, sharing or copying the budget.
     #[inline]
     fn sub(&self, start: usize, end: usize, depth: u32) -> Reader<'a> {

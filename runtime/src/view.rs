@@ -93,6 +93,103 @@ pub fn view_prefix<'a, V: View<'a>>(
     Ok((value, r.position()))
 }
 
+/// Views the values stored back to back in `bytes`, in order: each as
+/// [`view_prefix`] views one at the front of the bytes left (the same
+/// checks, and limits and budgets of its own), with error offsets counted
+/// from the start of `bytes`. After an error the iterator ends;
+/// [`Each::rest`] gives the bytes from the value that failed.
+///
+/// One reader serves every value, so a value costs no reader set-up, and
+/// each view is returned as it came, not moved into a tuple.
+#[inline]
+pub fn each<'a, V: View<'a>>(bytes: &'a [u8], limits: Limits) -> Each<'a, V> {
+    Each {
+        r: Reader::with_limits(bytes, limits),
+        failed: false,
+        view: PhantomData,
+    }
+}
+
+/// The iterator of [`each`].
+pub struct Each<'a, V> {
+    r: Reader<'a>,
+    failed: bool,
+    view: PhantomData<fn() -> V>,
+}
+
+impl<'a, V> Each<'a, V> {
+    /// How many bytes the values viewed so far took.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.r.position()
+    }
+
+    /// The bytes not viewed yet: after an error, from the value that
+    /// failed.
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
+        self.r.peek_rest()
+    }
+}
+
+impl<V> fmt::Debug for Each<'_, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Each")
+            .field("position", &self.position())
+            .field("rest", &self.rest().len())
+            .field("failed", &self.failed)
+            .finish()
+    }
+}
+
+impl<'a, V: View<'a>> Iterator for Each<'a, V> {
+    type Item = Result<V, DecodeError>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.r.is_empty() {
+            return None;
+        }
+        let start = self.r.position();
+        self.r.fresh_budget();
+        // Built where it is returned: a view can be large, and moving it
+        // into the `Some` costs a copy of all of it.
+        let item = Some(V::view_raw(&mut self.r));
+        if let Some(Err(_)) = &item {
+            self.failed = true;
+            self.r.rewind(start);
+        }
+        item
+    }
+}
+
+impl<'a, V: View<'a>> core::iter::FusedIterator for Each<'a, V> {}
+
+/// Views the values stored back to back in `bytes`, as [`each`] does, and
+/// calls `f` with each view and its encoded bytes, in order; stops at the
+/// first error and returns it (its offset counted from the start of
+/// `bytes`). The view is built in place and lent to `f`, never moved: a view
+/// of a message holds all its fields, and moving one out of an iterator
+/// copies all of it, which for the views of a game's server frames (around
+/// 170 bytes) is slower than making it.
+#[inline]
+pub fn for_each<'a, V: View<'a>>(
+    bytes: &'a [u8],
+    limits: Limits,
+    mut f: impl FnMut(&V, &'a [u8]),
+) -> Result<(), DecodeError> {
+    let mut r = Reader::with_limits(bytes, limits);
+    while !r.is_empty() {
+        let start = r.position();
+        r.fresh_budget();
+        match V::view_raw(&mut r) {
+            Ok(ref v) => f(v, &bytes[start..r.position()]),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// The limits for reading again what a view validated already: every
 /// check still runs, but none can fail on those bytes, which passed
 /// stricter limits, at a greater depth, within a smaller budget.

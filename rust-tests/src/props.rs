@@ -137,6 +137,34 @@ where
                     hex(&expected)
                 )));
             }
+            let twice = [bytes, bytes].concat();
+            let mut each = pkt_runtime::view::each::<T::View<'_>>(&twice, limits);
+            for k in 0..2 {
+                match each.next() {
+                    Some(Ok(v))
+                        if pkt_runtime::View::into_owned(v).encode_to_vec_unchecked()
+                            == expected => {}
+                    other => {
+                        return Some(Err(format!(
+                            "view::each, value {k} of two: {:?}",
+                            other.map(|r| r.map(drop))
+                        )))
+                    }
+                }
+            }
+            if each.next().is_some() || each.position() != twice.len() {
+                return Some(Err("view::each does not end after two values".to_string()));
+            }
+            let mut lent = Vec::new();
+            let all = pkt_runtime::view::for_each::<T::View<'_>>(&twice, limits, |v, b| {
+                let owned = pkt_runtime::View::into_owned(*v).encode_to_vec_unchecked();
+                lent.push((owned == expected, b.len()));
+            });
+            if all.is_err() || lent != [(true, bytes.len()), (true, bytes.len())] {
+                return Some(Err(format!(
+                    "view::for_each over two values: {all:?}, {lent:?}"
+                )));
+            }
             let mut tail = bytes.to_vec();
             tail.extend_from_slice(&[0xAB, 0xCD]);
             let taken =
@@ -147,7 +175,37 @@ where
                 Err(e) => Err(format!("view_prefix failed: {e}")),
             }
         }
-        (Err(v), Err(d)) if outcome(&v) == outcome(&d) => Ok(Err(outcome(&d))),
+        (Err(v), Err(d)) if outcome(&v) == outcome(&d) => {
+            // `view::each` stops at the same error and keeps the bytes (an
+            // empty input holds no values at all).
+            let mut each = pkt_runtime::view::each::<T::View<'_>>(bytes, limits);
+            let first = each.next().map(|r| r.map(drop).map_err(|e| outcome(&e)));
+            let stopped = match &first {
+                None => bytes.is_empty(),
+                Some(Err(e)) => *e == outcome(&d),
+                Some(Ok(())) => false,
+            };
+            if !stopped || each.next().is_some() || each.rest() != bytes {
+                return Some(Err(format!(
+                    "view::each gives {first:?} (or goes on after it), decode {:?}",
+                    outcome(&d)
+                )));
+            }
+            let mut calls = 0;
+            let all = pkt_runtime::view::for_each::<T::View<'_>>(bytes, limits, |_, _| calls += 1);
+            let stopped = match &all {
+                Ok(()) => bytes.is_empty(),
+                Err(e) => outcome(e) == outcome(&d),
+            };
+            if !stopped || calls != 0 {
+                return Some(Err(format!(
+                    "view::for_each gives {:?} after {calls} values, decode {:?}",
+                    all.map_err(|e| outcome(&e)),
+                    outcome(&d)
+                )));
+            }
+            Ok(Err(outcome(&d)))
+        }
         (v, d) => Err(format!(
             "view gives {:?}, decode {:?}",
             v.map(drop).map_err(|e| outcome(&e)),

@@ -186,7 +186,8 @@ fn convert_name(kind: NameKind, name: &str) -> String {
 }
 
 /// Messages, unions and variable-size structs get a borrowed view type
-/// (`ChatView`) and the associated functions `view` and `view_prefix`.
+/// (`ChatView`) and the associated functions `view`, `view_prefix`,
+/// `view_each` and `for_each_view`.
 fn has_view(def: &TypeDef) -> bool {
     match def.kind {
         TypeKind::Message { .. } | TypeKind::Union { .. } => true,
@@ -201,7 +202,8 @@ fn has_view(def: &TypeDef) -> bool {
 pub const GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
 
 /// Names of the view API of a type with a borrowed view: the associated
-/// functions `view`, `view_with_limits` and `view_prefix`, and the view's
+/// functions `view`, `view_with_limits`, `view_prefix`, `view_each` and
+/// `for_each_view`, and the view's
 /// `to_owned` and `encoded`. Rust keeps fields and methods apart, but a view
 /// with a field `to_owned` next to the method `to_owned()` reads badly, so
 /// fields of those types may not take these names.
@@ -209,6 +211,8 @@ pub const VIEW_MEMBERS: &[&str] = &[
     "view",
     "view_with_limits",
     "view_prefix",
+    "view_each",
+    "for_each_view",
     "to_owned",
     "encoded",
 ];

@@ -292,8 +292,51 @@ impl Cx<'_> {
                     ),
                     "/// and returns it with the number of bytes it took.".to_string(),
                 ],
-                signature: signature("view_prefix", &[bytes], &[view, "usize".to_string()]),
+                signature: signature(
+                    "view_prefix",
+                    std::slice::from_ref(&bytes),
+                    &[view.clone(), "usize".to_string()],
+                ),
                 body: "::pkt_runtime::view::view_prefix(bytes, ::pkt_runtime::Limits::DEFAULT)"
+                    .to_string(),
+            },
+            EntryPoint {
+                doc: vec![
+                    format!(
+                        "/// Views each `{name}` stored back to back in `bytes`, in order, each as"
+                    ),
+                    "/// `view_prefix` views one (with the default limits); error offsets count"
+                        .to_string(),
+                    "/// from the start of `bytes`. Allocates nothing.".to_string(),
+                ],
+                signature: generic_signature(
+                    "view_each",
+                    &[bytes],
+                    "::pkt_runtime::view::Each",
+                    &[vec!["'_".to_string()], vec![view]],
+                ),
+                body: "::pkt_runtime::view::each(bytes, ::pkt_runtime::Limits::DEFAULT)"
+                    .to_string(),
+            },
+            EntryPoint {
+                doc: vec![
+                    format!(
+                        "/// Views each `{name}` stored back to back in `bytes`, as `view_each` does,"
+                    ),
+                    "/// and calls `f` with each view and its bytes; stops at the first error. The"
+                        .to_string(),
+                    "/// view is lent to `f`, not moved: the fastest way through many values."
+                        .to_string(),
+                ],
+                signature: signature(
+                    "for_each_view<'a>",
+                    &[
+                        "bytes: &'a [u8]".to_string(),
+                        format!("f: impl FnMut(&{name}{VIEW_SUFFIX}<'a>, &'a [u8])"),
+                    ],
+                    &["()".to_string()],
+                ),
+                body: "::pkt_runtime::view::for_each(bytes, ::pkt_runtime::Limits::DEFAULT, f)"
                     .to_string(),
             },
         ]
@@ -321,32 +364,63 @@ fn owned_field(indent: usize, name: &str) -> String {
 /// The signature line(s) of `pub fn {name}(params) -> Result<ok, DecodeError> {`
 /// at 4 columns, where `ok` is one type or a tuple of `ok_parts`.
 fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> {
-    let ok = if ok_parts.len() == 1 {
-        ok_parts[0].clone()
-    } else {
-        format!("({})", ok_parts.join(", "))
+    generic_signature(
+        name,
+        params,
+        "Result",
+        &[
+            ok_parts.to_vec(),
+            vec!["::pkt_runtime::DecodeError".to_string()],
+        ],
+    )
+}
+
+/// The signature line(s) of `pub fn {name}(params) -> {head}<args> {` at 4
+/// columns, laid out as rustfmt lays it out: on one line; else one
+/// parameter per line; else also one type argument per line. Each argument
+/// is one type or, with several parts, a tuple of them.
+fn generic_signature(
+    name: &str,
+    params: &[String],
+    head: &str,
+    args: &[Vec<String>],
+) -> Vec<String> {
+    let arg = |parts: &Vec<String>| {
+        if parts.len() == 1 {
+            parts[0].clone()
+        } else {
+            format!("({})", parts.join(", "))
+        }
     };
-    let ret = format!("Result<{ok}, ::pkt_runtime::DecodeError>");
+    let joined: Vec<String> = args.iter().map(arg).collect();
+    let ret = format!("{head}<{}>", joined.join(", "));
     let one = format!("    pub fn {name}({}) -> {ret} {{", params.join(", "));
     if one.chars().count() <= 100 {
         return vec![one];
     }
     let mut lines = vec![format!("    pub fn {name}(")];
     lines.extend(params.iter().map(|p| format!("        {p},")));
-    let tail = format!("    ) -> {ret} {{");
-    if tail.chars().count() <= 100 {
-        lines.push(tail);
+    let tail = format!("    ) -> {ret}");
+    if tail.chars().count() + 2 <= 100 {
+        lines.push(format!("{tail} {{"));
         return lines;
     }
-    lines.push("    ) -> Result<".to_string());
-    if ok_parts.len() == 1 || ok_parts.join(", ").len() <= 60 {
-        lines.push(format!("        {ok},"));
-    } else {
-        lines.push("        (".to_string());
-        lines.extend(ok_parts.iter().map(|p| format!("            {p},")));
-        lines.push("        ),".to_string());
+    if tail.chars().count() <= 100 {
+        // The return type fits the line only without the brace.
+        lines.push(tail);
+        lines.push("    {".to_string());
+        return lines;
     }
-    lines.push("        ::pkt_runtime::DecodeError,".to_string());
+    lines.push(format!("    ) -> {head}<"));
+    for parts in args {
+        if parts.len() == 1 || parts.join(", ").len() <= 60 {
+            lines.push(format!("        {},", arg(parts)));
+        } else {
+            lines.push("        (".to_string());
+            lines.extend(parts.iter().map(|p| format!("            {p},")));
+            lines.push("        ),".to_string());
+        }
+    }
     lines.push("    > {".to_string());
     lines
 }
