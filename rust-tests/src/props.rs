@@ -117,7 +117,9 @@ where
 /// outcome (error kind and offset); for accepted bytes, a view whose owned
 /// value encodes as the decoded value does (so every field agrees, NaN
 /// payloads included), and `view_prefix` over the bytes and a tail takes
-/// exactly the bytes. `Err` says how they differ.
+/// exactly the bytes; `view::each` and `view::for_each` view the bytes twice
+/// over as two such values, and over rejected bytes start as `view_prefix`
+/// does and stop at its error. `Err` says how they differ.
 pub fn view_agrees<T>(bytes: &[u8]) -> Option<Result<Outcome, String>>
 where
     T: Encode + Decode + Viewable,
@@ -176,33 +178,34 @@ where
             }
         }
         (Err(v), Err(d)) if outcome(&v) == outcome(&d) => {
-            // `view::each` stops at the same error and keeps the bytes (an
-            // empty input holds no values at all).
+            // `view::each` and `view::for_each` start as `view_prefix` does
+            // (the input may hold a valid value and more), and stop at an
+            // error, keeping the bytes from it.
+            let prefix = pkt_runtime::view::view_prefix::<T::View<'_>>(bytes, limits)
+                .map(|(_, n)| n)
+                .map_err(|e| outcome(&e));
             let mut each = pkt_runtime::view::each::<T::View<'_>>(bytes, limits);
             let first = each.next().map(|r| r.map(drop).map_err(|e| outcome(&e)));
-            let stopped = match &first {
-                None => bytes.is_empty(),
-                Some(Err(e)) => *e == outcome(&d),
-                Some(Ok(())) => false,
+            let agrees = match (&first, &prefix) {
+                (None, _) => bytes.is_empty(),
+                (Some(Ok(())), Ok(n)) => each.position() == *n,
+                (Some(Err(e)), Err(p)) => e == p && each.next().is_none() && each.rest() == bytes,
+                _ => false,
             };
-            if !stopped || each.next().is_some() || each.rest() != bytes {
+            if !agrees {
                 return Some(Err(format!(
-                    "view::each gives {first:?} (or goes on after it), decode {:?}",
-                    outcome(&d)
+                    "view::each gives {first:?}, view_prefix {prefix:?}"
                 )));
             }
             let mut calls = 0;
-            let all = pkt_runtime::view::for_each::<T::View<'_>>(bytes, limits, |_, _| calls += 1);
-            let stopped = match &all {
-                Ok(()) => bytes.is_empty(),
-                Err(e) => outcome(e) == outcome(&d),
-            };
-            if !stopped || calls != 0 {
-                return Some(Err(format!(
-                    "view::for_each gives {:?} after {calls} values, decode {:?}",
-                    all.map_err(|e| outcome(&e)),
-                    outcome(&d)
-                )));
+            let all = pkt_runtime::view::for_each::<T::View<'_>>(bytes, limits, |_, _| calls += 1)
+                .map_err(|e| outcome(&e));
+            if let (Err(p), false) = (&prefix, bytes.is_empty()) {
+                if all.as_ref() != Err(p) || calls != 0 {
+                    return Some(Err(format!(
+                        "view::for_each gives {all:?} after {calls} values, view_prefix {p:?}"
+                    )));
+                }
             }
             Ok(Err(outcome(&d)))
         }
