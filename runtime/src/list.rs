@@ -58,9 +58,23 @@ pub fn read_fixed_n<T: FixedSize>(
     let bytes = r.read_slice(count.saturating_mul(T::SIZE))?;
     v.clear();
     if T::SIZE != 0 {
-        v.reserve_exact(count);
+        reserve_exact(v, count);
     }
     T::read_fixed_into(v, count, bytes, at)
+}
+
+/// Room for exactly `additional` more elements. A vector that has not
+/// allocated yet (a field of a new value) is allocated at that size at once,
+/// which costs less than growing it.
+#[inline(always)]
+pub(crate) fn reserve_exact<T>(v: &mut Vec<T>, additional: usize) {
+    if v.capacity() == 0 {
+        // Capacity 0: no allocation and no elements (zero-sized types have
+        // capacity `usize::MAX`), so nothing is dropped.
+        *v = Vec::with_capacity(additional);
+    } else {
+        v.reserve_exact(additional);
+    }
 }
 
 /// Encoded size of a list: `4 +` the elements' sizes.

@@ -116,7 +116,7 @@ pub fn read_fixed_into<T: Plain>(
         let size = core::mem::size_of::<T>();
         // Whole values only, whatever the caller passed.
         let count = bytes.len().checked_div(size).unwrap_or(count);
-        v.reserve_exact(count);
+        crate::list::reserve_exact(v, count);
         let len = v.len();
         #[allow(unsafe_code)]
         // SAFETY: `reserve_exact` made room for `count` more values after

@@ -251,7 +251,7 @@ pub trait Decode: Sized {
             item.decode_into_raw(r)?;
         }
         if Self::MIN_ENCODED_LEN != 0 {
-            v.reserve(count - v.len());
+            crate::list::reserve_exact(v, count - v.len());
         }
         while v.len() < count {
             v.push(Self::decode_raw(r)?);

@@ -262,8 +262,22 @@ impl<'a> Writer<'a> {
     /// Writes `bytes`: `u32` length, then the bytes.
     #[inline]
     pub fn put_bytes(&mut self, b: &[u8]) {
-        self.put_len(b.len());
-        self.put_slice(b);
+        let len = match u32::try_from(b.len()) {
+            Ok(len) => len,
+            Err(_) => panic!("length {} does not fit the u32 length prefix", b.len()),
+        };
+        // One bounds check for the prefix and the bytes. `4 + b.len()`
+        // cannot overflow: a slice is at most `isize::MAX` bytes.
+        let start = self.advance(4 + b.len());
+        #[allow(unsafe_code)]
+        // SAFETY: `advance` checked that `start + 4 + b.len() <= self.len`,
+        // so both writes stay inside the buffer, which `b` (borrowed
+        // shared) cannot overlap.
+        unsafe {
+            let p = self.ptr.add(start);
+            p.cast::<[u8; 4]>().write_unaligned(len.to_le_bytes());
+            core::ptr::copy_nonoverlapping(b.as_ptr(), p.add(4), b.len());
+        }
     }
 }
 
