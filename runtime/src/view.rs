@@ -99,8 +99,9 @@ pub fn view_prefix<'a, V: View<'a>>(
 /// from the start of `bytes`. After an error the iterator ends;
 /// [`Each::rest`] gives the bytes from the value that failed.
 ///
-/// One reader serves every value, so a value costs no reader set-up, and
-/// each view is returned as it came, not moved into a tuple.
+/// One reader serves every value, so a value costs no reader set-up. Each
+/// view is moved out to the caller, which for a large view is a copy of all
+/// of it; [`for_each`] lends each view instead.
 #[inline]
 pub fn each<'a, V: View<'a>>(bytes: &'a [u8], limits: Limits) -> Each<'a, V> {
     Each {
@@ -152,14 +153,12 @@ impl<'a, V: View<'a>> Iterator for Each<'a, V> {
         }
         let start = self.r.position();
         self.r.fresh_budget();
-        // Built where it is returned: a view can be large, and moving it
-        // into the `Some` costs a copy of all of it.
-        let item = Some(V::view_raw(&mut self.r));
-        if let Some(Err(_)) = &item {
+        let value = V::view_raw(&mut self.r);
+        if value.is_err() {
             self.failed = true;
             self.r.rewind(start);
         }
-        item
+        Some(value)
     }
 }
 
