@@ -24,23 +24,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{check, schemas_in, stem, trial};
+use common::{check, schema_trials, schemas_in, stem, trial};
 
 fn main() {
     let mut trials = Vec::new();
-    let files = schemas_in("schemas");
-    let found = files.clone();
-    trials.push(trial("valid_schemas_found", move || {
-        assert!(
-            found.len() >= 9,
-            "expected the example schemas, found {found:?}"
-        );
-    }));
-    for path in files {
-        trials.push(trial(format!("valid/{}", stem(&path)), move || {
-            schema_matches_its_generated_csharp(&path)
-        }));
-    }
+    trials.extend(schema_trials(
+        "schemas",
+        "valid",
+        "valid_schemas_found",
+        9,
+        schema_matches_its_generated_csharp,
+    ));
     trials.extend([
         trial(
             "runtime_file_is_emitted_verbatim_on_request",

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{check_format, root, schemas_in, stem, trial};
+use common::{check_format, root, schema_trials, schemas_in, stem, trial};
 use std::path::Path;
 
 fn main() {
@@ -30,16 +30,13 @@ fn main() {
         }));
     }
 
-    let valid = schemas_in("schemas");
-    let count = valid.len();
-    trials.push(trial("formatted_examples_found", move || {
-        assert!(count > 0, "no fixtures to check");
-    }));
-    for path in valid {
-        trials.push(trial(format!("formatted/{}", stem(&path)), move || {
-            example_is_formatted(&path)
-        }));
-    }
+    trials.extend(schema_trials(
+        "schemas",
+        "formatted",
+        "formatted_examples_found",
+        1,
+        example_is_formatted,
+    ));
 
     trials.extend([
         trial(

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{check, schemas_in, stem, trial};
+use common::{check, schema_trials, stem, trial};
 use std::path::Path;
 
 use pktc::ir::{Ir, Layout, TypeKind};
@@ -13,30 +13,20 @@ use pktc::ir::{Ir, Layout, TypeKind};
 fn main() {
     let mut trials = Vec::new();
 
-    let valid = schemas_in("schemas");
-    let found = valid.clone();
-    trials.push(trial("valid_schemas_found", move || {
-        assert!(
-            found.len() >= 9,
-            "expected the example schemas, found {found:?}"
-        );
-    }));
-    for path in valid {
-        trials.push(trial(format!("valid/{}", stem(&path)), move || {
-            valid_schema_checks_and_matches_its_layout_and_ir(&path)
-        }));
-    }
-
-    let invalid = schemas_in("schemas/invalid");
-    let count = invalid.len();
-    trials.push(trial("invalid_schemas_found", move || {
-        assert!(count >= 30, "expected the invalid schemas, found {count}");
-    }));
-    for path in invalid {
-        trials.push(trial(format!("invalid/{}", stem(&path)), move || {
-            invalid_schema_yields_its_diagnostic(&path)
-        }));
-    }
+    trials.extend(schema_trials(
+        "schemas",
+        "valid",
+        "valid_schemas_found",
+        9,
+        valid_schema_checks_and_matches_its_layout_and_ir,
+    ));
+    trials.extend(schema_trials(
+        "schemas/invalid",
+        "invalid",
+        "invalid_schemas_found",
+        30,
+        invalid_schema_yields_its_diagnostic,
+    ));
 
     trials.extend([
         trial(

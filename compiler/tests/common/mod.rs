@@ -64,6 +64,33 @@ pub fn schemas_in(dir: &str) -> Vec<PathBuf> {
     out
 }
 
+/// One case per schema in `dir`, named `{group}/{stem}`, running `check`
+/// on its path, and before them the case `found`, which fails when `dir`
+/// holds fewer than `at_least` schemas: an emptied fixture directory must
+/// not pass by running nothing.
+pub fn schema_trials(
+    dir: &'static str,
+    group: &str,
+    found: &str,
+    at_least: usize,
+    check: fn(&Path),
+) -> Vec<Trial> {
+    let paths = schemas_in(dir);
+    let count = paths.len();
+    let mut trials = vec![trial(found, move || {
+        assert!(
+            count >= at_least,
+            "expected at least {at_least} schemas in {dir}, found {count}"
+        );
+    })];
+    for path in paths {
+        trials.push(trial(format!("{group}/{}", stem(&path)), move || {
+            check(&path)
+        }));
+    }
+    trials
+}
+
 pub fn stem(path: &Path) -> String {
     path.file_stem()
         .expect("file stem")
