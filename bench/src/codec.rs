@@ -381,14 +381,12 @@ impl<F: pkt_runtime::Encode + pkt_runtime::Decode> Codec<Vec<F>> for Stream<Pktc
         buf
     }
 
+    /// `decode_for_each`, pktc's loop over values back to back (one reader,
+    /// each value checked as `decode_prefix` would check it).
     #[inline]
-    fn decode(&mut self, mut bytes: &[u8]) -> Vec<F> {
+    fn decode(&mut self, bytes: &[u8]) -> Vec<F> {
         let mut out = Vec::new();
-        while !bytes.is_empty() {
-            let (f, n) = F::decode_prefix(bytes).expect("pktc");
-            out.push(f);
-            bytes = &bytes[n..];
-        }
+        F::decode_for_each(bytes, |f| out.push(f)).expect("pktc");
         out
     }
 }

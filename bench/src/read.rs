@@ -412,13 +412,12 @@ pub const STREAM: Readers<Vec<ServerPacket>> = Readers {
         s.iter()
             .fold(0u64, |a, p| a.wrapping_add(frame_all_owned(p)))
     },
-    decode_all: |mut b| {
+    decode_all: |b| {
         let mut sum = 0u64;
-        while !b.is_empty() {
-            let (p, n) = <ServerPacket as pkt_runtime::Decode>::decode_prefix(b).expect("pktc");
+        <ServerPacket as pkt_runtime::Decode>::decode_for_each(b, |p| {
             sum = sum.wrapping_add(frame_all_owned(&p));
-            b = &b[n..];
-        }
+        })
+        .expect("pktc");
         sum
     },
     view_one: |b| each_view(b, frame_one_view),

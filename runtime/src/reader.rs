@@ -609,6 +609,40 @@ impl<'a> Reader<'a> {
         Ok(self.depth + 1)
     }
 
+    /// Reads the values stored back to back in `bytes` with one reader:
+    /// `step` reads one value and is given where it starts; each value gets
+    /// fresh budgets, as the `_prefix` entry points would give it at the
+    /// front of the bytes left. Stops at the first error and returns it.
+    /// Reusing the reader saves its set-up per value, and lets `step` use
+    /// each value where it was built, without moving it out of a `Result`.
+    #[inline(always)]
+    pub(crate) fn back_to_back(
+        bytes: &'a [u8],
+        limits: Limits,
+        mut step: impl FnMut(&mut Self, usize) -> Result<(), DecodeError>,
+    ) -> Result<(), DecodeError> {
+        let mut r = Self::with_limits(bytes, limits);
+        while !r.is_empty() {
+            let start = r.position();
+            r.fresh_budget();
+            step(&mut r, start)?;
+            r.check_progress(start)?;
+        }
+        Ok(())
+    }
+
+    /// After a value of a run was read from `start`: a value that took no
+    /// bytes (an empty struct, an empty array) would be read again forever,
+    /// so the bytes left are [`DecodeErrorKind::TrailingBytes`].
+    #[inline(always)]
+    pub(crate) fn check_progress(&self, start: usize) -> Result<(), DecodeError> {
+        if self.pos == start {
+            self.expect_end()
+        } else {
+            Ok(())
+        }
+    }
+
     /// Gives this reader the budgets of a new one over the bytes left, as
     /// [`Reader::with_limits`] would: for reading the next of several
     /// values back to back, each on its own budget.

@@ -97,7 +97,9 @@ pub fn view_prefix<'a, V: View<'a>>(
 /// [`view_prefix`] views one at the front of the bytes left (the same
 /// checks, and limits and budgets of its own), with error offsets counted
 /// from the start of `bytes`. After an error the iterator ends;
-/// [`Each::rest`] gives the bytes from the value that failed.
+/// [`Each::rest`] gives the bytes from the value that failed. A value that
+/// takes no bytes (an empty struct) ends the run: the bytes after it are
+/// [`DecodeErrorKind::TrailingBytes`], not infinitely many more values.
 ///
 /// One reader serves every value, so a value costs no reader set-up. Each
 /// view is moved out to the caller, which for a large view is a copy of all
@@ -107,6 +109,7 @@ pub fn each<'a, V: View<'a>>(bytes: &'a [u8], limits: Limits) -> Each<'a, V> {
     Each {
         r: Reader::with_limits(bytes, limits),
         failed: false,
+        stalled: false,
         view: PhantomData,
     }
 }
@@ -115,6 +118,9 @@ pub fn each<'a, V: View<'a>>(bytes: &'a [u8], limits: Limits) -> Each<'a, V> {
 pub struct Each<'a, V> {
     r: Reader<'a>,
     failed: bool,
+    /// The last value took no bytes: the bytes left are trailing bytes (see
+    /// `Reader::check_progress`), the next item's error.
+    stalled: bool,
     view: PhantomData<fn() -> V>,
 }
 
@@ -151,12 +157,18 @@ impl<'a, V: View<'a>> Iterator for Each<'a, V> {
         if self.failed || self.r.is_empty() {
             return None;
         }
+        if self.stalled {
+            self.failed = true;
+            return self.r.expect_end().err().map(Err);
+        }
         let start = self.r.position();
         self.r.fresh_budget();
         let value = V::view_raw(&mut self.r);
         if value.is_err() {
             self.failed = true;
             self.r.rewind(start);
+        } else if self.r.position() == start {
+            self.stalled = true;
         }
         Some(value)
     }
@@ -177,16 +189,13 @@ pub fn for_each<'a, V: View<'a>>(
     limits: Limits,
     mut f: impl FnMut(&V, &'a [u8]),
 ) -> Result<(), DecodeError> {
-    let mut r = Reader::with_limits(bytes, limits);
-    while !r.is_empty() {
-        let start = r.position();
-        r.fresh_budget();
-        match V::view_raw(&mut r) {
-            Ok(ref v) => f(v, &bytes[start..r.position()]),
-            Err(e) => return Err(e),
+    Reader::back_to_back(bytes, limits, |r, start| match V::view_raw(r) {
+        Ok(ref v) => {
+            f(v, &bytes[start..r.position()]);
+            Ok(())
         }
-    }
-    Ok(())
+        Err(e) => Err(e),
+    })
 }
 
 /// The limits for reading again what a view validated already: every
@@ -1212,5 +1221,54 @@ mod tests {
             view::<&str>(&bytes, Limits::DEFAULT).unwrap_err().kind(),
             DecodeErrorKind::TrailingBytes { count: 2 }
         ));
+    }
+
+    #[test]
+    fn runs_of_values_end_at_an_error_or_a_value_of_no_bytes() {
+        let mut bytes = encode(&String::from("ab"));
+        bytes.extend(encode(&String::from("c")));
+        type Runs<'a> = (
+            Vec<String>,
+            Result<(), DecodeError>,
+            Vec<(&'a str, usize)>,
+            Result<(), DecodeError>,
+            Vec<Result<&'a str, DecodeError>>,
+        );
+        fn strings(bytes: &[u8]) -> Runs<'_> {
+            let mut seen = Vec::new();
+            let end = String::decode_for_each(bytes, |s| seen.push(s));
+            let mut viewed = Vec::new();
+            let lent = for_each::<&str>(bytes, Limits::DEFAULT, |s, b| viewed.push((*s, b.len())));
+            let iterated: Vec<_> = each::<&str>(bytes, Limits::DEFAULT).collect();
+            (seen, end, viewed, lent, iterated)
+        }
+        let (seen, end, viewed, lent, iterated) = strings(&bytes);
+        assert_eq!((seen, end), (vec!["ab".to_owned(), "c".to_owned()], Ok(())));
+        assert_eq!((viewed, lent), (vec![("ab", 6), ("c", 5)], Ok(())));
+        assert_eq!(iterated, [Ok("ab"), Ok("c")]);
+
+        // A cut value fails after the values before it, at its length
+        // prefix's offset in the whole buffer (6, not 0).
+        let cut = &bytes[..bytes.len() - 1];
+        let (seen, end, viewed, lent, iterated) = strings(cut);
+        let e = end.unwrap_err();
+        assert_eq!((seen.len(), viewed.len(), e.offset()), (1, 1, 6));
+        assert_eq!(lent.unwrap_err(), e);
+        assert_eq!(iterated, [Ok("ab"), Err(e)]);
+
+        // An empty array takes no bytes: read once, then the rest are
+        // trailing bytes, not an endless run of empty arrays.
+        let mut calls = 0;
+        let end = <[u8; 0]>::decode_for_each(&[7, 8], |_| calls += 1).unwrap_err();
+        assert_eq!((calls, end.offset()), (1, 0));
+        assert!(matches!(
+            end.kind(),
+            DecodeErrorKind::TrailingBytes { count: 2 }
+        ));
+        let mut lent = 0;
+        let viewed = for_each::<[u8; 0]>(&[7, 8], Limits::DEFAULT, |_, _| lent += 1);
+        assert_eq!((lent, viewed), (1, Err(end.clone())));
+        let iterated: Vec<_> = each::<[u8; 0]>(&[7, 8], Limits::DEFAULT).collect();
+        assert_eq!(iterated, [Ok([]), Err(end)]);
     }
 }

@@ -26,6 +26,8 @@ pub struct Entry {
     pub outcomes: fn(&[u8]) -> [Outcome; 2],
     /// See [`outcome_over`].
     pub outcome_over: fn(&[u8], &[u8]) -> Outcome,
+    /// See [`each_agrees`].
+    pub each: fn(&[u8]) -> Result<(), String>,
     /// See [`decode_heap`].
     pub decode_heap: fn(&[u8], Measure) -> (usize, usize),
     /// See [`view_agrees`]; `None` for types without a view (enums and
@@ -64,6 +66,46 @@ pub fn decode_heap<T: Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) 
     )
 }
 
+/// `decode_for_each` over arbitrary bytes reads what a loop of
+/// `decode_prefix` calls over the bytes left reads: the same values (compared
+/// by encoding), then the same error at the same offset in the whole buffer,
+/// or the end; a value of no bytes ends both with the bytes left trailing.
+pub fn each_agrees<T: Encode + Decode>(bytes: &[u8]) -> Result<(), String> {
+    let outcome =
+        |e: &pkt_runtime::DecodeError, at: usize| (format!("{:?}", e.kind()), e.offset() + at);
+    let mut expected = Vec::new();
+    let mut pos = 0;
+    let expected_end = loop {
+        if pos == bytes.len() {
+            break Ok(());
+        }
+        match T::decode_prefix(&bytes[pos..]) {
+            Ok((v, n)) => {
+                expected.push(v.encode_to_vec_unchecked());
+                if n == 0 {
+                    let left = pkt_runtime::DecodeErrorKind::TrailingBytes {
+                        count: bytes.len() - pos,
+                    };
+                    break Err((format!("{left:?}"), pos));
+                }
+                pos += n;
+            }
+            Err(e) => break Err(outcome(&e, pos)),
+        }
+    };
+    let mut seen = Vec::new();
+    let end = T::decode_for_each(bytes, |v| seen.push(v.encode_to_vec_unchecked()))
+        .map_err(|e| outcome(&e, 0));
+    if seen != expected || end != expected_end {
+        return Err(format!(
+            "decode_for_each read {} values and ended {end:?}; decode_prefix in a loop {} and {expected_end:?}",
+            seen.len(),
+            expected.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Accepted, or the error's kind (as `Debug` text) and offset.
 pub type Outcome = Result<(), (String, usize)>;
 
@@ -92,6 +134,7 @@ where
         reencode: reencode::<T>,
         outcomes: outcomes::<T>,
         outcome_over: outcome_over::<T>,
+        each: each_agrees::<T>,
         decode_heap: decode_heap::<T>,
         view: |_| None,
         view_allocations: |_, _| 0,
@@ -302,7 +345,8 @@ fn encode<T: Encode + Decode>(bytes: &[u8], measure: Measure) -> (usize, usize) 
 /// Given a canonical encoding `bytes` of `T` and another encoding `other`:
 /// decode succeeds; `encoded_len` is exact; encoding gives the same bytes
 /// back; decoding into a value decoded from `other` equals a fresh decode;
-/// prefix decoding reports the length; trailing bytes and every truncation
+/// prefix decoding reports the length; `decode_for_each` reads the bytes
+/// twice over as two such values; trailing bytes and every truncation
 /// are errors.
 pub fn check<T>(bytes: &[u8], other: &[u8]) -> Result<(), String>
 where
@@ -367,6 +411,15 @@ where
         Ok((v, n)) if n == bytes.len() && v == value => {}
         Ok((_, n)) => return Err(format!("decode_prefix consumed {n} of {}", bytes.len())),
         Err(e) => return Err(format!("decode_prefix failed: {e}")),
+    }
+    let mut run = Vec::new();
+    let end = T::decode_for_each(&[bytes, bytes].concat(), |v| run.push(v));
+    let values = if bytes.is_empty() { 0 } else { 2 };
+    if end.is_err() || run.len() != values || run.iter().any(|v| *v != value) {
+        return Err(format!(
+            "decode_for_each over the bytes twice: {end:?}, {} values {run:?}",
+            run.len()
+        ));
     }
     match T::decode(&tail) {
         Err(e) if matches!(e.kind(), DecodeErrorKind::TrailingBytes { count: 2 }) => {}

@@ -78,6 +78,7 @@ fn agree(ir: &Ir, id: TypeId, entry: &Entry, bytes: &[u8], what: &str) -> bool {
             "{what}: the decoded value is not the value inspect shows"
         );
     }
+    (entry.each)(bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
     if let Some(viewed) = (entry.view)(bytes) {
         let viewed = viewed.unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(decoded, viewed, "{what}: decode and view disagree");
