@@ -615,10 +615,13 @@ impl<'a> Reader<'a> {
     /// front of the bytes left. Stops at the first error and returns it.
     /// Reusing the reader saves its set-up per value, and lets `step` use
     /// each value where it was built, without moving it out of a `Result`.
+    /// `min_len` is the type's `MIN_ENCODED_LEN` (see
+    /// [`check_progress`](Self::check_progress)).
     #[inline(always)]
     pub(crate) fn back_to_back(
         bytes: &'a [u8],
         limits: Limits,
+        min_len: usize,
         mut step: impl FnMut(&mut Self, usize) -> Result<(), DecodeError>,
     ) -> Result<(), DecodeError> {
         let mut r = Self::with_limits(bytes, limits);
@@ -626,17 +629,19 @@ impl<'a> Reader<'a> {
             let start = r.position();
             r.fresh_budget();
             step(&mut r, start)?;
-            r.check_progress(start)?;
+            r.check_progress(start, min_len)?;
         }
         Ok(())
     }
 
     /// After a value of a run was read from `start`: a value that took no
     /// bytes (an empty struct, an empty array) would be read again forever,
-    /// so the bytes left are [`DecodeErrorKind::TrailingBytes`].
+    /// so the bytes left are [`DecodeErrorKind::TrailingBytes`]. Only types
+    /// whose `min_len` (their `MIN_ENCODED_LEN`, a constant) is 0 can take
+    /// no bytes, so for the others this check compiles to nothing.
     #[inline(always)]
-    pub(crate) fn check_progress(&self, start: usize) -> Result<(), DecodeError> {
-        if self.pos == start {
+    pub(crate) fn check_progress(&self, start: usize, min_len: usize) -> Result<(), DecodeError> {
+        if min_len == 0 && self.pos == start {
             self.expect_end()
         } else {
             Ok(())

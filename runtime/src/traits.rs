@@ -239,13 +239,18 @@ pub trait Decode: Sized {
     ) -> Result<(), DecodeError> {
         // A match, not `?`: with `?` the value is copied once more on its
         // way to `f` (a quarter slower on a stream of game frames).
-        Reader::back_to_back(bytes, limits, |r, _| match Self::decode_raw(r) {
-            Ok(v) => {
-                f(v);
-                Ok(())
-            }
-            Err(e) => Err(e),
-        })
+        Reader::back_to_back(
+            bytes,
+            limits,
+            Self::MIN_ENCODED_LEN,
+            |r, _| match Self::decode_raw(r) {
+                Ok(v) => {
+                    f(v);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+        )
     }
 
     /// Decodes exactly one value into `self` with the default limits,

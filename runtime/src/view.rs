@@ -167,8 +167,9 @@ impl<'a, V: View<'a>> Iterator for Each<'a, V> {
         if value.is_err() {
             self.failed = true;
             self.r.rewind(start);
-        } else if self.r.position() == start {
-            self.stalled = true;
+        } else {
+            let min_len = <V::Owned as Decode>::MIN_ENCODED_LEN;
+            self.stalled = self.r.check_progress(start, min_len).is_err();
         }
         Some(value)
     }
@@ -189,7 +190,8 @@ pub fn for_each<'a, V: View<'a>>(
     limits: Limits,
     mut f: impl FnMut(&V, &'a [u8]),
 ) -> Result<(), DecodeError> {
-    Reader::back_to_back(bytes, limits, |r, start| match V::view_raw(r) {
+    let min_len = <V::Owned as Decode>::MIN_ENCODED_LEN;
+    Reader::back_to_back(bytes, limits, min_len, |r, start| match V::view_raw(r) {
         Ok(ref v) => {
             f(v, &bytes[start..r.position()]);
             Ok(())
