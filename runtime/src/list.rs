@@ -77,6 +77,28 @@ pub(crate) fn reserve_exact<T>(v: &mut Vec<T>, additional: usize) {
     }
 }
 
+/// [`Decode::decode_vec`] for types whose `decode_raw` decodes into a
+/// default value (generated variable-size structs): each element is pushed
+/// as a default and decoded where it lies in the vector, not built elsewhere
+/// and then moved into it. An element that fails to decode is dropped with
+/// the vector.
+#[inline]
+pub fn decode_vec_in_place<T: Decode + Default>(
+    count: usize,
+    r: &mut Reader<'_>,
+) -> Result<Vec<T>, DecodeError> {
+    // A zero minimum size means the count was not checked against the
+    // input, so let the vector grow instead of trusting it.
+    let mut v = Vec::with_capacity(if T::MIN_ENCODED_LEN == 0 { 0 } else { count });
+    while v.len() < count {
+        v.push(T::default());
+        if let Some(last) = v.last_mut() {
+            last.decode_into_raw(r)?;
+        }
+    }
+    Ok(v)
+}
+
 /// Encoded size of a list: `4 +` the elements' sizes.
 #[inline]
 pub fn encoded_len<T: Encode>(items: &[T]) -> usize {

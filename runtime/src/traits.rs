@@ -165,6 +165,7 @@ pub trait Decode: Sized {
 
     /// Decodes one value from `r` into `self`, reusing its allocations where
     /// the type can. On error `self` holds a valid but unspecified value.
+    #[inline]
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         *self = Self::decode_raw(r)?;
         Ok(())
