@@ -74,10 +74,11 @@ pub struct VariantFrame {
 /// sub-reader, which [`Reader::finish`] takes back.
 #[derive(Clone, Debug)]
 pub struct Reader<'a> {
+    /// The input up to this reader's end (a sub-reader's body or frame), so
+    /// that a read checks one bound: `buf.len()`.
     buf: &'a [u8],
     start: usize,
     pos: usize,
-    end: usize,
     depth: u32,
     limits: Limits,
     budget: Budget<'a>,
@@ -95,7 +96,6 @@ impl<'a> Reader<'a> {
             buf,
             start: 0,
             pos: 0,
-            end: buf.len(),
             depth: 0,
             limits,
             budget: Budget::Own(limits.max_total_elements, limits.decode_budget(buf.len())),
@@ -121,13 +121,13 @@ impl<'a> Reader<'a> {
     /// end of its body or frame).
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.end - self.pos
+        self.buf.len() - self.pos
     }
 
     /// Whether no bytes are left.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.pos == self.end
+        self.pos == self.buf.len()
     }
 
     /// The limits this reader enforces.
@@ -199,7 +199,7 @@ impl<'a> Reader<'a> {
         memory: usize,
         optional: bool,
     ) -> Result<(), DecodeError> {
-        if optional && self.buf[self.pos..self.end].first() != Some(&1) {
+        if optional && self.buf[self.pos..].first() != Some(&1) {
             return Ok(());
         }
         self.charge(memory, self.pos).map_err(|e| e.in_field(field))
@@ -257,7 +257,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<&'a [u8; N], DecodeError> {
         let buf: &'a [u8] = self.buf;
-        match buf[self.pos..self.end].first_chunk::<N>() {
+        match buf[self.pos..].first_chunk::<N>() {
             Some(chunk) => {
                 self.pos += N;
                 Ok(chunk)
@@ -574,7 +574,7 @@ impl<'a> Reader<'a> {
             at += 1;
         }
         match self.buf.get(at..at + 4) {
-            Some(b) if at + 4 <= self.end => {
+            Some(b) => {
                 let len = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
                 self.check_max(field, len, max, at)
             }
@@ -669,11 +669,11 @@ impl<'a> Reader<'a> {
     /// A sub-reader over `start..end` at `depth`, sharing or copying the budget.
     #[inline]
     fn sub(&self, start: usize, end: usize, depth: u32) -> Reader<'a> {
+        let buf: &'a [u8] = self.buf;
         Reader {
-            buf: self.buf,
+            buf: &buf[..end],
             start,
             pos: start,
-            end,
             depth,
             limits: self.limits,
             budget: self.budget,
@@ -736,14 +736,14 @@ impl<'a> Reader<'a> {
         let (_, start, end) = self.read_frame()?;
         // The tag is read inside the frame, so a frame too short for it
         // reports the frame's bytes as what remains.
-        let outer_end = self.end;
-        self.end = end;
+        let outer: &'a [u8] = self.buf;
+        self.buf = &outer[..end];
         let tag = if tag_width == 1 {
             self.read_u8().map(u16::from)
         } else {
             self.read_u16()
         };
-        self.end = outer_end;
+        self.buf = outer;
         let tag = tag?;
         let frame = VariantFrame {
             start: self.pos,
@@ -805,7 +805,7 @@ impl<'a> Reader<'a> {
         } else {
             Err(body.error(DecodeErrorKind::VariantLength {
                 tag,
-                expected: body.end - body.start,
+                expected: body.buf.len() - body.start,
                 consumed: body.pos - body.start,
             }))
         }
@@ -850,15 +850,15 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn peek_rest(&self) -> &'a [u8] {
         let buf: &'a [u8] = self.buf;
-        &buf[self.pos..self.end]
+        &buf[self.pos..]
     }
 
     /// Takes all bytes left in this reader, uncharged.
     #[inline]
     pub fn rest(&mut self) -> &'a [u8] {
         let buf: &'a [u8] = self.buf;
-        let s = &buf[self.pos..self.end];
-        self.pos = self.end;
+        let s = &buf[self.pos..];
+        self.pos = buf.len();
         s
     }
 }
