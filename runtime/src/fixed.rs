@@ -72,11 +72,10 @@ pub fn write<T: FixedSize>(v: &T, w: &mut Writer<'_>) {
 /// [`FixedSize::short_error`]).
 #[inline]
 pub fn read_run<'a, T: FixedSize>(r: &mut Reader<'a>, n: usize) -> Result<&'a [u8], DecodeError> {
-    let size = n.saturating_mul(T::SIZE);
-    if r.remaining() < size {
-        return Err(run_error::<T>(r.peek_rest(), r.position()));
+    match r.take(n.saturating_mul(T::SIZE)) {
+        Some(bytes) => Ok(bytes),
+        None => Err(run_error::<T>(r.peek_rest(), r.position())),
     }
-    r.read_slice(size)
 }
 
 /// The first error in wire order of values of `T` back to back in `bytes`,

@@ -269,13 +269,20 @@ impl<'a> Reader<'a> {
     /// The next `n` bytes.
     #[inline]
     pub fn read_slice(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
-        if n > self.remaining() {
-            return Err(self.unexpected_end(n));
+        match self.take(n) {
+            Some(s) => Ok(s),
+            None => Err(self.unexpected_end(n)),
         }
+    }
+
+    /// The next `n` bytes, or `None` (and nothing read) if fewer are left.
+    #[inline]
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let buf: &'a [u8] = self.buf;
-        let s = &buf[self.pos..self.pos + n];
+        // Cut from the bytes left, so that no `pos + n` can overflow.
+        let s = buf[self.pos..].get(..n)?;
         self.pos += n;
-        Ok(s)
+        Some(s)
     }
 
     /// Reads a `u8`.
