@@ -19,6 +19,7 @@ pub struct DecodeBudget {
 
 impl DecodeBudget {
     /// The full budgets of one decode call over `input_len` bytes.
+    #[inline]
     pub fn new(limits: &Limits, input_len: usize) -> Self {
         Self {
             elements: Cell::new(limits.max_total_elements),
@@ -37,16 +38,52 @@ impl DecodeBudget {
     pub fn memory_left(&self) -> usize {
         self.memory.get()
     }
+
+    /// A budget of its own with what is left of this one.
+    #[inline]
+    fn copy(&self) -> Self {
+        Self {
+            elements: Cell::new(self.elements.get()),
+            memory: Cell::new(self.memory.get()),
+        }
+    }
 }
 
-/// Where a reader keeps its remaining budgets.
-#[derive(Clone, Copy, Debug)]
-enum Budget<'a> {
-    /// The reader owns its budgets (elements, memory); sub-readers get a copy
-    /// that [`Reader::finish`] hands back.
-    Own(usize, usize),
-    /// The budgets are shared by a reader and all its sub-readers.
-    Shared(&'a DecodeBudget),
+/// Where a reader keeps its remaining budgets: its own, or, when `shared`
+/// is set, those shared by a reader and all its sub-readers. A struct
+/// rather than an enum, so that finding the budgets is one select and
+/// copying them for a sub-reader takes no branch.
+#[derive(Debug)]
+struct Budget<'a> {
+    /// The reader's own budgets; sub-readers get a copy that
+    /// [`Reader::finish`] hands back.
+    own: DecodeBudget,
+    shared: Option<&'a DecodeBudget>,
+}
+
+impl<'a> Budget<'a> {
+    fn own(budget: DecodeBudget) -> Self {
+        Self {
+            own: budget,
+            shared: None,
+        }
+    }
+
+    /// The budgets in use.
+    #[inline(always)]
+    fn cells(&self) -> &DecodeBudget {
+        self.shared.unwrap_or(&self.own)
+    }
+}
+
+impl Clone for Budget<'_> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            own: self.own.copy(),
+            shared: self.shared,
+        }
+    }
 }
 
 /// Where a union variant's bytes lie, from [`Reader::variant_frame`].
@@ -91,6 +128,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader over `buf` with the given limits.
+    #[inline]
     pub fn with_limits(buf: &'a [u8], limits: Limits) -> Self {
         Self {
             buf,
@@ -98,17 +136,17 @@ impl<'a> Reader<'a> {
             pos: 0,
             depth: 0,
             limits,
-            budget: Budget::Own(limits.max_total_elements, limits.decode_budget(buf.len())),
+            budget: Budget::own(DecodeBudget::new(&limits, buf.len())),
         }
     }
 
     /// A reader over `buf` whose budgets live in `budget`, shared with every
     /// sub-reader; make it with [`DecodeBudget::new`] for `buf.len()` bytes.
+    #[inline]
     pub fn with_budget(buf: &'a [u8], limits: Limits, budget: &'a DecodeBudget) -> Self {
-        Self {
-            budget: Budget::Shared(budget),
-            ..Self::with_limits(buf, limits)
-        }
+        let mut r = Self::with_limits(buf, limits);
+        r.budget.shared = Some(budget);
+        r
     }
 
     /// The absolute offset of the next byte to read.
@@ -142,33 +180,20 @@ impl<'a> Reader<'a> {
 
     /// List and map elements that may still be decoded in this decode call.
     pub fn elements_left(&self) -> usize {
-        match self.budget {
-            Budget::Own(n, _) => n,
-            Budget::Shared(b) => b.elements.get(),
-        }
+        self.budget.cells().elements.get()
     }
 
     #[inline]
     fn set_budgets(&mut self, elements: usize, memory: usize) {
-        match &mut self.budget {
-            Budget::Own(e, m) => {
-                *e = elements;
-                *m = memory;
-            }
-            Budget::Shared(b) => {
-                b.elements.set(elements);
-                b.memory.set(memory);
-            }
-        }
+        let b = self.budget.cells();
+        b.elements.set(elements);
+        b.memory.set(memory);
     }
 
     /// Decode budget (bytes of the decoded-size model) left in this decode
     /// call.
     pub fn memory_left(&self) -> usize {
-        match self.budget {
-            Budget::Own(_, m) => m,
-            Budget::Shared(b) => b.memory.get(),
-        }
+        self.budget.cells().memory.get()
     }
 
     /// Charges `needed` bytes of decoded memory against the decode budget,
@@ -177,14 +202,12 @@ impl<'a> Reader<'a> {
     /// code adds the innermost field with [`DecodeError::in_field`].
     #[inline]
     pub fn charge(&mut self, needed: usize, at: usize) -> Result<(), DecodeError> {
-        let left = self.memory_left();
+        let memory = &self.budget.cells().memory;
+        let left = memory.get();
         if needed > left {
             return Err(over_budget(needed, left, at));
         }
-        match &mut self.budget {
-            Budget::Own(_, m) => *m = left - needed,
-            Budget::Shared(b) => b.memory.set(left - needed),
-        }
+        memory.set(left - needed);
         Ok(())
     }
 
@@ -660,10 +683,7 @@ impl<'a> Reader<'a> {
     /// values back to back, each on its own budget.
     #[inline]
     pub(crate) fn fresh_budget(&mut self) {
-        self.budget = Budget::Own(
-            self.limits.max_total_elements,
-            self.limits.decode_budget(self.remaining()),
-        );
+        self.budget = Budget::own(DecodeBudget::new(&self.limits, self.remaining()));
     }
 
     /// Moves back to `pos`, a position this reader had.
@@ -683,7 +703,7 @@ impl<'a> Reader<'a> {
             pos: start,
             depth,
             limits: self.limits,
-            budget: self.budget,
+            budget: self.budget.clone(),
         }
     }
 
@@ -825,9 +845,11 @@ impl<'a> Reader<'a> {
     /// [`Decode`](crate::Decode) entry point) it does nothing.
     #[inline]
     pub fn finish(&mut self, body: Reader<'a>) {
-        if let Budget::Own(own, memory) = &mut self.budget {
-            *own = (*own).min(body.elements_left());
-            *memory = (*memory).min(body.memory_left());
+        if self.budget.shared.is_none() {
+            let own = &self.budget.own;
+            own.elements
+                .set(own.elements.get().min(body.elements_left()));
+            own.memory.set(own.memory.get().min(body.memory_left()));
         }
     }
 
