@@ -77,6 +77,15 @@ pub(crate) fn reserve_exact<T>(v: &mut Vec<T>, additional: usize) {
     }
 }
 
+/// A new vector for a list of `count` elements: allocated at that size when
+/// the count was checked against the input, which a nonzero
+/// `T::MIN_ENCODED_LEN` guarantees; otherwise empty, to grow with the
+/// elements actually decoded instead of trusting the count.
+#[inline(always)]
+pub(crate) fn with_capacity_for<T: Decode>(count: usize) -> Vec<T> {
+    Vec::with_capacity(if T::MIN_ENCODED_LEN == 0 { 0 } else { count })
+}
+
 /// [`Decode::decode_vec`] for types whose `decode_raw` decodes into a
 /// default value (generated variable-size structs): each element is pushed
 /// as a default and decoded where it lies in the vector, not built elsewhere
@@ -87,9 +96,7 @@ pub fn decode_vec_in_place<T: Decode + Default>(
     count: usize,
     r: &mut Reader<'_>,
 ) -> Result<Vec<T>, DecodeError> {
-    // A zero minimum size means the count was not checked against the
-    // input, so let the vector grow instead of trusting it.
-    let mut v = Vec::with_capacity(if T::MIN_ENCODED_LEN == 0 { 0 } else { count });
+    let mut v = with_capacity_for::<T>(count);
     while v.len() < count {
         v.push(T::default());
         if let Some(last) = v.last_mut() {

@@ -273,9 +273,7 @@ pub trait Decode: Sized {
     /// Decodes `count` values (the count is already read and checked).
     /// Scalars override this with one bounds check for the whole list.
     fn decode_vec(count: usize, r: &mut Reader<'_>) -> Result<Vec<Self>, DecodeError> {
-        // A zero minimum size means the count was not checked against the
-        // input, so let the vector grow instead of trusting it.
-        let mut v = Vec::with_capacity(if Self::MIN_ENCODED_LEN == 0 { 0 } else { count });
+        let mut v = crate::list::with_capacity_for::<Self>(count);
         for _ in 0..count {
             // A match, not `?`, as in `decode_for_each`: one copy less.
             match Self::decode_raw(r) {
