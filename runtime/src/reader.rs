@@ -392,19 +392,29 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a `u32` length prefix, checks that `len` bytes remain and that
-    /// `len <= limits.max_len`. Errors name the prefix's offset.
+    /// Reads a `u32` length prefix and the `len` bytes after it: checks that
+    /// they remain and that `len <= limits.max_len`, and charges them against
+    /// the decode budget. Errors name the prefix's offset. Returns the bytes
+    /// and their offset.
     #[inline]
-    fn read_len(&mut self, what: &'static str) -> Result<usize, DecodeError> {
+    fn read_sized(&mut self, what: &'static str) -> Result<(usize, &'a [u8]), DecodeError> {
         let at = self.pos;
         let len = self.read_u32()? as usize;
-        let remaining = self.remaining();
-        if len > remaining {
+        // The bytes are cut before the budget is charged, so that the
+        // charge's store (which may be to this reader) does not make the
+        // position be loaded and checked again.
+        let start = self.pos;
+        let buf: &'a [u8] = self.buf;
+        let rest = &buf[start..];
+        let Some(bytes) = rest.get(..len) else {
             return Err(DecodeError::new(
-                DecodeErrorKind::LengthExceedsInput { len, remaining },
+                DecodeErrorKind::LengthExceedsInput {
+                    len,
+                    remaining: rest.len(),
+                },
                 at,
             ));
-        }
+        };
         if len > self.limits.max_len {
             return Err(DecodeError::new(
                 DecodeErrorKind::LimitExceeded {
@@ -416,7 +426,8 @@ impl<'a> Reader<'a> {
             ));
         }
         self.charge(len, at)?;
-        Ok(len)
+        self.pos = start + len;
+        Ok((start, bytes))
     }
 
     /// Reads a `u32` element count of a list or map.
@@ -507,9 +518,7 @@ impl<'a> Reader<'a> {
     /// UTF-8, validated; an invalid byte is [`DecodeErrorKind::InvalidUtf8`]
     /// at its offset.
     pub fn read_str(&mut self) -> Result<&'a str, DecodeError> {
-        let len = self.read_len("string length")?;
-        let at = self.pos;
-        let bytes = self.read_slice(len)?;
+        let (at, bytes) = self.read_sized("string length")?;
         utf8(bytes)
             .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, at + e.valid_up_to()))
     }
@@ -538,8 +547,7 @@ impl<'a> Reader<'a> {
     /// Reads `bytes` as a borrowed slice: `u32` length, then the bytes.
     #[inline]
     pub fn read_bytes_ref(&mut self) -> Result<&'a [u8], DecodeError> {
-        let len = self.read_len("bytes length")?;
-        self.read_slice(len)
+        self.read_sized("bytes length").map(|(_, bytes)| bytes)
     }
 
     /// Reads `bytes`: `u32` length, then the bytes. The length is checked
