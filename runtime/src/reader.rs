@@ -914,12 +914,12 @@ fn over_budget(needed: usize, left: usize, at: usize) -> DecodeError {
 
 /// `bytes` as a `str`, as `core::str::from_utf8` gives it. ASCII, the usual
 /// content of short strings (names, chat lines, log fields), is checked
-/// first a word at a time (`<[u8]>::is_ascii`), where `from_utf8` walks a
-/// short string byte by byte until it is aligned; anything else goes to
+/// first a word at a time ([`is_ascii`]), where `from_utf8` walks a short
+/// string byte by byte until it is aligned; anything else goes to
 /// `from_utf8`, for the same result and error.
 #[inline]
 pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         #[allow(unsafe_code)]
         // SAFETY: every ASCII byte string is valid UTF-8.
         let s = unsafe { core::str::from_utf8_unchecked(bytes) };
@@ -929,9 +929,33 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     }
 }
 
+/// Whether every byte is below 0x80. Under 64 bytes, whole words are ORed
+/// together and the last word overlaps the one before it, so no byte is
+/// tested on its own (`<[u8]>::is_ascii` tests the bytes after the last
+/// aligned word one at a time); longer strings take `<[u8]>::is_ascii`'s
+/// vectorised loop.
+#[inline]
+fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if bytes.len() >= 64 {
+        return bytes.is_ascii();
+    }
+    let word = |b: &[u8]| b.try_into().map_or(HIGH, u64::from_le_bytes);
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let any = bytes
+            .chunks_exact(8)
+            .fold(u64::from_le_bytes(*last), |acc, w| acc | word(w));
+        return any & HIGH == 0;
+    }
+    if let (Some(a), Some(b)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        return (u32::from_le_bytes(*a) | u32::from_le_bytes(*b)) & 0x8080_8080 == 0;
+    }
+    bytes.iter().fold(0, |acc, b| acc | b) < 0x80
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{utf8, Reader};
+    use super::{is_ascii, utf8, Reader};
     use crate::{Decode, DecodeError, FixedSize};
 
     /// A variant read the general way: a sub-reader, the value, then the
@@ -1009,6 +1033,21 @@ mod tests {
         }
         for c in &cases {
             assert_eq!(utf8(c), core::str::from_utf8(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn is_ascii_finds_a_high_byte_at_every_position_of_every_length() {
+        for len in 0..80 {
+            let clean = vec![0x7f; len];
+            assert!(is_ascii(&clean), "{len}");
+            for at in 0..len {
+                for high in [0x80, 0xc3, 0xff] {
+                    let mut v = clean.clone();
+                    v[at] = high;
+                    assert!(!is_ascii(&v), "{len} bytes, {high:#x} at {at}");
+                }
+            }
         }
     }
 }
