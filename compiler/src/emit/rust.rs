@@ -1135,6 +1135,22 @@ impl Cx<'_> {
     }
 
     fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
+        // Named values are stored as their own numbers and `Unknown` under a
+        // number no value has, so that `to_raw` is a select and `from_raw` a
+        // range or bit test, not a jump table. When every number of the base
+        // has a name there is no such number, and the compiler numbers them.
+        let unknown = unused_value(base, values);
+        let mut attrs = self.serde_type_attrs(&[]);
+        if unknown.is_some() {
+            attrs.push(format!("#[repr({})]", base.name()));
+        }
+        let discriminant = |n: u64| {
+            if unknown.is_some() {
+                format!(" = {n}")
+            } else {
+                String::new()
+            }
+        };
         EnumView {
             fixed_codec: fixed_codec_line(
                 &names::ident(Lang::Rust, NameKind::Type, &def.name),
@@ -1144,9 +1160,10 @@ impl Cx<'_> {
             common: self.common(
                 def,
                 self.derive_line(&["Clone", "Copy", "Debug", "Default"]),
-                self.serde_type_attrs(&[]),
+                attrs,
                 values.iter().any(|v| v.deprecated),
             ),
+            unknown_discriminant: unknown.map_or(String::new(), discriminant),
             // Named values serialize as their names; `Unknown(n)` as the bare
             // number, and a number deserializes to `Unknown(n)`.
             unknown_attrs: if self.serde {
@@ -1165,6 +1182,7 @@ impl Cx<'_> {
                     deprecated: v.deprecated,
                     name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
                     value: v.value.to_string(),
+                    discriminant: discriminant(v.value),
                 })
                 .collect(),
         }
@@ -1478,6 +1496,8 @@ struct EnumView {
     fixed_codec: String,
     /// Attribute lines before the `Unknown` variant.
     unknown_attrs: Vec<String>,
+    /// ` = n` after `Unknown(..)`, or empty (see `enum_view`).
+    unknown_discriminant: String,
     values: Vec<EnumValueView>,
 }
 
@@ -1489,6 +1509,8 @@ struct EnumValueView {
     deprecated: bool,
     name: String,
     value: String,
+    /// ` = value` after the variant's name, or empty (see `enum_view`).
+    discriminant: String,
 }
 
 #[derive(Serialize)]
@@ -1634,6 +1656,18 @@ fn if_head(indent: usize, head: &str) -> String {
 }
 
 /// The `fixed_codec!` line of a fixed-size type.
+/// The smallest number of `base` that no value of the enum has.
+fn unused_value(base: Prim, values: &[EnumValue]) -> Option<u64> {
+    let used: std::collections::BTreeSet<u64> = values.iter().map(|v| v.value).collect();
+    let max = match base.size() {
+        1 => u64::from(u8::MAX),
+        2 => u64::from(u16::MAX),
+        _ => u64::from(u32::MAX),
+    };
+    // At most `values.len() + 1` numbers need looking at.
+    (0..=max).find(|n| !used.contains(n))
+}
+
 fn fixed_codec_line(name: &str, memory: u64, align: u32) -> String {
     macro_statement(
         0,
@@ -1649,6 +1683,32 @@ fn fixed_codec_line(name: &str, memory: u64, align: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unknown_takes_the_smallest_number_no_value_has() {
+        let values = |numbers: &mut dyn Iterator<Item = u64>| -> Vec<EnumValue> {
+            numbers
+                .map(|value| EnumValue {
+                    name: format!("V{value}"),
+                    doc: Vec::new(),
+                    value,
+                    deprecated: false,
+                    span: crate::diag::Span::default(),
+                })
+                .collect()
+        };
+        assert_eq!(
+            unused_value(Prim::U8, &values(&mut [1, 2].into_iter())),
+            Some(0)
+        );
+        assert_eq!(unused_value(Prim::U8, &values(&mut (0..3))), Some(3));
+        assert_eq!(unused_value(Prim::U8, &values(&mut (0..=255))), None);
+        assert_eq!(unused_value(Prim::U16, &values(&mut (0..=255))), Some(256));
+        assert_eq!(
+            unused_value(Prim::U32, &values(&mut [0, 1, 4_000_000_000].into_iter())),
+            Some(2)
+        );
+    }
 
     #[test]
     fn tidy_collapses_blank_runs_and_trims_before_closing_braces() {
