@@ -12,8 +12,10 @@ pub mod pkt {
 
 pub mod baseline;
 pub mod codec;
+pub mod cost;
 pub mod csharp_report;
 pub mod data;
+pub mod instructions;
 pub mod peers;
 pub mod public_data;
 pub mod read;

@@ -2,7 +2,7 @@
 //! `cargo bench -p pkt-bench` run (criterion's `new/estimates.json`, median)
 //! plus wire sizes and allocation counts measured here.
 //!
-//! Usage: `cargo run -p pkt-bench --release --bin report [-- [--csharp-only] [CRITERION_DIR]]`.
+//! Usage: `cargo run -p pkt-bench --release --bin report [-- [--csharp-only | --instructions-only] [CRITERION_DIR]]`.
 //! CRITERION_DIR defaults to `$CARGO_TARGET_DIR/criterion`, else
 //! `target/criterion` in the workspace.
 //!
@@ -10,6 +10,9 @@
 //! `--bin csharp`) exists, a C# section is added. `--csharp-only` replaces
 //! just that section in the existing `docs/benchmarks.md` and leaves the Rust
 //! part (and the chart) as they are, so no criterion results are needed.
+//! Likewise `$CARGO_TARGET_DIR/instructions/results.tsv` (from
+//! `--bin instructions`) adds the instruction counts, and
+//! `--instructions-only` replaces just their section.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -17,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use pkt_bench::codec::Codec;
 use pkt_bench::csharp_report;
+use pkt_bench::instructions::{self, Counts};
 use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED, READS, VIEW_DATASETS};
 use rkyv::util::AlignedVec;
 
@@ -237,6 +241,7 @@ struct Report {
     rows: BTreeMap<(&'static str, &'static str), Row>,
     reads: ReadAllocs,
     times: Times,
+    counts: Option<Counts>,
 }
 
 impl Report {
@@ -366,10 +371,18 @@ impl Report {
                     (Some(t), Some(r)) => t / r,
                     _ => f64::NAN,
                 };
+                // Beside each peer ahead, its instruction count against
+                // pktc's, which tells a timing swing from a real gap.
+                let instr = |p: &str| {
+                    self.counts
+                        .as_ref()
+                        .and_then(|c| c.ratio(ds, p, op))
+                        .map_or(String::new(), |r| format!("; instructions {r:.2}x"))
+                };
                 let ahead: Vec<String> = fixed_layout
                     .iter()
                     .filter(|p| ratio(p) < 1.0)
-                    .map(|p| format!("{p} ({:.2}x)", ratio(p)))
+                    .map(|p| format!("{p} ({:.2}x{})", ratio(p), instr(p)))
                     .collect();
                 line(
                     ahead.is_empty(),
@@ -645,6 +658,9 @@ impl Report {
     }
 }
 
+/// The heading the instructions section goes before.
+const RESULTS: &str = "## Results";
+
 fn main() {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
@@ -654,7 +670,27 @@ fn main() {
     let csharp_only = args.iter().any(|a| a == "--csharp-only");
     let csharp_results = target.join("csharp-bench").join("results.tsv");
     let csharp = csharp_report::section(&csharp_results);
+    let counts_results = target.join("instructions").join("results.tsv");
+    let counts = Counts::read(&counts_results);
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    if args.iter().any(|a| a == "--instructions-only") {
+        let Some(counts) = counts else {
+            eprintln!(
+                "no instruction counts in {}; run `cargo run -p pkt-bench --release --bin instructions` first",
+                counts_results.display()
+            );
+            std::process::exit(1);
+        };
+        let path = docs.join("benchmarks.md");
+        let doc = std::fs::read_to_string(&path).expect("read docs/benchmarks.md");
+        std::fs::write(
+            &path,
+            instructions::splice(&doc, &counts.section(), RESULTS),
+        )
+        .expect("write docs/benchmarks.md");
+        println!("replaced the instructions section of docs/benchmarks.md");
+        return;
+    }
     if csharp_only {
         let Some(section) = csharp else {
             eprintln!(
@@ -688,6 +724,7 @@ fn main() {
         rows: m.rows,
         reads: m.reads,
         times,
+        counts,
     };
 
     let mut out = String::new();
@@ -696,7 +733,18 @@ fn main() {
     out.push_str(&machine());
     out.push_str("\n## Targets\n\n");
     report.targets(&mut out);
-    out.push_str("## Results\n\n![Time relative to pktc](benchmarks.svg)\n\n");
+    match &report.counts {
+        Some(counts) => {
+            out.push_str(&counts.section());
+            out.push('\n');
+        }
+        None => eprintln!(
+            "no instruction counts in {}: their section is left out",
+            counts_results.display()
+        ),
+    }
+    out.push_str(RESULTS);
+    out.push_str("\n\n![Time relative to pktc](benchmarks.svg)\n\n");
     for ds in DATASETS {
         report.table(ds, &mut out);
     }
