@@ -213,24 +213,16 @@ impl Counts {
             for ds in DATASETS {
                 let _ = write!(o, "| {ds} |");
                 for c in &codecs {
-                    let (codec, op) = match *c {
+                    let (codec, row_op) = match *c {
                         "pktc decode_into" => ("pktc", "decode_into"),
                         c => (c, op),
                     };
-                    let cell = match (self.get(ds, codec, op), codec) {
+                    // Against pktc's count for the table's operation.
+                    let cell = match (self.get(ds, codec, row_op), self.get(ds, "pktc", op)) {
                         (None, _) => "–".to_owned(),
-                        (Some(n), "pktc") if op != "decode_into" => fmt_count(n),
-                        (Some(n), _) => {
-                            let pktc = self.get(
-                                ds,
-                                "pktc",
-                                if op == "decode_into" { "decode" } else { op },
-                            );
-                            match pktc {
-                                Some(p) => format!("{} ({:.2}x)", fmt_count(n), n / p),
-                                None => fmt_count(n),
-                            }
-                        }
+                        (Some(n), _) if *c == "pktc" => fmt_count(n),
+                        (Some(n), Some(p)) => format!("{} ({:.2}x)", fmt_count(n), n / p),
+                        (Some(n), None) => fmt_count(n),
                     };
                     let _ = write!(o, " {cell} |");
                 }
