@@ -104,16 +104,7 @@ fn bytes(b: f64) -> String {
     if b.is_nan() || b < 0.0 {
         "–".to_owned()
     } else if b.fract() == 0.0 {
-        let s = format!("{b:.0}");
-        // thousands separators
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
+        crate::text::thousands(b)
     } else {
         format!("{b:.1}")
     }

@@ -324,15 +324,7 @@ fn fmt_count(n: f64) -> String {
     if n >= 1e6 {
         return format!("{:.2} M", n / 1e6);
     }
-    let digits = format!("{:.0}", n);
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    crate::text::thousands(n)
 }
 
 /// `doc` with its instructions section replaced by `section`, or, when it

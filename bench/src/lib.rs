@@ -20,3 +20,4 @@ pub mod peers;
 pub mod public_data;
 pub mod read;
 pub mod suite;
+pub mod text;

@@ -661,6 +661,27 @@ impl Report {
 /// The heading the instructions section goes before.
 const RESULTS: &str = "## Results";
 
+/// Replaces just the section that `--bin {bin}` measures in the existing
+/// `doc` with `section`, made from `results` (exits when there are none).
+fn replace_section(
+    doc: &Path,
+    bin: &str,
+    section: Option<String>,
+    results: &Path,
+    splice: impl Fn(&str, &str) -> String,
+) {
+    let Some(section) = section else {
+        eprintln!(
+            "no results in {}; run `cargo run -p pkt-bench --release --bin {bin}` first",
+            results.display()
+        );
+        std::process::exit(1);
+    };
+    let text = std::fs::read_to_string(doc).expect("read docs/benchmarks.md");
+    std::fs::write(doc, splice(&text, &section)).expect("write docs/benchmarks.md");
+    println!("replaced the {bin} section of docs/benchmarks.md");
+}
+
 fn main() {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
@@ -673,37 +694,22 @@ fn main() {
     let counts_results = target.join("instructions").join("results.tsv");
     let counts = Counts::read(&counts_results);
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs");
+    let doc = docs.join("benchmarks.md");
     if args.iter().any(|a| a == "--instructions-only") {
-        let Some(counts) = counts else {
-            eprintln!(
-                "no instruction counts in {}; run `cargo run -p pkt-bench --release --bin instructions` first",
-                counts_results.display()
-            );
-            std::process::exit(1);
-        };
-        let path = docs.join("benchmarks.md");
-        let doc = std::fs::read_to_string(&path).expect("read docs/benchmarks.md");
-        std::fs::write(
-            &path,
-            instructions::splice(&doc, &counts.section(), RESULTS),
-        )
-        .expect("write docs/benchmarks.md");
-        println!("replaced the instructions section of docs/benchmarks.md");
+        let section = counts.map(|c| c.section());
+        replace_section(&doc, "instructions", section, &counts_results, |d, s| {
+            instructions::splice(d, s, RESULTS)
+        });
         return;
     }
     if csharp_only {
-        let Some(section) = csharp else {
-            eprintln!(
-                "no C# results in {}; run `cargo run -p pkt-bench --release --bin csharp` first",
-                csharp_results.display()
-            );
-            std::process::exit(1);
-        };
-        let path = docs.join("benchmarks.md");
-        let doc = std::fs::read_to_string(&path).expect("read docs/benchmarks.md");
-        std::fs::write(&path, csharp_report::splice(&doc, &section))
-            .expect("write docs/benchmarks.md");
-        println!("replaced the C# section of docs/benchmarks.md");
+        replace_section(
+            &doc,
+            "csharp",
+            csharp,
+            &csharp_results,
+            csharp_report::splice,
+        );
         return;
     }
     let criterion = args
@@ -758,7 +764,7 @@ fn main() {
             csharp_results.display()
         ),
     }
-    std::fs::write(docs.join("benchmarks.md"), out).expect("write docs/benchmarks.md");
+    std::fs::write(&doc, out).expect("write docs/benchmarks.md");
     std::fs::write(docs.join("benchmarks.svg"), report.svg()).expect("write docs/benchmarks.svg");
     println!("wrote docs/benchmarks.md and docs/benchmarks.svg");
 }
