@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::suite::{DATASETS, FIXED};
+use crate::suite::{DATASETS, FIXED, FIXED_LAYOUT};
 
 /// Marks the section so it can be replaced on its own.
 pub const BEGIN: &str =
@@ -33,26 +33,26 @@ pub const CODECS: [&str; 8] = [
     "rkyv",
 ];
 
-/// The peers pktc's encode and decode must not execute more instructions
-/// than (the fixed-layout peers of the speed targets).
-const FIXED_LAYOUT: [&str; 5] = [
-    "wincode",
-    "speedy",
-    "bincode (fixint)",
-    "bincode (varint)",
-    "postcard",
-];
+/// The `cost::Row` name of `codec`'s `op` ("encode", "decode" or
+/// "decode_into", which is pktc's).
+fn row_name(codec: &str, op: &str) -> String {
+    match op {
+        "encode" => format!("encode:{codec}"),
+        "decode_into" => "decode_into".to_owned(),
+        _ => codec.to_owned(),
+    }
+}
 
 /// The rows counted on every data set, by their `cost::Row` names.
 pub fn rows() -> Vec<String> {
     let mut rows = Vec::new();
     for codec in CODECS {
-        rows.push(format!("encode:{codec}"));
+        rows.push(row_name(codec, "encode"));
         if codec != "pktc (slice)" {
-            rows.push(codec.to_owned());
+            rows.push(row_name(codec, "decode"));
         }
     }
-    rows.push("decode_into".to_owned());
+    rows.push(row_name("pktc", "decode_into"));
     rows
 }
 
@@ -169,12 +169,9 @@ impl Counts {
     /// Instructions per operation of `codec`'s `op` ("encode", "decode" or
     /// "decode_into") on `dataset`.
     pub fn get(&self, dataset: &str, codec: &str, op: &str) -> Option<f64> {
-        let row = match op {
-            "encode" => format!("encode:{codec}"),
-            "decode_into" => "decode_into".to_owned(),
-            _ => codec.to_owned(),
-        };
-        self.per_op.get(&(dataset.to_owned(), row)).copied()
+        self.per_op
+            .get(&(dataset.to_owned(), row_name(codec, op)))
+            .copied()
     }
 
     /// The peer's count divided by pktc's, as the timing tables' "vs pktc":
@@ -196,8 +193,8 @@ impl Counts {
             meta("valgrind"),
             meta("date")
         );
-        for op in ["encode", "decode"] {
-            let _ = writeln!(o, "### {}\n", capitalise(op));
+        for (op, title) in [("encode", "Encode"), ("decode", "Decode")] {
+            let _ = writeln!(o, "### {title}\n");
             let mut head = String::from("| data set |");
             let mut rule = String::from("| --- |");
             let mut codecs: Vec<&str> = CODECS.to_vec();
@@ -309,13 +306,6 @@ impl Counts {
         }
         out
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }
 
 /// A count for a table cell: grouped digits below a million, else millions

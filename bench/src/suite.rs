@@ -124,6 +124,16 @@ pub const PUBLIC: [&str; 3] = ["Logs", "Minecraft players", "mk48 updates"];
 /// The fixed-size seed packets.
 pub const FIXED: [&str; 3] = ["Packet", "Int3Packet", "TransformPacket"];
 
+/// The fixed-layout peers the speed targets say pktc must not trail, in
+/// time and in instructions.
+pub const FIXED_LAYOUT: [&str; 5] = [
+    "wincode",
+    "speedy",
+    "bincode (fixint)",
+    "bincode (varint)",
+    "postcard",
+];
+
 /// pktc, the peers that share the hand-written native types, and prost.
 macro_rules! native_value {
     ($v:expr, $ds:expr, $p:expr, $native:ty, $proto:ty) => {{

@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 use pkt_bench::codec::Codec;
 use pkt_bench::csharp_report;
 use pkt_bench::instructions::{self, Counts};
-use pkt_bench::suite::{self, Visitor, CODECS, DATASETS, FIXED, READS, VIEW_DATASETS};
+use pkt_bench::suite::{
+    self, Visitor, CODECS, DATASETS, FIXED, FIXED_LAYOUT, READS, VIEW_DATASETS,
+};
 use rkyv::util::AlignedVec;
 
 // Counts allocations (including reallocations) per thread; the report is
@@ -356,15 +358,8 @@ impl Report {
                 },
             );
         }
-        // The fixed-layout peers pktc must not trail on any data set, with
-        // pktc's `encode_into` (a reused Vec) and `decode`.
-        let fixed_layout = [
-            "wincode",
-            "speedy",
-            "bincode (fixint)",
-            "bincode (varint)",
-            "postcard",
-        ];
+        // pktc's `encode_into` (a reused Vec) and `decode` against the
+        // fixed-layout peers.
         for ds in DATASETS.iter().filter(|d| !FIXED.contains(d)) {
             for op in ["encode", "decode"] {
                 let ratio = |p: &str| match (self.time(ds, p, op), self.time(ds, "pktc", op)) {
@@ -379,7 +374,7 @@ impl Report {
                         .and_then(|c| c.ratio(ds, p, op))
                         .map_or(String::new(), |r| format!("; instructions {r:.2}x"))
                 };
-                let ahead: Vec<String> = fixed_layout
+                let ahead: Vec<String> = FIXED_LAYOUT
                     .iter()
                     .filter(|p| ratio(p) < 1.0)
                     .map(|p| format!("{p} ({:.2}x{})", ratio(p), instr(p)))
@@ -389,7 +384,7 @@ impl Report {
                     if ahead.is_empty() {
                         format!(
                             "{ds}: pktc {op} is no slower than {}",
-                            fixed_layout.join(", ")
+                            FIXED_LAYOUT.join(", ")
                         )
                     } else {
                         format!("{ds}: pktc {op} is slower than {}", ahead.join(", "))

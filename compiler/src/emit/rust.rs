@@ -1144,12 +1144,9 @@ impl Cx<'_> {
         if unknown.is_some() {
             attrs.push(format!("#[repr({})]", base.name()));
         }
-        let discriminant = |n: u64| {
-            if unknown.is_some() {
-                format!(" = {n}")
-            } else {
-                String::new()
-            }
+        let discriminant = |n: u64| match unknown {
+            Some(_) => format!(" = {n}"),
+            None => String::new(),
         };
         EnumView {
             fixed_codec: fixed_codec_line(
@@ -1163,7 +1160,7 @@ impl Cx<'_> {
                 attrs,
                 values.iter().any(|v| v.deprecated),
             ),
-            unknown_discriminant: unknown.map_or(String::new(), discriminant),
+            unknown_discriminant: unknown.map_or(String::new(), |n| format!(" = {n}")),
             // Named values serialize as their names; `Unknown(n)` as the bare
             // number, and a number deserializes to `Unknown(n)`.
             unknown_attrs: if self.serde {
@@ -1655,7 +1652,6 @@ fn if_head(indent: usize, head: &str) -> String {
     format!("{pad}{head}\n{pad}{{")
 }
 
-/// The `fixed_codec!` line of a fixed-size type.
 /// The smallest number of `base` that no value of the enum has.
 fn unused_value(base: Prim, values: &[EnumValue]) -> Option<u64> {
     let used: std::collections::BTreeSet<u64> = values.iter().map(|v| v.value).collect();
@@ -1668,6 +1664,7 @@ fn unused_value(base: Prim, values: &[EnumValue]) -> Option<u64> {
     (0..=max).find(|n| !used.contains(n))
 }
 
+/// The `fixed_codec!` line of a fixed-size type.
 fn fixed_codec_line(name: &str, memory: u64, align: u32) -> String {
     macro_statement(
         0,
