@@ -41,6 +41,7 @@ pub fn encode_to_buf<T: Encode + ?Sized, B: BufMut + ?Sized>(
     buf: &mut B,
 ) -> Result<(), EncodeError> {
     value.check_limits()?;
+    crate::writer::frameable(value.encoded_len())?;
     encode_to_buf_unchecked(value, buf);
     Ok(())
 }
@@ -49,7 +50,8 @@ pub fn encode_to_buf<T: Encode + ?Sized, B: BufMut + ?Sized>(
 ///
 /// # Panics
 ///
-/// As [`encode_to_buf`].
+/// As [`encode_to_buf`], and when the encoding is longer than `u32::MAX`
+/// bytes.
 pub fn encode_to_buf_unchecked<T: Encode + ?Sized, B: BufMut + ?Sized>(value: &T, buf: &mut B) {
     let n = value.encoded_len();
     if n == 0 {

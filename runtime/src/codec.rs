@@ -134,7 +134,8 @@ impl<In, Out> PacketCodec<In, Out> {
         value
             .check_limits_with(&self.limits)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        let n = value.encoded_len();
+        let n = crate::writer::frameable(value.encoded_len())
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let frame_len = n.saturating_sub(4);
         if frame_len > self.limits.max_frame {
             return Err(io::Error::new(

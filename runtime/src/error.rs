@@ -228,6 +228,12 @@ pub enum EncodeErrorKind {
         /// The depth limit.
         max: u32,
     },
+    /// The encoding is longer than the `u32` length prefixes of the wire
+    /// format can frame (`u32::MAX` bytes).
+    TooLarge {
+        /// Bytes the encoding would take.
+        len: usize,
+    },
 }
 
 /// An encoding failure.
@@ -252,6 +258,11 @@ impl EncodeError {
         Self::new(EncodeErrorKind::FieldTooLong { field, len, max })
     }
 
+    /// A [`EncodeErrorKind::TooLarge`] error.
+    pub fn too_large(len: usize) -> Self {
+        Self::new(EncodeErrorKind::TooLarge { len })
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &EncodeErrorKind {
         &self.kind
@@ -274,6 +285,11 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::DepthExceeded { max } => {
                 write!(f, "value nested deeper than {max} levels")
             }
+            EncodeErrorKind::TooLarge { len } => write!(
+                f,
+                "encoding of {len} bytes, more than the {} a length prefix can frame",
+                u32::MAX
+            ),
         }
     }
 }

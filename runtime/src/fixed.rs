@@ -290,6 +290,15 @@ macro_rules! fixed_codec {
                 $crate::fixed::write(self, w);
             }
             #[inline]
+            fn encode_into(
+                &self,
+                out: &mut ::std::vec::Vec<u8>,
+            ) -> Result<(), $crate::EncodeError> {
+                // Nothing to check, and never too large to frame.
+                $crate::fixed::encode_into(self, out);
+                Ok(())
+            }
+            #[inline]
             fn encode_into_unchecked(&self, out: &mut ::std::vec::Vec<u8>) {
                 $crate::fixed::encode_into(self, out);
             }

@@ -53,26 +53,34 @@ pub trait Encode {
 
     /// Checks the value ([`check_limits`](Encode::check_limits)), then
     /// encodes it into a new vector, with exactly one allocation of exactly
-    /// [`encoded_len`](Encode::encoded_len) bytes.
+    /// [`encoded_len`](Encode::encoded_len) bytes. An encoding longer than
+    /// the wire's `u32` length prefixes can frame is
+    /// [`EncodeErrorKind::TooLarge`](crate::EncodeErrorKind::TooLarge).
     #[inline]
     fn encode_to_vec(&self) -> Result<Vec<u8>, EncodeError> {
         self.check_limits()?;
-        Ok(self.encode_to_vec_unchecked())
+        let n = crate::writer::frameable(self.encoded_len())?;
+        let mut out = Vec::with_capacity(n);
+        crate::writer::append(&mut out, n, |w| self.encode_raw(w));
+        Ok(out)
     }
 
     /// Checks the value, then appends its encoding to `out`; allocates
-    /// nothing when `out` has the capacity. On error `out` is unchanged.
+    /// nothing when `out` has the capacity. On error (as for
+    /// [`encode_to_vec`](Encode::encode_to_vec)) `out` is unchanged.
     #[inline]
     fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         self.check_limits()?;
-        self.encode_into_unchecked(out);
+        let n = crate::writer::frameable(self.encoded_len())?;
+        crate::writer::append(out, n, |w| self.encode_raw(w));
         Ok(())
     }
 
     /// Checks the value, then encodes it into the front of `out` and returns
     /// the number of bytes written, or
     /// [`EncodeErrorKind::BufferTooSmall`](crate::EncodeErrorKind::BufferTooSmall)
-    /// (writing nothing) when `out` is too short.
+    /// (writing nothing) when `out` is too short; errors as for
+    /// [`encode_to_vec`](Encode::encode_to_vec).
     #[inline]
     fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         self.check_limits()?;
@@ -82,6 +90,11 @@ pub trait Encode {
     /// [`encode_to_vec`](Encode::encode_to_vec) without the limit check: a
     /// value over its limits or nested too deep is written anyway, and its
     /// receiver rejects it.
+    ///
+    /// # Panics
+    ///
+    /// When the encoding is longer than `u32::MAX` bytes, which the checked
+    /// encoders refuse with an error.
     #[inline]
     fn encode_to_vec_unchecked(&self) -> Vec<u8> {
         let n = self.encoded_len();
@@ -91,16 +104,20 @@ pub trait Encode {
     }
 
     /// [`encode_into`](Encode::encode_into) without the limit check.
+    ///
+    /// # Panics
+    ///
+    /// As [`encode_to_vec_unchecked`](Encode::encode_to_vec_unchecked).
     #[inline]
     fn encode_into_unchecked(&self, out: &mut Vec<u8>) {
         crate::writer::append(out, self.encoded_len(), |w| self.encode_raw(w));
     }
 
     /// [`encode_to_slice`](Encode::encode_to_slice) without the limit check
-    /// (the buffer is still checked).
+    /// (the buffer and the length are still checked).
     #[inline]
     fn encode_to_slice_unchecked(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
-        let n = self.encoded_len();
+        let n = crate::writer::frameable(self.encoded_len())?;
         if out.len() < n {
             return Err(EncodeError::buffer_too_small(n, out.len()));
         }

@@ -19,7 +19,9 @@ use core::mem::MaybeUninit;
 /// Writing past the end of the buffer is a bug in the caller's size
 /// computation and panics. [`put_len`](Writer::put_len) and the methods built
 /// on it also panic for lengths above `u32::MAX`, which the wire format
-/// cannot represent.
+/// cannot represent; the checked encoders
+/// ([`Encode::encode_to_vec`](crate::Encode::encode_to_vec) and the others)
+/// refuse such values with an error before writing.
 #[derive(Debug)]
 pub struct Writer<'a> {
     /// Start of the buffer, valid for writes of `len` bytes for `'a`.
@@ -286,6 +288,17 @@ impl<'a> Writer<'a> {
 #[track_caller]
 fn too_short(needed: usize, left: usize) -> ! {
     panic!("Writer: {needed} bytes needed, {left} left")
+}
+
+/// `n` when an encoding of `n` bytes can be framed (every length prefix in
+/// it is at most `n`, and prefixes are `u32`), else
+/// [`EncodeErrorKind::TooLarge`](crate::EncodeErrorKind::TooLarge).
+#[inline]
+pub(crate) fn frameable(n: usize) -> Result<usize, crate::EncodeError> {
+    if n > u32::MAX as usize {
+        return Err(crate::EncodeError::too_large(n));
+    }
+    Ok(n)
 }
 
 /// Appends exactly `n` bytes written by `write` to `out`, writing straight

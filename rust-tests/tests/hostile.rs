@@ -179,3 +179,53 @@ fn encoders_refuse_values_over_their_limits() {
     };
     assert_eq!(ok.encode_to_vec().unwrap(), ok.encode_to_vec_unchecked());
 }
+
+/// The wire frames every length with a `u32`: an encoding past 4 GiB is an
+/// error from every checked encoder, which writes nothing, not a panic in
+/// the writer. (The 4 GiB of zeros are never touched, so the system hands
+/// out no memory for them.)
+#[test]
+fn encodings_past_four_gibibytes_are_an_error() {
+    use pkt_runtime::{Encode, EncodeError, EncodeErrorKind};
+    use pkt_rust_tests::test::everything::Forwarded;
+    let huge = Forwarded {
+        version: 1,
+        payload: vec![0u8; u32::MAX as usize - 11],
+        unknown_fields: Vec::new(),
+    };
+    // Body prefix, version, payload length and payload: one byte too many.
+    let too_large = EncodeErrorKind::TooLarge {
+        len: u32::MAX as usize + 1,
+    };
+    assert_eq!(huge.encode_to_vec().unwrap_err().kind(), &too_large);
+    let mut out = vec![1, 2, 3];
+    assert_eq!(huge.encode_into(&mut out).unwrap_err().kind(), &too_large);
+    assert_eq!(out, [1, 2, 3], "nothing written");
+    let mut small = [0u8; 16];
+    assert_eq!(
+        huge.encode_to_slice(&mut small).unwrap_err().kind(),
+        &too_large
+    );
+    assert_eq!(
+        huge.encode_to_slice_unchecked(&mut small)
+            .unwrap_err()
+            .kind(),
+        &too_large
+    );
+    assert_eq!(
+        EncodeError::too_large(u32::MAX as usize + 1).to_string(),
+        "encoding of 4294967296 bytes, more than the 4294967295 a length prefix can frame"
+    );
+    // One byte less can be framed: only the buffer is too small.
+    let within = Forwarded {
+        payload: vec![0u8; u32::MAX as usize - 12],
+        ..huge
+    };
+    assert_eq!(
+        within.encode_to_slice(&mut small).unwrap_err().kind(),
+        &EncodeErrorKind::BufferTooSmall {
+            needed: u32::MAX as usize,
+            available: 16
+        }
+    );
+}
