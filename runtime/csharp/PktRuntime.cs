@@ -752,22 +752,43 @@ namespace Pkt
             return -1;
         }
 
-        /// <summary>Orders strings by their UTF-8 bytes (Unicode code points), unlike string.CompareOrdinal.</summary>
+        /// <summary>
+        /// Orders strings by the UTF-8 bytes <see cref="Encode"/> writes for them
+        /// (Unicode code points, a lone surrogate as U+FFFD), unlike
+        /// string.CompareOrdinal: 0 exactly when both encode to the same bytes,
+        /// so a map never holds two keys that would be written alike.
+        /// </summary>
         public static int Compare(string a, string b)
         {
             if (a == null) a = "";
             if (b == null) b = "";
-            int n = a.Length < b.Length ? a.Length : b.Length;
-            for (int i = 0; i < n; i++)
+            int i = 0, j = 0;
+            while (i < a.Length && j < b.Length)
             {
-                int x = a[i], y = b[i];
-                if (x == y) continue;
-                // UTF-16 puts surrogates (supplementary code points) below U+E000..U+FFFF.
-                if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
-                if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
-                return x < y ? -1 : 1;
+                int x = a[i], y = b[j];
+                if (x == y && (x < 0xD800 || x > 0xDFFF))
+                {
+                    i++;
+                    j++;
+                    continue;
+                }
+                x = CodePoint(a, ref i);
+                y = CodePoint(b, ref j);
+                if (x != y) return x < y ? -1 : 1;
             }
-            return a.Length.CompareTo(b.Length);
+            return (i < a.Length ? 1 : 0) - (j < b.Length ? 1 : 0);
+        }
+
+        /// <summary>The code point at <paramref name="i"/> as <see cref="Encode"/> writes it (a lone surrogate is U+FFFD); moves past it.</summary>
+        private static int CodePoint(string s, ref int i)
+        {
+            int c = s[i++];
+            if (c < 0xD800 || c > 0xDFFF) return c;
+            if (c <= 0xDBFF && i < s.Length && s[i] >= 0xDC00 && s[i] <= 0xDFFF)
+            {
+                return 0x10000 + ((c - 0xD800) << 10) + (s[i++] - 0xDC00);
+            }
+            return 0xFFFD;
         }
     }
 
@@ -805,8 +826,10 @@ namespace Pkt
 
     /// <summary>
     /// A map kept sorted in wire order (parallel sorted arrays), so encoding needs
-    /// no sort and equal maps encode to equal bytes. Enumerating with foreach
-    /// allocates nothing.
+    /// no sort and equal maps encode to equal bytes. Keys are the same when they
+    /// encode to the same bytes: strings differing only in lone surrogates
+    /// (each written as U+FFFD) are one key, as on the wire. Enumerating with
+    /// foreach allocates nothing.
     /// </summary>
     public sealed class PktMap<K, V> : global::System.Collections.Generic.IEnumerable<global::System.Collections.Generic.KeyValuePair<K, V>>
     {

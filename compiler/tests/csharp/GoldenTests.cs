@@ -136,6 +136,36 @@ namespace PktTests
             Check.True(string.CompareOrdinal("\uFFFF", "\U0001F600") > 0, "ordinal order differs");
         }
 
+        public static void LoneSurrogateKeys()
+        {
+            // A lone surrogate is written as U+FFFD, so keys are ordered and told
+            // apart by what is written: "\uD800" and "\uDC00" are one key.
+            var m = new global::Pkt.PktMap<string, byte>(global::Pkt.PktKeyOrders.String);
+            m["\uD800"] = 1;
+            m["\uDC00"] = 2;
+            Check.Equal(1, m.Count, "one key on the wire, one key in the map");
+            Check.Equal((byte)2, m["\uFFFD"], "the same key as U+FFFD");
+            bool refused = false;
+            try { m.Add("\uFFFD", 3); } catch (ArgumentException) { refused = true; }
+            Check.True(refused, "Add refuses a key that is written like one already there");
+            // Ordered as written: U+FFFD before U+FFFF (as UTF-16 units, 0xD800 is smaller
+            // than 0xFFFF but 0xDC00 and a pair's first unit are too).
+            var ordered = Fixtures.StringU8Map("\uFFFF", "\uD800x", "\uD83D\uDE00", "\uFFFD");
+            var keys = new List<string>();
+            foreach (var kv in ordered) keys.Add(kv.Key);
+            Check.Equal("\uFFFD|\uD800x|\uFFFF|\uD83D\uDE00", string.Join("|", keys), "UTF-8 order of what is written");
+            // Every decoder accepts what the encoder writes, and equal maps encode alike.
+            var a = new Everything();
+            var b = new Everything();
+            foreach (var k in new[] { "\uDC00", "z", "\uFFFF", "\uD800\uD800" }) a.MapString[k] = k.Length;
+            foreach (var k in new[] { "\uD800\uD800", "\uFFFF", "z", "\uDC00" }) b.MapString[k] = k.Length;
+            var bytes = a.ToArray();
+            Check.Bytes(bytes, b.ToArray(), "equal maps encode to equal bytes");
+            var back = Everything.Decode(bytes);
+            Check.Equal(4, back.MapString.Count, "decoded");
+            Check.Equal(2, back.MapString["\uFFFD\uFFFD"], "two lone surrogates, two U+FFFD");
+        }
+
         public static void FixedStructLayout()
         {
             var f = Fixtures.MakeFixed(7);

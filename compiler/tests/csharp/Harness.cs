@@ -158,6 +158,7 @@ namespace PktTests
             Run("golden.optionals", GoldenTests.Optionals);
             Run("golden.map_sorted", GoldenTests.MapSorted);
             Run("golden.string_key_order", GoldenTests.StringKeyOrder);
+            Run("golden.lone_surrogate_keys", GoldenTests.LoneSurrogateKeys);
             Run("golden.fixed_struct_layout", GoldenTests.FixedStructLayout);
             Run("golden.null_fields_encode_as_defaults", GoldenTests.NullFieldsEncodeAsDefaults);
             Run("golden.encode_errors", GoldenTests.EncodeErrors);
