@@ -115,6 +115,11 @@ pub enum Kind<'a> {
     /// A value of a type that takes no bytes: its zero value, rendered from
     /// the schema.
     Zero(&'a Type),
+    /// A fixed-size struct or array, validated: one node for all its
+    /// scalars, read again from the input when printed ([`Tree::expand`]),
+    /// so that a value costs the same few nodes however deeply its structs
+    /// and arrays nest.
+    Fixed(&'a Type),
     /// Decoding stopped inside this value.
     Incomplete,
 }
@@ -263,6 +268,33 @@ impl<'a> Tree<'a> {
     }
 }
 
+impl<'a> Tree<'a> {
+    /// The scalars of a [`Kind::Fixed`] node, as a tree of their own whose
+    /// root stands for the node (with its place in the path), to print it.
+    pub fn expand(&self, id: NodeId) -> Tree<'a> {
+        let n = &self.nodes[id];
+        let Kind::Fixed(ty) = n.kind else {
+            panic!("expand: node {id} is not a fixed-size value");
+        };
+        let limits = Limits::default();
+        let budget = DecodeBudget::new(&limits, self.input.len());
+        let mut tree = Tree::new(self.ir, self.input);
+        let mut reader = Reader::with_budget(&self.input[..n.end], limits, &budget);
+        let _ = reader.read_slice(n.start);
+        let mut d = Decoder::new(self.ir, &mut tree, self.input, reader);
+        d.expand = true;
+        d.tasks.push(Task::Value {
+            ty,
+            parent: NONE,
+            seg: n.seg,
+        });
+        if let Err(e) = d.run_tasks() {
+            unreachable!("a fixed-size value validated when decoded: {e}");
+        }
+        tree
+    }
+}
+
 /// Decodes exactly one value of `ty` from `input`. On failure the tree holds
 /// what was decoded up to the error.
 pub fn decode<'a>(
@@ -407,6 +439,12 @@ struct Decoder<'i, 't, 'b> {
     fields: Vec<(TypeId, usize)>,
     /// The keys seen in each map being decoded, innermost last.
     keys: Vec<HashSet<&'b [u8]>>,
+    /// Fixed-size structs and arrays get a node for every part
+    /// ([`Tree::expand`]) instead of one [`Kind::Fixed`] node.
+    expand: bool,
+    /// Where in a fixed-size value decoding failed (`.pos[2]`), after the
+    /// path of its node.
+    fixed_path: String,
 }
 
 /// A failure and the node being decoded when it happened.
@@ -422,6 +460,8 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
             tasks: Vec::new(),
             fields: Vec::new(),
             keys: Vec::new(),
+            expand: false,
+            fixed_path: String::new(),
         }
     }
 
@@ -444,7 +484,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         DecodeError {
             kind: e.kind().clone(),
             offset: e.offset(),
-            path: self.tree.path(node),
+            path: self.tree.path(node) + &self.fixed_path,
         }
     }
 
@@ -455,6 +495,10 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
 
     fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {
         self.tasks.push(Task::Root { id, seg });
+        self.run_tasks()
+    }
+
+    fn run_tasks(&mut self) -> Result<(), DecodeError> {
         while let Some(task) = self.tasks.pop() {
             if let Err((e, node)) = self.step(task) {
                 return Err(self.fail(e, node));
@@ -593,9 +637,16 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
     /// Decodes the bytes of a value of `ty` into `node`, and schedules its
     /// children.
     fn value(&mut self, ty: &'i Type, node: NodeId) -> Result<(), pkt_runtime::DecodeError> {
-        if matches!(self.ir.layout(ty), Layout::Fixed { size: 0 }) {
-            self.done(node, Kind::Zero(ty));
-            return Ok(());
+        if let Layout::Fixed { size } = self.ir.layout(ty) {
+            if size == 0 {
+                self.done(node, Kind::Zero(ty));
+                return Ok(());
+            }
+            if !self.expand && self.is_composite(ty) {
+                self.skim(ty)?;
+                self.done(node, Kind::Fixed(ty));
+                return Ok(());
+            }
         }
         match ty {
             Type::Prim(p) => {
@@ -683,6 +734,86 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
             Type::Named(r) => self.declared(r.id, node)?,
         }
         Ok(())
+    }
+
+    /// A fixed-size struct or array (not a number or an enum).
+    fn is_composite(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Array(..) => true,
+            Type::Named(r) => matches!(self.ir.ty(r.id).kind, TypeKind::Struct { .. }),
+            _ => false,
+        }
+    }
+
+    /// Reads every scalar of the fixed-size value `ty` in order, with the
+    /// reader's checks (a `bool` must be 0 or 1, a scalar cut short is the
+    /// error at its offset), building nothing. On failure `fixed_path` says
+    /// where in the value. The walk keeps its own stack of (type, next part),
+    /// since structs nest as deep as the schema declares them.
+    fn skim(&mut self, ty: &'i Type) -> Result<(), pkt_runtime::DecodeError> {
+        let ir = self.ir;
+        let mut stack: Vec<(&'i Type, u32)> = vec![(ty, 0)];
+        while let Some(&(t, part)) = stack.last() {
+            if let Some(top) = stack.last_mut() {
+                top.1 += 1;
+            }
+            let inner = match t {
+                Type::Array(elem, n) => (part < *n).then_some(&**elem),
+                Type::Named(r) => match &ir.ty(r.id).kind {
+                    TypeKind::Struct { fields } => fields.get(part as usize).map(|f| &f.ty),
+                    TypeKind::Enum { base, .. } if part == 0 => {
+                        let width = base.size() as usize;
+                        self.read_fixed_part(&stack, |r| r.read_slice(width).map(drop))?;
+                        None
+                    }
+                    _ => None,
+                },
+                Type::Prim(p) if part == 0 => {
+                    let p = *p;
+                    self.read_fixed_part(&stack, |r| match p {
+                        Prim::Bool => r.read_bool().map(drop),
+                        _ => r.read_slice(p.size() as usize).map(drop),
+                    })?;
+                    None
+                }
+                _ => None,
+            };
+            match inner {
+                Some(inner) => stack.push((inner, 0)),
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One scalar of a fixed-size value being skimmed; on failure, records
+    /// its place in the value (the path below the value's node).
+    fn read_fixed_part(
+        &mut self,
+        stack: &[(&'i Type, u32)],
+        read: impl FnOnce(&mut Reader<'b>) -> Result<(), pkt_runtime::DecodeError>,
+    ) -> Result<(), pkt_runtime::DecodeError> {
+        let result = read(self.reader());
+        if result.is_err() {
+            let ir = self.ir;
+            let mut path = String::new();
+            for pair in stack.windows(2) {
+                let (outer, next) = pair[0];
+                match outer {
+                    Type::Array(..) => path.push_str(&format!("[{}]", next - 1)),
+                    Type::Named(r) => {
+                        let field = &ir.ty(r.id).kind.fields()[next as usize - 1];
+                        path.push('.');
+                        path.push_str(&field.name);
+                    }
+                    _ => {}
+                }
+            }
+            self.fixed_path = path;
+        }
+        result
     }
 
     /// Decodes a value of the declared type `id` into `node`.

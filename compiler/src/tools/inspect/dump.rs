@@ -83,13 +83,21 @@ fn shown(path: &str) -> String {
 }
 
 fn rows(tree: &Tree<'_>) -> Vec<Row> {
-    let ir = tree.ir;
     let mut out = Vec::new();
+    rows_from(tree, tree.root(), 0, String::new(), &mut out);
+    out
+}
+
+/// The rows of `root` and the values in it, at nesting `depth` below the
+/// value whose path is `outer`.
+fn rows_from(tree: &Tree<'_>, root: NodeId, depth: usize, outer: String, out: &mut Vec<Row>) {
+    let ir = tree.ir;
     // The path of the node being visited, and at each depth the length of
     // the path of the node around it.
-    let mut path = String::new();
-    let mut base: Vec<usize> = vec![0];
-    let mut stack = vec![Step::Node(tree.root(), 0)];
+    let mut path = outer;
+    let mut base: Vec<usize> = vec![0; depth + 1];
+    base[depth] = path.len();
+    let mut stack = vec![Step::Node(root, depth)];
     let mut row = |out: &mut Vec<Row>, start, end, depth, path: &str, text: String| {
         out.push(Row {
             start,
@@ -104,7 +112,7 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
             Step::Node(id, depth) => (id, depth),
             Step::Tail(id, depth) => {
                 path.truncate(base[depth + 1]);
-                tail(tree, id, depth, &path, &mut out, &mut row);
+                tail(tree, id, depth, &path, out, &mut row);
                 continue;
             }
         };
@@ -121,22 +129,29 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
             let f = &ir.ty(t).kind.fields()[field];
             let value = default_json(ir, &f.ty, f.default.as_ref());
             let text = format!("absent, default {value}");
-            row(&mut out, n.start, n.start, depth, &path, text);
+            row(out, n.start, n.start, depth, &path, text);
             continue;
         }
         if let Some(text) = scalar_text(tree, id) {
-            row(&mut out, n.start, n.end, depth, &path, text);
+            row(out, n.start, n.end, depth, &path, text);
+            continue;
+        }
+        if let Kind::Fixed(_) = n.kind {
+            // Its parts hold no variable-size value, so this goes one level
+            // deep.
+            path.truncate(base[depth]);
+            rows_from(&tree.expand(id), 0, depth, path.clone(), out);
             continue;
         }
         let count = tree.children(id).count();
         match n.kind {
-            Kind::Optional(false) => row(&mut out, n.start, n.end, depth, &path, "absent".into()),
+            Kind::Optional(false) => row(out, n.start, n.end, depth, &path, "absent".into()),
             Kind::Optional(true) => {
                 let only = tree.children(id).next();
                 match only.and_then(|c| scalar_text(tree, c)) {
-                    Some(text) => row(&mut out, n.start, n.end, depth, &path, text),
+                    Some(text) => row(out, n.start, n.end, depth, &path, text),
                     None => {
-                        row(&mut out, n.start, n.head, depth, &path, "present".into());
+                        row(out, n.start, n.head, depth, &path, "present".into());
                         children(&mut stack);
                     }
                 }
@@ -149,13 +164,13 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
                     Kind::Struct(t) => format!("struct {}", ir.ty(t).name),
                     _ => String::new(),
                 };
-                row(&mut out, n.start, n.head, depth, &path, text);
+                row(out, n.start, n.head, depth, &path, text);
                 children(&mut stack);
             }
             Kind::Message { id: t, .. } => {
                 let body = n.end.saturating_sub(n.head);
                 let text = format!("message {}, body {body} bytes", ir.ty(t).name);
-                row(&mut out, n.start, n.head, depth, &path, text);
+                row(out, n.start, n.head, depth, &path, text);
                 stack.push(Step::Tail(id, depth));
                 children(&mut stack);
             }
@@ -167,7 +182,7 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
             } => {
                 let frame = n.end.saturating_sub(n.head);
                 let text = format!("union {}, frame {frame} bytes", ir.ty(t).name);
-                row(&mut out, n.start, n.head, depth, &path, text);
+                row(out, n.start, n.head, depth, &path, text);
                 let width = match &ir.ty(t).kind {
                     TypeKind::Union { tag, .. } => tag.size() as usize,
                     _ => 0,
@@ -181,28 +196,13 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
                     None => format!("{tag} (unknown)"),
                 };
                 let tag_path = format!("{path}.tag");
-                row(
-                    &mut out,
-                    n.head,
-                    n.head + width,
-                    depth + 1,
-                    &tag_path,
-                    tag_text,
-                );
+                row(out, n.head, n.head + width, depth + 1, &tag_path, tag_text);
                 stack.push(Step::Tail(id, depth));
                 children(&mut stack);
             }
-            _ => row(
-                &mut out,
-                n.start,
-                n.start,
-                depth,
-                &path,
-                "(incomplete)".into(),
-            ),
+            _ => row(out, n.start, n.start, depth, &path, "(incomplete)".into()),
         }
     }
-    out
 }
 
 /// The rows after a message's fields (its unknown bytes) or a union's

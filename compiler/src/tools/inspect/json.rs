@@ -144,6 +144,12 @@ fn node<'a>(out: &mut Out, tree: &Tree<'a>, id: NodeId, stack: &mut Vec<Step<'a>
             stack.push(Step::Default(&f.ty, f.default.as_ref()));
         }
         Kind::Zero(ty) => stack.push(Step::Default(ty, None)),
+        Kind::Fixed(_) => {
+            // Its parts hold no variable-size value, so this goes one level
+            // deep.
+            let parts = tree.expand(id);
+            run(out, Some(&parts), vec![Step::Node(parts.root())], ir);
+        }
         _ => out.scalar(&scalar_json(tree, id).unwrap_or_else(|| "null".into())),
     }
 }
