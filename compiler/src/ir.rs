@@ -81,13 +81,7 @@ impl Ir {
                     align: m.align,
                 }
             }
-            Type::Array(t, n) => {
-                let m = self.memory(t);
-                Memory {
-                    size: m.size.saturating_mul(u64::from(*n)),
-                    align: m.align,
-                }
-            }
+            Type::Array(t, n) => Memory::array(self.memory(t), *n),
             Type::Named(r) => self.ty(r.id).memory,
         }
     }
@@ -123,14 +117,20 @@ pub fn round_up(n: u64, align: u32) -> u64 {
 /// the same for every language and for `pktc inspect`, so that every decoder
 /// charges the same numbers against the decode budget at the same offsets.
 ///
-/// It is an upper bound of the in-memory size of the generated Rust type
-/// (fields laid out in declaration order with natural alignment, which Rust's
-/// reordering can only shrink): scalars take their wire size; an enum twice
-/// its base (the `Unknown(raw)` variant next to a discriminant); `string`,
-/// `bytes`, `list` and `map` a 24-byte handle (their contents are charged
-/// when read); `T?` one alignment unit more than `T`; a boxed field a
-/// pointer; a union its largest payload (at least the 32-byte unknown
-/// variant) plus one alignment unit for the discriminant.
+/// It is an upper bound of what a value takes in each generated language:
+/// the in-memory size of the generated Rust type (fields laid out in
+/// declaration order with natural alignment, which Rust's reordering can
+/// only shrink) and the objects the generated C# allocates for it. Scalars
+/// take their wire size; an enum twice its base (the `Unknown(raw)` variant
+/// next to a discriminant); `string`, `bytes`, `list` and `map` a 24-byte
+/// handle (their contents are charged when read); `T?` one alignment unit
+/// more than `T`; a boxed field a pointer; `[T; N]` its elements plus
+/// [`Memory::ARRAY`] (a C# array is an object of its own); a fixed-size
+/// struct its fields, and at least 1 byte (the size of an empty C# struct);
+/// a message or variable-size struct its fields plus [`Memory::OBJECT`] (a C#
+/// object); a union its largest payload (at least the 32-byte unknown
+/// variant) plus one alignment unit for the discriminant, plus
+/// [`Memory::OBJECT`] (the C# variant object).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Memory {
     /// Bytes, saturating at `u64::MAX`.
@@ -141,11 +141,40 @@ pub struct Memory {
 
 impl Memory {
     /// A `String`, `Vec` or map: pointer, length, capacity.
-    pub const HANDLE: Memory = Memory { size: 24, align: 8 };
+    pub const HANDLE: Memory = Memory {
+        size: pkt_runtime::model::HANDLE as u64,
+        align: 8,
+    };
     /// A `Box`.
     pub const POINTER: Memory = Memory { size: 8, align: 8 };
     /// An empty value.
     pub const EMPTY: Memory = Memory { size: 0, align: 1 };
+    /// What a C# array adds to its elements: the reference to it (8 bytes)
+    /// and its header (32 bytes in Mono and IL2CPP, 24 in .NET).
+    pub const ARRAY: u64 = pkt_runtime::model::ARRAY as u64;
+    /// What a C# object adds to its fields: the reference to it (8 bytes)
+    /// and its header (16 bytes).
+    pub const OBJECT: u64 = pkt_runtime::model::OBJECT as u64;
+
+    /// `[T; n]` of elements of model `elem`: the elements and
+    /// [`Memory::ARRAY`], aligned as the elements are (as the Rust array is).
+    pub fn array(elem: Memory, n: u32) -> Memory {
+        Memory {
+            size: elem
+                .size
+                .saturating_mul(u64::from(n))
+                .saturating_add(Memory::ARRAY),
+            align: elem.align,
+        }
+    }
+
+    /// The same value held by a C# object: [`Memory::OBJECT`] more.
+    pub fn object(self) -> Memory {
+        Memory {
+            size: self.size.saturating_add(Memory::OBJECT),
+            align: self.align,
+        }
+    }
 
     pub fn scalar(size: u32) -> Memory {
         Memory {

@@ -1,8 +1,9 @@
-//! Schemas that nest as deep as they are long: 100,000 struct or message
-//! declarations each holding the next, and 100,000 constants each defined by
-//! the previous one. Every pass of the compiler walks them with bounded
-//! stack, on the default 2 MiB test thread. A schema file over 16 MiB is
-//! refused before it is parsed.
+//! Schemas that nest as deep as they are long: 100,000 struct declarations
+//! each holding the next, 100,000 messages each holding a list of the next
+//! (held inline, their values would pass the size bound), and 100,000
+//! constants each defined by the previous one. Every pass of the compiler
+//! walks them with bounded stack, on the default 2 MiB test thread. A schema
+//! file over 16 MiB is refused before it is parsed.
 
 use std::path::{Path, PathBuf};
 
@@ -19,14 +20,13 @@ fn write(name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// `struct S0 { a: S1 }` ... `struct S99999 { a: u8 }` (or messages).
-fn chain(keyword: &str, prefix: &str) -> String {
+/// `struct S0 { a: S1 }` ... `struct S99999 { a: u8 }` (or messages), each
+/// field's type `wrap` of the next (`{}`: the next type itself).
+fn chain(keyword: &str, prefix: &str, wrap: &str) -> String {
     let mut s = String::new();
     for i in 0..N - 1 {
-        s.push_str(&format!(
-            "{keyword} {prefix}{i} {{\n    a: {prefix}{},\n}}\n\n",
-            i + 1
-        ));
+        let next = wrap.replace("{}", &format!("{prefix}{}", i + 1));
+        s.push_str(&format!("{keyword} {prefix}{i} {{\n    a: {next},\n}}\n\n"));
     }
     s.push_str(&format!("{keyword} {prefix}{} {{\n    a: u8,\n}}\n", N - 1));
     s
@@ -102,7 +102,7 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
 
 #[test]
 fn a_100k_struct_chain_compiles_everywhere() {
-    let text = chain("struct", "S");
+    let text = chain("struct", "S", "{}");
     let path = write("structs.pkt", &text);
     // One byte: the u8 at the bottom of 100,000 nested structs.
     every_pass(
@@ -114,12 +114,15 @@ fn a_100k_struct_chain_compiles_everywhere() {
 
 #[test]
 fn a_100k_message_chain_compiles_everywhere() {
-    let text = chain("message", "M");
+    let text = chain("message", "M", "list<{}>");
     let path = write("messages.pkt", &text);
-    // 100 nested empty bodies: stopped by the depth limit.
-    let mut input = Vec::new();
-    for i in 0..100u32 {
-        input.splice(0..0, (4 * i).to_le_bytes());
+    // 100 bodies, each a list of one more: stopped by the depth limit.
+    let mut input = 0u32.to_le_bytes().to_vec();
+    for _ in 0..100 {
+        let mut body = 1u32.to_le_bytes().to_vec();
+        body.extend_from_slice(&input);
+        input = (body.len() as u32).to_le_bytes().to_vec();
+        input.extend_from_slice(&body);
     }
     every_pass(
         &path,

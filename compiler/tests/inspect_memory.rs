@@ -81,3 +81,88 @@ fn a_sixteen_mebibyte_frame_of_absent_big_optionals_is_rejected_at_its_count() {
         other => panic!("{other}"),
     }
 }
+
+/// The shapes of `schemas/arrays.pkt`: empty values, nested arrays, struct
+/// chains and sparse maps in lists, and lists of values close to the size
+/// bound, with their elements' bytes. Each element is at most a few bytes;
+/// inspect must build at most a few nodes per byte however deeply the
+/// element's structs and arrays nest (it used to take a node per part: 3.2
+/// GB for 100 KB).
+fn array_shapes() -> [(&'static str, &'static [u8]); 8] {
+    [
+        ("WithEmpties", &[7]),
+        ("OneByteArrays", &[7]),
+        ("NestedArrays", &[7]),
+        ("Chains", &[1, 2]),
+        ("SparseMaps", &[1, 0, 0, 0, 5, 0]),
+        ("ManyOptionals", &[0, 0, 0, 0]),
+        ("ManyStrings", &[0, 0, 0, 0]),
+        ("ManyNumbers", &[0, 0, 0, 0]),
+    ]
+}
+
+/// A message of `total` bytes whose first field is a list of `count`
+/// copies of `elem`, the rest of the body zeros (bytes a newer writer
+/// added).
+fn list_of(elem: &[u8], count: usize, total: usize) -> Vec<u8> {
+    let mut out = ((total - 4) as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(&(count as u32).to_le_bytes());
+    for _ in 0..count {
+        out.extend_from_slice(elem);
+    }
+    out.resize(total, 0);
+    out
+}
+
+#[test]
+fn nested_arrays_and_empty_values_stay_within_the_inspect_heap_bound() {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/arrays.pkt");
+    let ir = pktc::check(&[schema]).unwrap_or_else(|f| panic!("{f}")).ir;
+    for total in pkt_test_support::scaled(vec![64 << 10], vec![64 << 10, 1 << 20]) {
+        for (name, elem) in array_shapes() {
+            let id = inspect::find_type(&ir, name).expect("type");
+            let pktc::ir::Type::List(elem_ty) = &ir.ty(id).kind.fields()[0].ty else {
+                panic!("{name}: a list first");
+            };
+            // What each element is charged: its model, and a map's nodes.
+            let model = ir.memory(elem_ty).size as usize
+                + match &**elem_ty {
+                    pktc::ir::Type::Map(k, v) => {
+                        let entry = ir.memory(k).size + ir.memory(v).size;
+                        pkt_runtime::model::map(1, entry as usize)
+                    }
+                    _ => 0,
+                };
+            let budget = Limits::DEFAULT.decode_budget(total);
+            let all = (total - 8) / elem.len();
+            // As many elements as the budget allows, and all that fit.
+            for count in [all.min(budget / model), all] {
+                let input = list_of(elem, count, total);
+                let start = alloc::live();
+                alloc::reset_peak();
+                let (tree, err) = inspect::decode(&ir, id, &input, Limits::DEFAULT);
+                let decoded = alloc::peak() - start;
+                // Printing reads each fixed-size value again from the input,
+                // one value at a time.
+                let json = inspect::to_json(&tree);
+                drop((tree, json));
+                let bound = INSPECT_PER_INPUT * input.len() + INSPECT_PER_CHARGED * budget;
+                println!(
+                    "{name} × {count}, {} bytes: {:?}, peak heap {decoded} ({:.1} per input byte)",
+                    input.len(),
+                    err.as_ref().map(|e| e.kind.to_string()),
+                    decoded as f64 / input.len() as f64
+                );
+                assert!(decoded <= bound, "{name}: peak {decoded} over {bound}");
+                match err {
+                    None => assert!(count <= budget / model, "{name}: accepted past the budget"),
+                    Some(e) => assert!(
+                        matches!(e.kind, ErrorKind::BudgetExceeded { .. })
+                            && count > budget / model,
+                        "{name}: {e}"
+                    ),
+                }
+            }
+        }
+    }
+}

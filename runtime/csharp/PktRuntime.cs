@@ -357,6 +357,47 @@ namespace Pkt
             return (int)count;
         }
 
+        /// <summary>
+        /// Reads a map's entry count as <see cref="ReadCount"/> reads a list's,
+        /// with <paramref name="minEntrySize"/> the smallest key and value, then
+        /// charges what the decoded map may allocate where a key and a value
+        /// take <paramref name="entryMemory"/> model bytes together: the Rust
+        /// runtime's B-tree nodes of 11 slots (<see cref="MapMemory"/>), which
+        /// the C# arrays stay within.
+        /// </summary>
+        public int ReadMapCount(int minEntrySize, long entryMemory, IPktNamed owner, int field)
+        {
+            int at = pos;
+            uint count = ReadU32();
+            ulong needed = (ulong)count * (ulong)minEntrySize;
+            if (needed > (ulong)(end - pos)) throw LengthExceeds(at, needed);
+            if (count > (uint)maxLength) throw OverLimit(at, count, maxLength);
+            if (count > (uint)elementsLeft) throw OverLimit(at, count, elementsLeft);
+            ulong memory = MapMemory(count, entryMemory);
+            if (memory > (ulong)budget) throw OverBudget(at, memory, owner, field);
+            budget -= (long)memory;
+            elementsLeft -= (int)count;
+            return (int)count;
+        }
+
+        /// <summary>
+        /// The decode budget a map of <paramref name="count"/> entries is charged
+        /// (pkt_runtime::model::map): one leaf of 11 slots and 40 bytes up to 11
+        /// entries, else one node with 96 bytes of links more per 5 entries
+        /// after the first and one for the root. Saturates.
+        /// </summary>
+        public static ulong MapMemory(uint count, long entryMemory)
+        {
+            if (count == 0) return 0;
+            ulong entry = (ulong)entryMemory;
+            ulong leaf = entry > (ulong.MaxValue - 40) / 11 ? ulong.MaxValue : 11 * entry + 40;
+            if (count <= 11) return leaf;
+            if (leaf > ulong.MaxValue - 96) return ulong.MaxValue;
+            ulong node = leaf + 96;
+            ulong nodes = 1 + ((ulong)count - 1 + 4) / 5;
+            return node > ulong.MaxValue / nodes ? ulong.MaxValue : node * nodes;
+        }
+
         public string ReadString() { return ReadString(null, null, -1); }
 
         /// <summary>Reads a string; returns <paramref name="current"/> itself when it is ASCII and equal to the wire bytes.</summary>
@@ -664,6 +705,27 @@ namespace Pkt
 
         /// <summary>Length of a bytes value without its prefix (null counts as empty).</summary>
         public static int BytesLength(byte[] b) { return b == null ? 0 : b.Length; }
+    }
+
+    /// <summary>Default values of long arrays, for the initialisers of generated fields (short ones are written out).</summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public static class PktArrays
+    {
+        /// <summary>An array of <paramref name="length"/> copies of <paramref name="value"/> (a value type or an immutable string).</summary>
+        public static T[] Filled<T>(int length, T value)
+        {
+            var a = new T[length];
+            for (int i = 0; i < a.Length; i++) a[i] = value;
+            return a;
+        }
+
+        /// <summary>An array of <paramref name="length"/> new objects, each made by <paramref name="make"/>.</summary>
+        public static T[] New<T>(int length, global::System.Func<T> make)
+        {
+            var a = new T[length];
+            for (int i = 0; i < a.Length; i++) a[i] = make();
+            return a;
+        }
     }
 
     /// <summary>UTF-8 helpers that neither allocate nor depend on Encoding's span overloads.</summary>

@@ -324,6 +324,10 @@ macro_rules! fixed_codec {
             const MEMORY: usize = $memory;
             const MEMORY_ALIGN: usize = $align;
             #[inline]
+            fn placeholder() -> Self {
+                <$t as ::core::default::Default>::default()
+            }
+            #[inline]
             fn decode_raw(r: &mut $crate::Reader<'_>) -> Result<Self, $crate::DecodeError> {
                 let at = r.position();
                 let bytes = $crate::fixed::read_run::<$t>(r, 1)?;

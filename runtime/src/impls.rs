@@ -1,5 +1,6 @@
 //! [`Encode`], [`Decode`] and [`FixedSize`] for scalars and std containers.
 
+use crate::model::HANDLE;
 use std::collections::BTreeMap;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
@@ -41,6 +42,10 @@ macro_rules! scalar_codec {
             #[inline]
             fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 r.$read()
+            }
+            #[inline]
+            fn placeholder() -> Self {
+                <$t>::default()
             }
             #[inline]
             fn decode_vec(count: usize, r: &mut Reader<'_>) -> Result<Vec<Self>, DecodeError> {
@@ -327,11 +332,14 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
 
 impl<T: Decode, const N: usize> Decode for [T; N] {
     const MIN_ENCODED_LEN: usize = T::MIN_ENCODED_LEN * N;
-    const MEMORY: usize = T::MEMORY * N;
+    const MEMORY: usize = crate::model::array(T::MEMORY, N);
     const MEMORY_ALIGN: usize = T::MEMORY_ALIGN;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         T::decode_array::<N>(r)
+    }
+    fn placeholder() -> Self {
+        core::array::from_fn(|_| T::placeholder())
     }
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         for item in self.iter_mut() {
@@ -365,9 +373,6 @@ impl Encode for String {
     }
 }
 
-/// The model of a `String`, `Vec` or map: pointer, length, capacity.
-const HANDLE: usize = 24;
-
 impl Decode for String {
     const MIN_ENCODED_LEN: usize = 4;
     const MEMORY: usize = HANDLE;
@@ -375,6 +380,10 @@ impl Decode for String {
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.read_string()
+    }
+    #[inline]
+    fn placeholder() -> Self {
+        String::new()
     }
     #[inline]
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
@@ -428,6 +437,10 @@ impl<T: Decode> Decode for Vec<T> {
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         list::decode_into(self, r)
     }
+    #[inline]
+    fn placeholder() -> Self {
+        Vec::new()
+    }
 }
 
 // Optionals: flag byte, then the value.
@@ -476,11 +489,12 @@ impl<T: Decode> Decode for Option<T> {
         }
         match self {
             Some(v) => v.decode_into_raw(r),
-            None => {
-                *self = Some(T::decode_raw(r)?);
-                Ok(())
-            }
+            None => crate::traits::decode_some(self, r),
         }
+    }
+    #[inline]
+    fn placeholder() -> Self {
+        None
     }
 }
 
@@ -506,6 +520,9 @@ impl<T: Decode> Decode for Box<T> {
     const MIN_ENCODED_LEN: usize = T::MIN_ENCODED_LEN;
     const MEMORY: usize = 8;
     const MEMORY_ALIGN: usize = 8;
+    fn placeholder() -> Self {
+        Box::new(T::placeholder())
+    }
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         T::decode_boxed(r)
@@ -557,12 +574,6 @@ impl<K: Encode, V: Encode> Encode for BTreeMap<K, V> {
     }
 }
 
-/// The decode budget one map entry is charged: key and value twice over
-/// (B-tree nodes hold spare slots) plus 16 bytes of node overhead.
-const fn map_entry_memory<K: Decode, V: Decode>() -> usize {
-    2 * (K::MEMORY + V::MEMORY) + 16
-}
-
 /// Reads a map's entries into the empty `map`; a repeated key is
 /// [`DecodeErrorKind::DuplicateMapKey`] at the key's offset.
 fn read_map<K: Decode + Ord, V: Decode>(
@@ -570,17 +581,38 @@ fn read_map<K: Decode + Ord, V: Decode>(
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
     let min = K::MIN_ENCODED_LEN.saturating_add(V::MIN_ENCODED_LEN);
-    let count = r.read_count(min, map_entry_memory::<K, V>())?;
+    let count = r.read_map_count(min, K::MEMORY.saturating_add(V::MEMORY))?;
+    read_entries(map, count, r)
+}
+
+/// Reads `count` entries (a count already read and charged) into `map`.
+pub(crate) fn read_entries<K: Decode + Ord, V: Decode>(
+    map: &mut BTreeMap<K, V>,
+    count: usize,
+    r: &mut Reader<'_>,
+) -> Result<(), DecodeError> {
     for _ in 0..count {
         let at = r.position();
         let k = K::decode_raw(r)?;
         if map.contains_key(&k) {
             return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
         }
-        let v = V::decode_raw(r)?;
-        map.insert(k, v);
+        if const { crate::traits::is_placed::<V>() } {
+            // A large value is decoded where it will live in the map.
+            insert_placeholder(map, k).decode_into_raw(r)?;
+        } else {
+            let v = V::decode_raw(r)?;
+            map.insert(k, v);
+        }
     }
     Ok(())
+}
+
+/// Inserts [`Decode::placeholder`] under `k` and returns it, in a stack
+/// frame of its own.
+#[inline(never)]
+fn insert_placeholder<K: Ord, V: Decode>(map: &mut BTreeMap<K, V>, k: K) -> &mut V {
+    map.entry(k).or_insert_with(V::placeholder)
 }
 
 impl<K: Decode + Ord, V: Decode> Decode for BTreeMap<K, V> {
@@ -595,5 +627,9 @@ impl<K: Decode + Ord, V: Decode> Decode for BTreeMap<K, V> {
     fn decode_into_raw(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         self.clear();
         read_map(self, r)
+    }
+    #[inline]
+    fn placeholder() -> Self {
+        BTreeMap::new()
     }
 }

@@ -64,6 +64,7 @@ pub mod frame;
 mod impls;
 mod limits;
 pub mod list;
+pub mod model;
 pub mod plain;
 mod reader;
 #[cfg(feature = "serde")]
@@ -77,8 +78,8 @@ pub use frame::FrameDecoder;
 pub use limits::Limits;
 pub use reader::{DecodeBudget, Reader, VariantFrame};
 pub use traits::{
-    boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode, FixedSize,
-    MaxLen,
+    boxed_default, check_max, decode_variant, enter_encode, reset, set_variant,
+    set_variant_placeholder, Decode, Encode, FixedSize, MaxLen,
 };
 pub use view::{View, Viewable};
 pub use writer::Writer;

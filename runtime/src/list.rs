@@ -96,12 +96,32 @@ pub fn decode_vec_in_place<T: Decode + Default>(
     count: usize,
     r: &mut Reader<'_>,
 ) -> Result<Vec<T>, DecodeError> {
+    if const { crate::traits::is_placed::<T>() } {
+        return decode_vec_placed(count, r);
+    }
     let mut v = with_capacity_for::<T>(count);
     while v.len() < count {
         v.push(T::default());
         if let Some(last) = v.last_mut() {
             last.decode_into_raw(r)?;
         }
+    }
+    Ok(v)
+}
+
+/// [`Decode::decode_vec`] for large elements
+/// ([`model::DECODE_IN_PLACE_MIN`](crate::model::DECODE_IN_PLACE_MIN)):
+/// each element is decoded into a placeholder
+/// ([`Decode::placeholder`]) pushed where it will lie, so that no stack
+/// frame holds an element while it is decoded (the elements of a recursive
+/// message would otherwise take stack at every level of nesting).
+pub fn decode_vec_placed<T: Decode>(
+    count: usize,
+    r: &mut Reader<'_>,
+) -> Result<Vec<T>, DecodeError> {
+    let mut v = with_capacity_for::<T>(count);
+    for _ in 0..count {
+        crate::traits::push_decoded(&mut v, r)?;
     }
     Ok(v)
 }

@@ -446,13 +446,38 @@ impl<'a> Reader<'a> {
         min_elem_size: usize,
         elem_memory: usize,
     ) -> Result<usize, DecodeError> {
+        self.read_count_charging(min_elem_size, |count| count.saturating_mul(elem_memory))
+    }
+
+    /// Reads a map's entry count as [`read_count`](Reader::read_count)
+    /// reads a list's, with `min_entry_size` the smallest encoded key and
+    /// value, and charges what the decoded map may allocate
+    /// ([`model::map`](crate::model::map)) where a key and a value take
+    /// `entry_memory` model bytes together.
+    #[inline]
+    pub fn read_map_count(
+        &mut self,
+        min_entry_size: usize,
+        entry_memory: usize,
+    ) -> Result<usize, DecodeError> {
+        self.read_count_charging(min_entry_size, |count| {
+            crate::model::map(count, entry_memory)
+        })
+    }
+
+    #[inline]
+    fn read_count_charging(
+        &mut self,
+        min_elem_size: usize,
+        memory_of: impl Fn(usize) -> usize,
+    ) -> Result<usize, DecodeError> {
         let at = self.pos;
         let count = self.read_u32()? as usize;
         // One branch for the usual case that every check passes; the
         // checks are made again in order for the error.
         let elements_left = self.elements_left();
         let memory_left = self.memory_left();
-        let memory = count.saturating_mul(elem_memory);
+        let memory = memory_of(count);
         if (count.saturating_mul(min_elem_size) <= self.remaining())
             & (count <= self.limits.max_len)
             & (count <= elements_left)
@@ -461,18 +486,18 @@ impl<'a> Reader<'a> {
             self.set_budgets(elements_left - count, memory_left - memory);
             return Ok(count);
         }
-        Err(self.count_error(count, min_elem_size, elem_memory, at))
+        Err(self.count_error(count, min_elem_size, memory, at))
     }
 
     /// The first check [`read_count`](Reader::read_count) fails for
-    /// `count`, read at `at`.
+    /// `count`, read at `at`, whose elements needed `memory` of the budget.
     #[cold]
     #[inline(never)]
     fn count_error(
         &self,
         count: usize,
         min_elem_size: usize,
-        elem_memory: usize,
+        memory: usize,
         at: usize,
     ) -> DecodeError {
         let remaining = self.remaining();
@@ -509,7 +534,7 @@ impl<'a> Reader<'a> {
             );
         }
         // Else the charge is what failed.
-        over_budget(count.saturating_mul(elem_memory), self.memory_left(), at)
+        over_budget(memory, self.memory_left(), at)
     }
 
     #[inline]

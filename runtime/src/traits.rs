@@ -172,6 +172,16 @@ pub trait Decode: Sized {
     /// Decodes one value from `r`.
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
 
+    /// A value to decode into where the value will live: containers put it
+    /// there first and decode into it ([`decode_into_raw`](Decode::decode_into_raw))
+    /// when the value is large ([`model::DECODE_IN_PLACE_MIN`]), rather than
+    /// build the value on the stack and move it. The default value for
+    /// generated types, zero for numbers, the empty value of strings,
+    /// lists, maps and optionals, and arrays of those.
+    ///
+    /// [`model::DECODE_IN_PLACE_MIN`]: crate::model::DECODE_IN_PLACE_MIN
+    fn placeholder() -> Self;
+
     /// Decodes one value into a new box. Generated messages and unions
     /// decode into a default value already in its box, so that a large
     /// recursive value is never built on the stack first.
@@ -289,7 +299,12 @@ pub trait Decode: Sized {
 
     /// Decodes `count` values (the count is already read and checked).
     /// Scalars override this with one bounds check for the whole list.
+    /// Large values are decoded where they lie in the vector
+    /// ([`list::decode_vec_placed`](crate::list::decode_vec_placed)).
     fn decode_vec(count: usize, r: &mut Reader<'_>) -> Result<Vec<Self>, DecodeError> {
+        if const { is_placed::<Self>() } {
+            return crate::list::decode_vec_placed(count, r);
+        }
         let mut v = crate::list::with_capacity_for::<Self>(count);
         for _ in 0..count {
             // A match, not `?`, as in `decode_for_each`: one copy less.
@@ -316,6 +331,12 @@ pub trait Decode: Sized {
         if Self::MIN_ENCODED_LEN != 0 {
             crate::list::reserve_exact(v, count - v.len());
         }
+        if const { is_placed::<Self>() } {
+            while v.len() < count {
+                push_decoded(v, r)?;
+            }
+            return Ok(());
+        }
         while v.len() < count {
             match Self::decode_raw(r) {
                 Ok(x) => v.push(x),
@@ -329,6 +350,74 @@ pub trait Decode: Sized {
     fn decode_array<const N: usize>(r: &mut Reader<'_>) -> Result<[Self; N], DecodeError> {
         array_from_fn(|_| Self::decode_raw(r))
     }
+}
+
+/// Whether values of `T` are decoded where they will live below the top
+/// level ([`model::DECODE_IN_PLACE_MIN`](crate::model::DECODE_IN_PLACE_MIN)).
+/// Tested in `const` blocks, so that the branch not taken is not compiled
+/// for `T` and costs nothing, not even stack in a debug build.
+#[inline(always)]
+pub(crate) const fn is_placed<T: Decode>() -> bool {
+    T::MEMORY >= crate::model::DECODE_IN_PLACE_MIN
+}
+
+/// Pushes [`Decode::placeholder`] onto `v` and returns it, in a stack
+/// frame of its own, so that the placeholder takes stack only while it is
+/// built, not while it is decoded into.
+#[inline(never)]
+fn push_placeholder<T: Decode>(v: &mut Vec<T>) -> &mut T {
+    v.push(T::placeholder());
+    let last = v.len() - 1;
+    &mut v[last]
+}
+
+/// Decodes one more element of `v` where it will lie, in a placeholder
+/// pushed first.
+#[inline]
+pub(crate) fn push_decoded<T: Decode>(
+    v: &mut Vec<T>,
+    r: &mut Reader<'_>,
+) -> Result<(), DecodeError> {
+    push_placeholder(v).decode_into_raw(r)
+}
+
+/// Decodes a present `T` into `slot`, which holds none: where it will live
+/// for a large `T`, else built by value.
+#[inline]
+pub(crate) fn decode_some<T: Decode>(
+    slot: &mut Option<T>,
+    r: &mut Reader<'_>,
+) -> Result<(), DecodeError> {
+    if const { is_placed::<T>() } {
+        return set_placeholder(slot).decode_into_raw(r);
+    }
+    *slot = Some(T::decode_raw(r)?);
+    Ok(())
+}
+
+#[inline(never)]
+fn set_placeholder<T: Decode>(slot: &mut Option<T>) -> &mut T {
+    slot.insert(T::placeholder())
+}
+
+/// Makes `slot` the variant `wrap` of [`Decode::placeholder`], in a stack
+/// frame of its own. A union's `decode_into_raw` switches to a variant of
+/// [`model::DECODE_IN_PLACE_MIN`](crate::model::DECODE_IN_PLACE_MIN) bytes
+/// or more this way and decodes into its payload where it lies, instead of
+/// building it on the stack ([`decode_variant`]), where a recursive union
+/// would hold it while its children are decoded.
+#[inline(never)]
+pub fn set_variant_placeholder<T: Decode, U>(slot: &mut U, wrap: impl FnOnce(T) -> U) {
+    *slot = wrap(T::placeholder());
+}
+
+/// Resets `slot` to [`Decode::placeholder`] (the type's default), in a
+/// stack frame of its own: a message's `decode_into_raw` resets a large
+/// field its input leaves out this way, so that the new value does not
+/// take stack in the frame that goes on to decode the other fields.
+#[inline(never)]
+pub fn reset<T: Decode>(slot: &mut T) {
+    *slot = T::placeholder();
 }
 
 /// A default value in a new box, built outside the caller's stack frame so

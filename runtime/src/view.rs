@@ -212,6 +212,20 @@ const VALIDATED: Limits = Limits {
     decode_budget_per_byte: usize::MAX,
 };
 
+/// Decodes bytes validated before with `decode`, an owned type's decoder:
+/// the owned value of a view of large values, which the decoder places
+/// where each will lie instead of building it on the stack (at every level
+/// of a recursive value).
+fn decode_validated<'a, T>(
+    bytes: &'a [u8],
+    decode: impl FnOnce(&mut Reader<'a>) -> Result<T, DecodeError>,
+) -> T {
+    match decode(&mut Reader::with_limits(bytes, VALIDATED)) {
+        Ok(v) => v,
+        Err(e) => unreachable!("bytes validated when the view was made: {e}"),
+    }
+}
+
 /// Reads a view from bytes validated before, as the same type.
 #[inline]
 fn revalidated<'a, V: View<'a>>(r: &mut Reader<'a>) -> V {
@@ -333,6 +347,101 @@ impl<'a, V: View<'a>, const N: usize> View<'a> for Array<V, N> {
     #[inline]
     fn into_owned(self) -> Self::Owned {
         self.0.map(V::into_owned)
+    }
+}
+
+/// A large array of variable-size elements (`[string; 1000]`), validated
+/// and then read in place like a [`List`] of `N` elements rather than
+/// copied into the view, so that a view is small whatever its schema.
+pub struct ListArray<'a, V, const N: usize>(List<'a, V>);
+
+impl<V, const N: usize> Clone for ListArray<'_, V, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V, const N: usize> Copy for ListArray<'_, V, N> {}
+
+impl<V, const N: usize> Default for ListArray<'_, V, N> {
+    /// The view of the default array, `N` default elements (read from no
+    /// bytes: [`get`](ListArray::get) and [`iter`](ListArray::iter) give
+    /// default views).
+    fn default() -> Self {
+        ListArray(List::default())
+    }
+}
+
+impl<'a, V: View<'a> + Default + 'a, const N: usize> ListArray<'a, V, N> {
+    /// The number of elements, `N`.
+    #[inline]
+    pub fn len(&self) -> usize {
+        N
+    }
+
+    /// Whether the array has no elements (never: arrays have at least one).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        N == 0
+    }
+
+    /// The encoded elements, back to back (empty for a default view).
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0.bytes
+    }
+
+    /// The elements in order, each read as it is reached.
+    pub fn iter(&self) -> impl Iterator<Item = V> + 'a {
+        let read = self.0.iter();
+        let defaults = N - self.0.count;
+        read.chain((0..defaults).map(|_| V::default()))
+    }
+
+    /// Element `i`, or `None` past the end: reads the elements before it.
+    pub fn get(&self, i: usize) -> Option<V> {
+        self.iter().nth(i)
+    }
+}
+
+impl<'a, V, const N: usize> View<'a> for ListArray<'a, V, N>
+where
+    V: View<'a> + Default,
+    [V::Owned; N]: Decode,
+{
+    type Owned = [V::Owned; N];
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        // As `Decode for [T; N]`: the elements back to back, no count.
+        let ((), bytes) = consumed(r, |r| {
+            for _ in 0..N {
+                V::view_raw(r)?;
+            }
+            Ok(())
+        })?;
+        Ok(ListArray(List {
+            bytes,
+            count: N,
+            _elem: PhantomData,
+        }))
+    }
+    /// Decodes the elements again with the owned type's decoder, which
+    /// places large ones where they lie.
+    fn into_owned(self) -> Self::Owned {
+        if self.0.count == N {
+            decode_validated(self.0.bytes, <[V::Owned; N]>::decode_raw)
+        } else {
+            // A default view: no bytes, default elements.
+            core::array::from_fn(|_| V::default().into_owned())
+        }
+    }
+}
+
+impl<'a, V: View<'a> + Default + fmt::Debug + 'a, const N: usize> fmt::Debug
+    for ListArray<'a, V, N>
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -756,6 +865,9 @@ impl<'a, V: View<'a>> View<'a> for List<'a, V> {
         })
     }
     fn into_owned(self) -> Self::Owned {
+        if const { crate::traits::is_placed::<V::Owned>() } {
+            return decode_validated(self.bytes, |r| V::Owned::decode_vec(self.count, r));
+        }
         let mut v = Vec::with_capacity(self.count);
         v.extend(self.iter().map(V::into_owned));
         v
@@ -866,12 +978,6 @@ impl<'a, K: View<'a>, V: View<'a>> Map<'a, K, V> {
     }
 }
 
-/// The decode budget one map entry is charged, as `BTreeMap`'s decoder
-/// charges it.
-const fn map_entry_memory<K: Decode, V: Decode>() -> usize {
-    2 * (K::MEMORY + V::MEMORY) + 16
-}
-
 impl<'a, K, V> View<'a> for Map<'a, K, V>
 where
     K: View<'a> + Ord + Copy,
@@ -883,7 +989,8 @@ where
     fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
         let min = <K::Owned as Decode>::MIN_ENCODED_LEN
             .saturating_add(<V::Owned as Decode>::MIN_ENCODED_LEN);
-        let count = r.read_count(min, map_entry_memory::<K::Owned, V::Owned>())?;
+        let entry = <K::Owned as Decode>::MEMORY.saturating_add(<V::Owned as Decode>::MEMORY);
+        let count = r.read_map_count(min, entry)?;
         let entries = r.peek_rest();
         let start = r.position();
         let ((), bytes) = consumed(r, |r| {
@@ -910,6 +1017,12 @@ where
     }
 
     fn into_owned(self) -> Self::Owned {
+        if const { crate::traits::is_placed::<V::Owned>() } {
+            return decode_validated(self.bytes, |r| {
+                let mut map = std::collections::BTreeMap::new();
+                crate::impls::read_entries(&mut map, self.count, r).map(|()| map)
+            });
+        }
         self.iter()
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect()

@@ -161,3 +161,76 @@ fn bytes_decode_allocates_once() {
     assert_eq!(v.unwrap(), [[1, 2]; 10]);
     assert_eq!(n, 1);
 }
+
+/// The encoding of a map whose keys arrive in the order of `keys`, each with
+/// a `[u64; 4]` value.
+fn map_in_order(keys: &[u32]) -> Vec<u8> {
+    let mut out = (keys.len() as u32).to_le_bytes().to_vec();
+    for k in keys {
+        out.extend_from_slice(&k.to_le_bytes());
+        out.extend_from_slice(&[0; 32]);
+    }
+    out
+}
+
+/// Key orders that leave a B-tree's nodes as empty as insertion can: every
+/// split keeps at least 5 of 11 slots, and these make the split leave the
+/// smaller half behind, or alternate.
+fn hostile_orders(count: u32) -> Vec<(&'static str, Vec<u32>)> {
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random: Vec<u32> = (0..count).collect();
+    for i in (1..random.len()).rev() {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        random.swap(i, (rng % (i as u64 + 1)) as usize);
+    }
+    vec![
+        ("ascending", (0..count).collect()),
+        ("descending", (0..count).rev().collect()),
+        (
+            "alternating ends",
+            (0..count)
+                .map(|i| if i % 2 == 0 { i / 2 } else { u32::MAX - i / 2 })
+                .collect(),
+        ),
+        // Each new key lands just after the middle of the previous ones'
+        // range, where a full leaf splits off its larger half.
+        (
+            "seventh of eleven",
+            (0..count)
+                .map(|i| (i % 11) * 0x0100_0000 + (i / 11))
+                .collect(),
+        ),
+        ("random", random),
+    ]
+}
+
+#[test]
+fn a_decoded_map_allocates_at_most_its_charge() {
+    // The B-tree's spare slots are charged: a one-entry map of 72-byte
+    // values allocates an 11-slot leaf.
+    for count in [1u32, 5, 11, 12, 13, 60, 61, 1000, 20_000] {
+        for (order, keys) in hostile_orders(count) {
+            let input = map_in_order(&keys);
+            let limits = pkt_runtime::Limits::DEFAULT;
+            let budget = pkt_runtime::DecodeBudget::new(&limits, input.len());
+            let (map, stats) = pkt_test_support::alloc::measure(|| {
+                let mut r = Reader::with_budget(&input, limits, &budget);
+                BTreeMap::<u32, [u64; 4]>::decode_raw(&mut r).expect("valid")
+            });
+            let charged = limits.decode_budget(input.len()) - budget.memory_left();
+            assert_eq!(
+                charged,
+                pkt_runtime::model::map(count as usize, 4 + 72),
+                "{count} {order}"
+            );
+            assert!(
+                stats.peak <= charged,
+                "{count} entries, {order}: peak heap {} over the {charged} charged",
+                stats.peak
+            );
+            assert_eq!(map.len(), count as usize);
+        }
+    }
+}

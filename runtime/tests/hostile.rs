@@ -579,10 +579,11 @@ fn decode_budget_is_charged_before_allocating() {
             4
         )
     );
-    // A map entry is charged 2 × (key + value) + 16.
+    // A map of up to 11 entries is charged one B-tree leaf: 11 keys and
+    // values and 40 bytes.
     let map: BTreeMap<u32, u8> = [(1, 2), (3, 4)].into_iter().collect();
     let bytes = map.encode_to_vec().unwrap();
-    let needed = 2 * (2 * (4 + 1) + 16);
+    let needed = 11 * (4 + 1) + 40;
     assert!(BTreeMap::<u32, u8>::decode_with_limits(&bytes, small_budget(needed, 0)).is_ok());
     assert!(BTreeMap::<u32, u8>::decode_with_limits(&bytes, small_budget(needed - 1, 0)).is_err());
 }

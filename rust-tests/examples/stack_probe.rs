@@ -8,21 +8,23 @@
 //! ```
 //!
 //! Arguments: shape (`DeepBig`, `BigRec`, `BigTree`, `LinkedNode`,
-//! `TreeNode`, `BinaryExpr`, `CallExpr`), operation (`decode`, `decode_into`, `encode`), nesting depth
-//! in messages and unions, stack size in KiB.
+//! `TreeNode`, `BinaryExpr`, `CallExpr`, `ArrayTree`, `ArrayForest`),
+//! operation (`decode`, `decode_into`, `encode`, `view`: view and its owned
+//! value), nesting depth in messages and unions, stack size in KiB.
 
 use pkt_rust_tests::deep::{Deep, Op};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [shape, op, depth, kib] = args.as_slice() else {
-        eprintln!("usage: stack_probe SHAPE decode|decode_into|encode DEPTH STACK_KIB");
+        eprintln!("usage: stack_probe SHAPE decode|decode_into|encode|view DEPTH STACK_KIB");
         std::process::exit(2);
     };
     let op = match op.as_str() {
         "decode" => Op::Decode,
         "decode_into" => Op::DecodeInto,
         "encode" => Op::Encode,
+        "view" => Op::View,
         other => panic!("no operation {other}"),
     };
     let depth: u32 = depth.parse().expect("depth is a number");

@@ -4,6 +4,7 @@
 use pkt_runtime::{Decode, Encode, Viewable};
 
 use crate::test::amplify::{BigRec, BigTree, BigTreeNode, DeepBig};
+use crate::test::arrays::{ArrayForest, ArrayNode, ArrayTree};
 use crate::test::everything::{BinaryExpr, CallExpr, Expr, LinkedNode, TreeNode};
 
 /// The recursive shapes, by name.
@@ -13,13 +14,15 @@ pub const SHAPES: &[&str] = &[
     "TreeNode",
     "BinaryExpr",
     "CallExpr",
+    "ArrayTree",
+    "ArrayForest",
 ];
 
 /// Messages and unions one level of each shape nests (what `max_depth`
 /// counts).
 pub fn depth_per_level(shape: &str) -> u32 {
     match shape {
-        "BinaryExpr" | "CallExpr" | "BigRec" | "BigTree" => 2,
+        "BinaryExpr" | "CallExpr" | "BigRec" | "BigTree" | "ArrayForest" => 2,
         _ => 1,
     }
 }
@@ -43,6 +46,10 @@ pub enum Deep {
     LinkedNode(LinkedNode),
     TreeNode(TreeNode),
     Expr(Expr),
+    /// A 47 KiB message at every level, through a list.
+    ArrayTree(Box<ArrayTree>),
+    /// A union whose 32 KiB variant holds a list of the union.
+    ArrayForest(Box<ArrayForest>),
 }
 
 impl Deep {
@@ -114,6 +121,27 @@ impl Deep {
                 }
                 Deep::Expr(v)
             }
+            "ArrayTree" => {
+                let mut v = Box::<ArrayTree>::default();
+                v.names[0] = "leaf".into();
+                for i in 1..levels {
+                    let mut parent = Box::<ArrayTree>::default();
+                    parent.names[1999] = format!("level {i}");
+                    parent.kids.push(*v);
+                    v = parent;
+                }
+                Deep::ArrayTree(v)
+            }
+            "ArrayForest" => {
+                let mut v = Box::new(ArrayForest::Leaf(7));
+                for i in 1..levels.div_ceil(2) {
+                    let mut node = ArrayNode::default();
+                    node.slots[3999] = Some(i);
+                    node.kids.push(*v);
+                    v = Box::new(ArrayForest::Node(node));
+                }
+                Deep::ArrayForest(v)
+            }
             other => panic!("no shape {other}"),
         }
     }
@@ -127,6 +155,8 @@ impl Deep {
             Deep::LinkedNode(v) => v.encode_to_vec_unchecked(),
             Deep::TreeNode(v) => v.encode_to_vec_unchecked(),
             Deep::Expr(v) => v.encode_to_vec_unchecked(),
+            Deep::ArrayTree(v) => v.encode_to_vec_unchecked(),
+            Deep::ArrayForest(v) => v.encode_to_vec_unchecked(),
         }
     }
 
@@ -164,6 +194,8 @@ impl Deep {
             Deep::LinkedNode(v) => go(v, op, bytes),
             Deep::TreeNode(v) => go(v, op, bytes),
             Deep::Expr(v) => go(v, op, bytes),
+            Deep::ArrayTree(v) => go(&**v, op, bytes),
+            Deep::ArrayForest(v) => go(&**v, op, bytes),
         }
     }
 }
@@ -212,6 +244,23 @@ impl Drop for Deep {
                 let mut next = std::mem::take(&mut v.children);
                 while let Some(mut n) = next.pop() {
                     next.append(&mut n.children);
+                }
+            }
+            Deep::ArrayTree(v) => {
+                let mut next = std::mem::take(&mut v.kids);
+                while let Some(mut n) = next.pop() {
+                    next.append(&mut n.kids);
+                }
+            }
+            Deep::ArrayForest(v) => {
+                // By reference: each level is 32 KiB.
+                let kids = |t: &mut ArrayForest| match t {
+                    ArrayForest::Node(n) => std::mem::take(&mut n.kids),
+                    _ => Vec::new(),
+                };
+                let mut next = kids(v);
+                while let Some(mut t) = next.pop() {
+                    next.append(&mut kids(&mut t));
                 }
             }
             Deep::Expr(v) => {

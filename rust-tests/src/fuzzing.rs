@@ -5,20 +5,16 @@ use crate::props::Measure;
 use crate::TYPES;
 
 /// Heap bytes one decode may allocate per byte of decode budget it charged
-/// (docs/security.md).
+/// (docs/security.md). Maps are charged their B-tree nodes' spare slots
+/// too, so nothing is allocated per input byte beyond the charges.
 pub const HEAP_PER_CHARGED: usize = 1;
-/// Heap bytes one decode may allocate per input byte beyond its charges:
-/// the B-tree leaf of a small map has 11 slots, which the per-entry charge
-/// does not cover (a one-entry `map<string, string>`: a 544-byte leaf, 112
-/// bytes charged, 12 bytes on the wire).
-pub const HEAP_PER_INPUT: usize = 48;
-/// Heap bytes one decode may allocate beyond both.
+/// Heap bytes one decode may allocate beyond its charges.
 pub const HEAP_BASE: usize = 4096;
 
-/// The heap one decode of `len` input bytes that charged `charged` bytes of
-/// the decode budget may build.
-pub fn heap_bound(charged: usize, len: usize) -> usize {
-    HEAP_PER_CHARGED * charged + HEAP_PER_INPUT * len + HEAP_BASE
+/// The heap one decode that charged `charged` bytes of the decode budget
+/// may build.
+pub fn heap_bound(charged: usize) -> usize {
+    HEAP_PER_CHARGED * charged + HEAP_BASE
 }
 
 /// The first byte picks a generated type, the rest is its input. Decoding may
@@ -48,7 +44,7 @@ pub fn decode(data: &[u8], measure: Measure) -> Result<(), String> {
         }
     }
     let (heap, charged) = (entry.decode_heap)(input, measure);
-    if heap > heap_bound(charged, input.len()) {
+    if heap > heap_bound(charged) {
         return Err(format!(
             "{}: allocated {heap} bytes for {} input bytes, charging {charged}",
             entry.name,

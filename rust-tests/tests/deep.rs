@@ -100,3 +100,49 @@ fn frozen_structs_recurse_only_through_messages_which_count_depth() {
         std::mem::forget(far);
     });
 }
+
+/// Values close to the size bound (64 KiB) as list elements below a small
+/// top-level message: each element is decoded where it lies in the list,
+/// never built on the stack and moved, so a 2 MiB stack holds any of them
+/// (`[u32?; 262144]` and the like are rejected by `pktc check`; at their
+/// size they took more than 8 MiB of stack).
+#[test]
+fn values_at_the_size_bound_below_the_top_level_fit_a_two_mebibyte_stack() {
+    use pkt_runtime::{Decode, Encode, View};
+    use pkt_rust_tests::test::arrays::{
+        ManyNumbers, ManyOptionals, ManyStrings, NumbersAtTheBound, OptionalsAtTheBound,
+        StringsAtTheBound,
+    };
+    fn check<T>(value: T)
+    where
+        T: Encode + Decode + Default + PartialEq + std::fmt::Debug + pkt_runtime::Viewable,
+        T: Send + 'static,
+    {
+        let bytes = value.encode_to_vec().expect("within the limits");
+        on_small_stack(move || {
+            let decoded = T::decode(&bytes).expect("decodes");
+            assert!(decoded == value);
+            let mut into = T::default();
+            into.decode_into(&bytes).expect("decodes into");
+            assert!(into == value);
+            let view =
+                pkt_runtime::view::view::<T::View<'_>>(&bytes, Limits::DEFAULT).expect("views");
+            assert!(view.into_owned() == value);
+        });
+    }
+    let mut optionals = Box::<OptionalsAtTheBound>::default();
+    optionals.slots[7999] = Some(7);
+    check(ManyOptionals {
+        items: vec![*optionals; 3],
+    });
+    let mut strings = Box::<StringsAtTheBound>::default();
+    strings.names[2599] = "last".into();
+    check(ManyStrings {
+        items: vec![*strings; 3],
+    });
+    let mut numbers = Box::<NumbersAtTheBound>::default();
+    numbers.values[7999] = 7;
+    check(ManyNumbers {
+        items: vec![*numbers; 3],
+    });
+}

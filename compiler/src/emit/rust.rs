@@ -75,6 +75,7 @@ pub(crate) struct Shared<'ir> {
     checked_structs: std::collections::BTreeSet<TypeId>,
     plain: Vec<bool>,
     total: Vec<bool>,
+    fixed_sizes: Vec<u64>,
 }
 
 impl<'ir> Shared<'ir> {
@@ -87,6 +88,7 @@ impl<'ir> Shared<'ir> {
             checked_structs: &self.checked_structs,
             plain: &self.plain,
             total: &self.total,
+            fixed_sizes: &self.fixed_sizes,
         }
     }
 }
@@ -110,6 +112,7 @@ impl Backend for RustBackend {
             checked_structs: checked_structs(ir),
             plain: plain_structs(ir),
             total: total_structs(ir),
+            fixed_sizes: fixed_sizes(ir),
         }
     }
 
@@ -302,9 +305,10 @@ fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
 /// Which declared types are plain structs: memory is the wire layout on
 /// little-endian targets, so they implement `pkt_runtime::plain::Plain` and
 /// lists of them are copied in bulk. A struct is plain when its fields are
-/// numbers other than `bool`, arrays of them or plain structs, and the
-/// decoded-size model (declaration order, natural alignment: the layout of
-/// `#[repr(C)]`) has no padding, so its size is the wire size.
+/// numbers other than `bool`, arrays of them or plain structs, and their
+/// wire sizes laid out in declaration order with the alignments of the
+/// decoded-size model (natural alignment: the layout of `#[repr(C)]`) leave
+/// no padding, so its size is the wire size.
 /// `pkt_runtime::plain!` checks the same at compile time.
 ///
 /// Computed once for all types with an explicit stack, since structs nest
@@ -329,7 +333,11 @@ fn plain_structs(ir: &Ir) -> Vec<bool> {
             return None;
         };
         let size = def.layout.fixed_size().filter(|&s| s > 0)?;
-        if u64::from(size) != def.memory.size {
+        let laid_out = Memory::sequence(fields.iter().map(|f| Memory {
+            size: u64::from(ir.layout(&f.ty).min_size()),
+            align: ir.memory(&f.ty).align,
+        }));
+        if u64::from(size) != laid_out.size {
             return None;
         }
         let mut deps = Vec::new();
@@ -342,6 +350,74 @@ fn plain_structs(ir: &Ir) -> Vec<bool> {
         Some(deps)
     }
     struct_closure(ir, candidate)
+}
+
+/// The size of each fixed-size declared type as Rust lays it out (fields in
+/// declaration order, natural alignment; an enum twice its base): the
+/// decoded-size model without what C# adds (arrays are objects there), for
+/// what the generated Rust keeps inline. 0 for the other types.
+///
+/// Computed once, inner structs first, with an explicit stack: structs nest
+/// as deep as the schema declares them.
+fn fixed_sizes(ir: &Ir) -> Vec<u64> {
+    fn inner(ty: &Type) -> Option<TypeId> {
+        match ty {
+            Type::Named(r) => Some(r.id),
+            Type::Array(t, _) => inner(t),
+            _ => None,
+        }
+    }
+    fn layout(ir: &Ir, ty: &Type, out: &[Option<Memory>]) -> Memory {
+        match ty {
+            Type::Array(t, n) => {
+                let m = layout(ir, t, out);
+                Memory {
+                    size: m.size.saturating_mul(u64::from(*n)),
+                    align: m.align,
+                }
+            }
+            Type::Named(r) => out[r.id.0].unwrap_or(Memory::EMPTY),
+            _ => ir.memory(ty),
+        }
+    }
+    let n = ir.types.len();
+    let mut out: Vec<Option<Memory>> = vec![None; n];
+    for root in 0..n {
+        let mut stack = vec![TypeId(root)];
+        while let Some(&id) = stack.last() {
+            if out[id.0].is_some() {
+                stack.pop();
+                continue;
+            }
+            let def = ir.ty(id);
+            let fields = match &def.kind {
+                TypeKind::Struct { fields } if def.layout.is_fixed() => fields,
+                TypeKind::Enum { .. } => {
+                    out[id.0] = Some(def.memory);
+                    stack.pop();
+                    continue;
+                }
+                _ => {
+                    out[id.0] = Some(Memory::EMPTY);
+                    stack.pop();
+                    continue;
+                }
+            };
+            if let Some(next) = fields
+                .iter()
+                .filter_map(|f| inner(&f.ty))
+                .find(|t| out[t.0].is_none())
+            {
+                stack.push(next);
+                continue;
+            }
+            out[id.0] = Some(Memory::sequence(
+                fields.iter().map(|f| layout(ir, &f.ty, &out)),
+            ));
+            stack.pop();
+        }
+    }
+    out.into_iter().map(|m| m.map_or(0, |m| m.size)).collect()
 }
 
 /// Which declared types are total structs: every string of their size is a
@@ -580,13 +656,17 @@ struct Cx<'a> {
     plain: &'a [bool],
     /// See [`total_structs`].
     total: &'a [bool],
+    /// See [`fixed_sizes`].
+    fixed_sizes: &'a [u64],
 }
 
-/// Messages at least this large (by the decoded-size model) decode into a
-/// default value in place: building them field by field on the stack costs
-/// several copies of the value in stack frames (about twenty in debug
-/// builds).
-const DECODE_IN_PLACE_MIN: u64 = 4096;
+/// Values at least this large (by the decoded-size model) decode in place:
+/// a message's `decode_raw` into a default value, since building it field
+/// by field on the stack costs several copies of the value in stack frames
+/// (about twenty in debug builds), and a union's variant into a
+/// placeholder where it will lie. The runtime places list elements and the
+/// values of optionals and maps of this size the same way.
+const DECODE_IN_PLACE_MIN: u64 = pkt_runtime::model::DECODE_IN_PLACE_MIN as u64;
 
 /// serde implements its traits for arrays of at most this many elements.
 const SERDE_MAX_ARRAY: u32 = 32;
@@ -789,7 +869,19 @@ impl Cx<'_> {
 
     /// The `pkt_runtime::plain!` invocation for a plain struct: each field
     /// with its type and wire range.
+    /// The `pkt_runtime::plain!` invocation, laid out as rustfmt lays out
+    /// the struct literal it parses as: on one line when the fields take at
+    /// most 18 columns (`struct_lit_width`) and the line at most 100.
     fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
+        let parts: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{}: {} = {}", f.name, f.ty, f.range))
+            .collect();
+        let joined = parts.join(", ");
+        let one = format!("::pkt_runtime::plain!({name} {{ {joined} }});");
+        if joined.chars().count() <= 18 && one.chars().count() <= 100 {
+            return vec![one];
+        }
         let mut lines = vec![format!("::pkt_runtime::plain!({name} {{")];
         for f in fields {
             lines.push(format!("    {}: {} = {},", f.name, f.ty, f.range));
@@ -998,13 +1090,24 @@ impl Cx<'_> {
                     into_charge_default: charge_default(12),
                     into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
-                    // so decode_into allocates nothing for it.
-                    reset: split_line(
-                        12,
-                        &format!("{}self.{name}", if boxed { "*" } else { "" }),
-                        " = ",
-                        &format!("{default};"),
-                    ),
+                    // so decode_into allocates nothing for it; a large one
+                    // (which has no declared default) in a stack frame of
+                    // its own, so that this one stays small.
+                    reset: if !f.cyclic && self.ir.memory(&f.ty).size >= DECODE_IN_PLACE_MIN {
+                        call_statement(
+                            12,
+                            "::pkt_runtime::reset",
+                            &[format!("&mut self.{name}")],
+                            ";",
+                        )
+                    } else {
+                        split_line(
+                            12,
+                            &format!("{}self.{name}", if boxed { "*" } else { "" }),
+                            " = ",
+                            &format!("{default};"),
+                        )
+                    },
                     field_into: call_statement(
                         12,
                         "body.field_into",
@@ -1254,6 +1357,14 @@ impl Cx<'_> {
                         &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
                         ";",
                     ),
+                    placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
+                    set_placeholder: call_statement(
+                        16,
+                        "::pkt_runtime::set_variant_placeholder",
+                        &["slot".to_string(), format!("Self::{name}")],
+                        ";",
+                    ),
+                    if_placed: if_head(16, &format!("if let Self::{name}(v) = slot")),
                     name,
                     tag: v.tag.to_string(),
                     boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
@@ -1570,6 +1681,12 @@ struct VariantView {
     /// The statement of `decode_into_raw` that stores a decoded boxed
     /// variant.
     set_variant: String,
+    /// The payload is large ([`DECODE_IN_PLACE_MIN`]): `decode_into_raw`
+    /// switches to the variant with a placeholder payload
+    /// (`set_placeholder`), then decodes into it (`if_placed`).
+    placed: bool,
+    set_placeholder: String,
+    if_placed: String,
     tag: String,
     /// `Ir::boxed_memory` of a boxed variant's type.
     boxed_memory: Option<u64>,

@@ -5,9 +5,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::ir::*;
 use crate::wire;
 
-/// Wire size limit of one fixed-size type; larger is surely a mistake, and
-/// would overflow the `u32` lengths that frame it.
-const MAX_FIXED_SIZE: u64 = 1 << 30;
+use super::size::{self, MAX_VALUE_SIZE};
 
 pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
@@ -220,15 +218,15 @@ fn finish_struct(ir: &mut Ir, frame: &Frame, state: &mut [Visit], diags: &mut Ve
     let id = frame.id;
     let size = frame.size;
     let mut ok = frame.ok;
-    if size > MAX_FIXED_SIZE {
+    // The size bound of a value (`size.rs`), checked here on the wire,
+    // where the struct's exact size is known.
+    if size > MAX_VALUE_SIZE {
         ok = false;
-        diags.push(Diagnostic::error(
-            format!(
-                "struct `{}` is {size} bytes, more than the {MAX_FIXED_SIZE} allowed",
-                ir.ty(id).name
-            ),
+        diags.push(size::too_large(
+            &format!("struct `{}`", ir.ty(id).name),
+            size,
+            size::on_the_wire(!frame.variable),
             ir.ty(id).span,
-            "too large",
         ));
     }
     if ok {
@@ -324,12 +322,14 @@ fn fixed_parts(ty: &Type) -> Vec<TypeId> {
 }
 
 /// A list of zero-size elements would let a count claim billions of elements
-/// in zero bytes of input.
+/// in zero bytes of input; an array of them carries nothing at all, yet a
+/// decoder would build and visit every element of it for no input.
 fn zero_size_elements(ir: &Ir, diags: &mut Vec<Diagnostic>) {
     fn walk(ir: &Ir, ty: &Type, span: Span, diags: &mut Vec<Diagnostic>) {
+        let zero = |elem: &Type| ir.layout(elem) == (Layout::Fixed { size: 0 });
         match ty {
             Type::List(elem) => {
-                if ir.layout(elem) == (Layout::Fixed { size: 0 }) {
+                if zero(elem) {
                     diags.push(
                         Diagnostic::error(
                             format!("`{elem}` has size 0 and cannot be a list element"),
@@ -341,11 +341,26 @@ fn zero_size_elements(ir: &Ir, diags: &mut Vec<Diagnostic>) {
                 }
                 walk(ir, elem, span, diags);
             }
+            Type::Array(elem, _) => {
+                // `[[Empty; 1]; 4]`: reported at the innermost array.
+                if zero(elem) && !matches!(**elem, Type::Array(..)) {
+                    diags.push(
+                        Diagnostic::error(
+                            format!("`{elem}` has size 0 and cannot be an array element"),
+                            span,
+                            "zero-size array element",
+                        )
+                        .with_help("an array of empty values carries nothing; remove it, or give the element type a field"),
+                    );
+                } else {
+                    walk(ir, elem, span, diags);
+                }
+            }
             Type::Map(k, v) => {
                 walk(ir, k, span, diags);
                 walk(ir, v, span, diags);
             }
-            Type::Array(elem, _) | Type::Optional(elem) => walk(ir, elem, span, diags),
+            Type::Optional(elem) => walk(ir, elem, span, diags),
             _ => {}
         }
     }

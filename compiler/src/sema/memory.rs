@@ -69,7 +69,17 @@ fn model(ir: &Ir, id: TypeId) -> Memory {
             align: base.size(),
         },
         TypeKind::Struct { fields } => {
-            Memory::sequence(fields.iter().map(|f| ir.slot_memory(&f.ty, f.cyclic)))
+            let fields = Memory::sequence(fields.iter().map(|f| ir.slot_memory(&f.ty, f.cyclic)));
+            if ir.ty(id).layout.is_fixed() {
+                // A C# struct; an empty one still takes a byte.
+                Memory {
+                    size: fields.size.max(1),
+                    align: fields.align,
+                }
+            } else {
+                // A C# class, like a message.
+                fields.object()
+            }
         }
         TypeKind::Message {
             fields,
@@ -79,7 +89,8 @@ fn model(ir: &Ir, id: TypeId) -> Memory {
                 .iter()
                 .map(|f| ir.slot_memory(&f.ty, f.cyclic))
                 .chain(preserve_unknown.then_some(Memory::HANDLE)),
-        ),
+        )
+        .object(),
         TypeKind::Union { tag, variants, .. } => {
             // The unknown variant keeps its tag and a `Vec<u8>` body.
             let unknown = Memory::sequence([Memory::scalar(tag.size()), Memory::HANDLE]);
@@ -90,11 +101,13 @@ fn model(ir: &Ir, id: TypeId) -> Memory {
                     size: a.size.max(b.size),
                     align: a.align.max(b.align),
                 });
+            // The C# union is an object of the variant's class.
             Memory {
                 size: round_up(payload.size, payload.align)
                     .saturating_add(u64::from(payload.align)),
                 align: payload.align,
             }
+            .object()
         }
     }
 }
@@ -134,12 +147,26 @@ mod tests {
         assert_eq!(size(&ir, "E"), 8);
         assert_eq!(size(&ir, "S"), 24);
         assert_eq!(size(&ir, "P"), 2);
-        // 24 (string) + 8 (enum) + 4 (u16? as flag + value), aligned to 8.
-        assert_eq!(size(&ir, "M"), 40);
-        assert_eq!(size(&ir, "Big"), 32768);
-        assert_eq!(size(&ir, "Rec"), 8);
-        assert_eq!(size(&ir, "U"), 32768 + 8);
+        // 24 (string) + 8 (enum) + 4 (u16? as flag + value), aligned to 8,
+        // and a C# object.
+        assert_eq!(size(&ir, "M"), 40 + 24);
+        // The elements, a C# array (40) and a C# object (24).
+        assert_eq!(size(&ir, "Big"), 32768 + 40 + 24);
+        assert_eq!(size(&ir, "Rec"), 8 + 24);
+        assert_eq!(size(&ir, "U"), 32768 + 64 + 8 + 24);
         // The unknown variant (u8 tag + Vec) is the largest payload.
-        assert_eq!(size(&ir, "Small"), 32 + 8);
+        assert_eq!(size(&ir, "Small"), 32 + 8 + 24);
+    }
+
+    #[test]
+    fn arrays_and_empty_structs_count_what_csharp_allocates() {
+        let ir = ir("struct Empty {}
+             struct One { a: [u8; 1] }
+             struct Nested { a: [[u8; 1]; 2] }
+             struct V { s: string }");
+        assert_eq!(size(&ir, "Empty"), 1);
+        assert_eq!(size(&ir, "One"), 41);
+        assert_eq!(size(&ir, "Nested"), 2 * 41 + 40);
+        assert_eq!(size(&ir, "V"), 24 + 24);
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Passes, in order: `lower` binds names and checks each declaration on its
 //! own; `layout` computes sizes and offsets and finds containment cycles;
-//! `memory` models what each type occupies once decoded;
+//! `memory` models what each type occupies once decoded; `size` bounds what
+//! one value may take;
 //! `naming` checks that every name survives conversion to each target
 //! language. Each pass reports every problem it finds before the next runs.
 
@@ -10,6 +11,7 @@ mod layout;
 mod lower;
 mod memory;
 mod naming;
+mod size;
 
 use crate::diag::Diagnostic;
 use crate::ir::Ir;
@@ -32,6 +34,10 @@ pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {
         return (None, diags);
     }
     memory::compute(&mut ir);
+    diags.extend(size::check(&ir));
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
     diags.extend(naming::check(&ir));
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);

@@ -188,6 +188,8 @@ namespace PktTests
             Run("amplify.budget_errors", AmplifyTests.BudgetErrors);
             Run("amplify.budget_bounds_allocation", AmplifyTests.BudgetBoundsAllocation);
             Run("amplify.maps_decode_in_n_log_n", AmplifyTests.MapsDecodeInNLogN);
+            Run("arrays.budget_bounds_allocation", ArrayTests.BudgetBoundsAllocation);
+            Run("arrays.long_array_defaults", ArrayTests.LongArrayDefaults);
             Run("stack.deep_values_on_a_small_stack", StackTests.DeepValuesOnASmallStack);
             Run("stack.encoders_refuse_what_decoders_reject", StackTests.EncodersRefuseWhatDecodersReject);
 

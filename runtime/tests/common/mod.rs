@@ -28,6 +28,9 @@ impl Encode for Chat {
 
 impl Decode for Chat {
     const MIN_ENCODED_LEN: usize = 4;
+    fn placeholder() -> Self {
+        Self::default()
+    }
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let mut v = Chat::default();
         v.decode_into_raw(r)?;
@@ -86,6 +89,9 @@ impl Encode for Node {
 
 impl Decode for Node {
     const MIN_ENCODED_LEN: usize = 4;
+    fn placeholder() -> Self {
+        Self::default()
+    }
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let mut body = r.message_body()?;
         let children = if body.is_empty() {
@@ -136,6 +142,9 @@ impl Encode for Packet {
 
 impl Decode for Packet {
     const MIN_ENCODED_LEN: usize = 5;
+    fn placeholder() -> Self {
+        Packet::Ping(0)
+    }
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let (tag, mut body) = r.union_frame(1)?;
         let v = match tag {

@@ -132,7 +132,7 @@ struct ReadMap<'a> {
     v: String,
     at: String,
     min: u32,
-    /// Model bytes of one entry (`long`).
+    /// Model bytes of one key and one value (`long`).
     entry: String,
     field: &'a str,
     map: String,
@@ -360,6 +360,12 @@ fn prim_method(p: Prim) -> &'static str {
 }
 
 /// `new T[n]`, with the length in the right place for jagged arrays.
+/// Arrays up to this many elements with a default other than the CLR zero
+/// value are initialised with each element written out; longer ones with a
+/// loop (`Pkt.PktArrays`), so that generated code grows with the schema's
+/// text, not with its array lengths.
+const MAX_LISTED_DEFAULTS: u32 = 16;
+
 fn new_array(elem: &str, n: u32) -> String {
     let mut base = elem;
     let mut suffix = String::new();
@@ -603,6 +609,21 @@ impl Gen<'_> {
         self.ir.layout(ty).min_size()
     }
 
+    /// Whether a default value of `ty` may be shared by the elements of an
+    /// array: a value type (number, enum, fixed-size struct) or an
+    /// immutable string.
+    fn is_value_like(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Prim(_) | Type::String => true,
+            Type::Named(r) => match self.ir.ty(r.id).kind {
+                TypeKind::Enum { .. } => true,
+                TypeKind::Struct { .. } => self.ir.ty(r.id).layout.is_fixed(),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// The expression for a type's default (declared or zero value), or
     /// `None` when the CLR zero value (`default(T)`) is already right.
     pub(super) fn default_expr(&self, ty: &Type, declared: Option<&Value>) -> Option<String> {
@@ -624,10 +645,20 @@ impl Gen<'_> {
             Type::Map(k, _) => Some(format!("new {}({})", self.cs_type(ty), self.key_order(k))),
             Type::Array(t, n) => Some(match self.default_expr(t, None) {
                 None => new_array(&self.cs_type(t), *n),
-                Some(d) => {
+                Some(d) if *n <= MAX_LISTED_DEFAULTS => {
                     let items = vec![d; *n as usize].join(", ");
                     format!("new {}[] {{ {items} }}", self.cs_type(t))
                 }
+                // Value types and strings are copied; objects are made anew
+                // for each element.
+                Some(d) if self.is_value_like(t) => format!(
+                    "global::Pkt.PktArrays.Filled<{}>({n}, {d})",
+                    self.cs_type(t)
+                ),
+                Some(d) => format!(
+                    "global::Pkt.PktArrays.New<{}>({n}, () => {d})",
+                    self.cs_type(t)
+                ),
             }),
             Type::Optional(t) => declared.and_then(|v| self.default_expr(t, Some(v))),
             Type::Named(r) => {
@@ -1034,15 +1065,12 @@ impl Gen<'_> {
                 t.lines(name, &view)
             }
             Type::Map(kt, vt) => {
-                // Both sides of an entry twice (a tree node holds them plus
-                // links), and 16 bytes of links.
+                // A key and a value; the runtime charges the map's nodes.
                 let entry = self
                     .ir
                     .memory(kt)
                     .size
-                    .saturating_add(self.ir.memory(vt).size)
-                    .saturating_mul(2)
-                    .saturating_add(16);
+                    .saturating_add(self.ir.memory(vt).size);
                 let (k, v) = (format!("k{d}"), format!("v{d}"));
                 let nested = cx.nested("false");
                 let view = ReadMap {

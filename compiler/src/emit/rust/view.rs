@@ -16,10 +16,10 @@ use crate::names::{self, Lang, NameKind};
 /// Where a generated type's view lives: `<Type>View`.
 pub const VIEW_SUFFIX: &str = "View";
 
-/// Fixed-size values up to this many bytes in memory are copied into the
-/// view; larger ones (`[u64; 4096]`) stay in the input, so that a view is
-/// small whatever its schema and recursive views take little stack per
-/// level.
+/// Fixed-size values and arrays up to this many bytes in memory are copied
+/// into the view; larger ones (`[u64; 4096]`, `[string; 1000]`) stay in the
+/// input, so that a view is small whatever its schema and recursive views
+/// take little stack per level.
 const INLINE_MAX: u64 = 256;
 
 impl Cx<'_> {
@@ -48,6 +48,12 @@ impl Cx<'_> {
                 self.view_type(k),
                 self.view_type(v)
             ),
+            Type::Array(t, n) if self.is_large(ty) => {
+                format!(
+                    "::pkt_runtime::view::ListArray<'a, {}, {n}>",
+                    self.view_type(t)
+                )
+            }
             Type::Array(t, n) => format!("::pkt_runtime::view::Array<{}, {n}>", self.view_type(t)),
             Type::Optional(t) => format!("Option<{}>", self.view_type(t)),
             Type::Named(r) => format!("{}{VIEW_SUFFIX}<'a>", self.type_path(r.id)),
@@ -68,9 +74,24 @@ impl Cx<'_> {
         }
     }
 
-    /// A fixed-size value the view keeps in the input ([`INLINE_MAX`]).
+    /// A value the view keeps in the input ([`INLINE_MAX`]): a fixed-size
+    /// value by its size in Rust, or an array of variable-size elements by
+    /// the decoded-size model, read when asked.
     fn is_large(&self, ty: &Type) -> bool {
-        self.ir.memory(ty).size > INLINE_MAX
+        if self.ir.is_fixed(ty) {
+            self.rust_size(ty) > INLINE_MAX
+        } else {
+            self.ir.memory(ty).size > INLINE_MAX
+        }
+    }
+
+    /// The size of a fixed-size value as the generated Rust lays it out.
+    fn rust_size(&self, ty: &Type) -> u64 {
+        match ty {
+            Type::Array(t, n) => self.rust_size(t).saturating_mul(u64::from(*n)),
+            Type::Named(r) => self.fixed_sizes[r.id.0],
+            _ => self.ir.memory(ty).size,
+        }
     }
 
     /// A view field's default: the declared default, else the type's.

@@ -690,12 +690,8 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
             }
             Type::Map(k, v) => {
                 let min = self.min_size(k).saturating_add(self.min_size(v));
-                let memory = self
-                    .model(k)
-                    .saturating_add(self.model(v))
-                    .saturating_mul(2)
-                    .saturating_add(16);
-                let n = self.reader().read_count(min, memory)?;
+                let entry = self.model(k).saturating_add(self.model(v));
+                let n = self.reader().read_map_count(min, entry)?;
                 self.tasks.push(Task::MapDone);
                 self.keys.push(HashSet::new());
                 self.open(node, Kind::Map);
