@@ -18,6 +18,10 @@ fn main() {
             check_reports_every_error_and_exits_1,
         ),
         trial(
+            "check_prints_warnings_and_exits_0",
+            check_prints_warnings_and_exits_0,
+        ),
+        trial(
             "layout_shows_the_seed_packet_sizes",
             layout_shows_the_seed_packet_sizes,
         ),
@@ -72,6 +76,26 @@ fn check_reports_every_error_and_exits_1() {
         "{err}"
     );
     assert!(err.contains("aborting due to 3 previous errors"), "{err}");
+}
+
+/// A warning is printed like an error, with its place, source line, note and
+/// help, and does not fail the command.
+fn check_prints_warnings_and_exits_0() {
+    let o = pktc(&["check", "schemas/warnings/type_named_like_namespace.pkt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("warning: C# type `Sky.GuildRank.GuildRank` is named like its namespace\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--> schemas/warnings/type_named_like_namespace.pkt:15:6"),
+        "{err}"
+    );
+    assert!(err.contains("15 | enum GuildRank : u8 {"), "{err}");
+    assert!(err.contains("= help: rename the type"), "{err}");
+    assert!(!err.contains("error:"), "{err}");
 }
 
 fn layout_shows_the_seed_packet_sizes() {

@@ -50,6 +50,10 @@ fn main() {
             files_with_the_same_name_get_distinct_outputs,
         ),
         trial(
+            "a_type_named_like_its_namespace_fails_by_its_short_name",
+            a_type_named_like_its_namespace_fails_by_its_short_name,
+        ),
+        trial(
             "generated_csharp_compiles_and_passes_the_mono_tests",
             generated_csharp_compiles_and_passes_the_mono_tests,
         ),
@@ -154,6 +158,57 @@ fn files_with_the_same_name_get_distinct_outputs() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// What the `type_named_like_namespace` warning says: in a file with
+/// `using Sky.GuildRank;`, code inside namespace `Sky` that names the type
+/// `GuildRank` gets CS0118, while the type the warning leaves alone
+/// (`Guild`) and the full name compile.
+fn a_type_named_like_its_namespace_fails_by_its_short_name() {
+    let files = generate_for(
+        Path::new("schemas/warnings/type_named_like_namespace.pkt"),
+        true,
+    );
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("named_like_namespace");
+    let mut sources = Vec::new();
+    for f in &files {
+        let p = dir.join(&f.path);
+        std::fs::write(&p, &f.contents).expect("write generated file");
+        sources.push(p.display().to_string());
+    }
+    let compile = |client: &str| {
+        let path = dir.join("Client.cs");
+        let text = format!(
+            "using Sky.GuildRank;\n\nnamespace Sky.Client\n{{\n    public static class C\n    {{\n        {client}\n    }}\n}}\n"
+        );
+        std::fs::write(&path, text).expect("write client");
+        let out = Command::new("mcs")
+            .args(["-langversion:7.2", "-nologo", "-target:library"])
+            .arg(format!("-out:{}", dir.join("Client.dll").display()))
+            .args(&sources)
+            .arg(&path)
+            .output()
+            .expect("run mcs");
+        (
+            out.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    };
+    let (ok, text) = compile("public static Guild Make() { return new Guild(); }");
+    assert!(ok, "a type not named like its namespace:\n{text}");
+    let (ok, text) = compile("public static GuildRank First() { return default(GuildRank); }");
+    assert!(!ok && text.contains("CS0118"), "expected CS0118:\n{text}");
+    let (ok, text) = compile(
+        "public static Sky.GuildRank.GuildRank First() { return default(Sky.GuildRank.GuildRank); }",
+    );
+    assert!(ok, "the full name:\n{text}");
 }
 
 /// Whether mcs and mono can run: under `CI=true` their absence is a failure,

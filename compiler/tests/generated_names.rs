@@ -628,7 +628,7 @@ fn documented_csharp_declarations() -> Vec<CsType> {
     schemas.push(lobby_path);
     let mut types = Vec::new();
     for schema in schemas {
-        let checked = pktc::check(&[schema.clone()]).unwrap_or_else(|f| panic!("{f}"));
+        let checked = pktc::check(std::slice::from_ref(&schema)).unwrap_or_else(|f| panic!("{f}"));
         for file in generate(&checked.ir, &GenOptions::new(Lang::CSharp)) {
             types.extend(csharp_types(&file.contents));
         }

@@ -269,6 +269,7 @@ pub const NAMING: Naming = Naming {
     runtime_types: &["PktReader", "PktWriter"],
     consts_holder: Some(consts_class),
     reserved_stems: &[RUNTIME_STEM],
+    namespace_hides_type: Some("error CS0118: a namespace used like a type"),
 };
 
 /// What the C# backend appends to a field or union variant whose name would
