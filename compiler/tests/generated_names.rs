@@ -125,6 +125,10 @@ fn member_name(code: &str) -> Option<String> {
     if let Some(name) = type_name(code) {
         return Some(name);
     }
+    // `public static bool operator ==(A a, A b)` names no member.
+    if code.split_whitespace().any(|w| w == "operator") {
+        return None;
+    }
     let end = code.find(['(', '=', ';', '{'])?;
     let before = code[..end].trim_end();
     let name: String = before
@@ -480,7 +484,7 @@ fn the_rust_reader_finds_inherent_members() {
 
 #[test]
 fn the_csharp_reader_finds_declarations() {
-    let text = "public sealed partial class Health\n{\n    public ushort HealthValue;\n\n    public int GetEncodedSize()\n    {\n        int n = 4;\n        return n;\n    }\n    public override byte Tag { get { return 1; } }\n    public sealed class Inner : Health\n    {\n        public Inner() { }\n        public int Value;\n    }\n}\n";
+    let text = "public sealed partial class Health\n{\n    public ushort HealthValue;\n\n    public int GetEncodedSize()\n    {\n        int n = 4;\n        return n;\n    }\n    public override byte Tag { get { return 1; } }\n    public static bool operator ==(Health a, Health b) { return true; }\n    public sealed class Inner : Health\n    {\n        public Inner() { }\n        public int Value;\n    }\n}\n";
     let types = csharp_types(text);
     assert_eq!(types.len(), 2, "{types:?}");
     assert_eq!(
@@ -491,15 +495,15 @@ fn the_csharp_reader_finds_declarations() {
     assert_eq!(types[1].members, ["Value"]);
 }
 
-/// Where the documentation shows C# to users: the README, every page of
-/// `docs/` and the Unity package's README.
+/// Where the documentation shows C# to users: the README and every page of
+/// `docs/` but the architecture, which names internals for contributors.
 fn csharp_docs() -> Vec<std::path::PathBuf> {
     let root = common::root();
     let mut files = vec![root.join("README.md")];
     let mut pages: Vec<_> = std::fs::read_dir(root.join("docs"))
         .expect("docs/")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("architecture.md"))
         .collect();
     pages.sort();
     files.extend(pages);

@@ -23,6 +23,11 @@
 //! templates. The public API wrappers shared by messages, unions and
 //! variable-size structs are partials in `templates/csharp/api/`.
 //!
+//! C# value semantics (`Equals`, `GetHashCode`, `ToString`) are a second
+//! partial declaration of each struct, message and union, built the same way
+//! from the `templates/csharp/value/` templates by `csharp/value.rs`: they
+//! read the fields and nothing else, so the codec part stays as it is.
+//!
 //! What stays in Rust code, and why:
 //! - The scalar stores and loads of fixed-size structs (`store` and
 //!   `load` in `csharp/code.rs`): the generated code keeps one
