@@ -122,6 +122,37 @@ fn dump_ir_is_json_and_stable() {
 
 fn usage_errors_exit_2() {
     assert_eq!(pktc(&["check"]).status.code(), Some(2));
+    let out = std::env::temp_dir().join("pktc-cli-asmdef");
+    let out = out.to_str().expect("UTF-8 path");
+    let o = pktc(&[
+        "gen",
+        "--lang",
+        "csharp",
+        "--asmdef",
+        "../Game",
+        "-o",
+        out,
+        "schemas/small.pkt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`../Game` is not an assembly name"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pktc(&[
+        "gen",
+        "--lang",
+        "rust",
+        "--asmdef",
+        "Game",
+        "-o",
+        out,
+        "schemas/small.pkt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--lang csharp"), "{}", stderr(&o));
+    assert!(!std::path::Path::new(out).exists(), "nothing written");
     assert_eq!(pktc(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(
         pktc(&["dump", "nothing", "schemas/game.pkt"]).status.code(),

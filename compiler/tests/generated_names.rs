@@ -495,11 +495,17 @@ fn the_csharp_reader_finds_declarations() {
     assert_eq!(types[1].members, ["Value"]);
 }
 
-/// Where the documentation shows C# to users: the README and every page of
-/// `docs/` but the architecture, which names internals for contributors.
+/// Where the documentation shows C# to users: the README, the Unity
+/// package's README and sample (its code too), and every page of `docs/` but the
+/// architecture, which names internals for contributors.
 fn csharp_docs() -> Vec<std::path::PathBuf> {
     let root = common::root();
-    let mut files = vec![root.join("README.md")];
+    let mut files = vec![
+        root.join("README.md"),
+        root.join("runtime/csharp/README.md"),
+        root.join("runtime/csharp/Samples~/Lobby/README.md"),
+        root.join("runtime/csharp/Samples~/Lobby/LobbyClient.cs"),
+    ];
     let mut pages: Vec<_> = std::fs::read_dir(root.join("docs"))
         .expect("docs/")
         .map(|e| e.expect("entry").path())
@@ -650,10 +656,11 @@ fn documented_csharp_members_are_visible() {
     let mut chains_seen = 0;
     for doc in csharp_docs() {
         let text = std::fs::read_to_string(&doc).expect("readable doc");
-        let chains: Vec<Vec<String>> = csharp_in_markdown(&text)
-            .iter()
-            .flat_map(|c| identifier_chains(c))
-            .collect();
+        let code = match doc.extension().is_some_and(|e| e == "cs") {
+            true => vec![text],
+            false => csharp_in_markdown(&text),
+        };
+        let chains: Vec<Vec<String>> = code.iter().flat_map(|c| identifier_chains(c)).collect();
         chains_seen += chains.len();
         for name in hidden_references(&types, &chains) {
             failures.push(format!("{}: {name}", doc.display()));

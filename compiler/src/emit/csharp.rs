@@ -8,7 +8,11 @@
 //! documentation for what stays in Rust code.
 
 mod code;
+mod unity;
 mod value;
+
+pub(crate) use unity::assembly_name_error;
+pub use unity::RUNTIME_ASSEMBLY;
 
 use std::path::PathBuf;
 
@@ -193,6 +197,8 @@ pub(crate) struct Shared<'ir> {
     ir: &'ir Ir,
     gen: Gen<'ir>,
     runtime: bool,
+    /// The assembly definition to write, by assembly name.
+    asmdef: Option<String>,
 }
 
 impl Backend for CSharpBackend {
@@ -211,6 +217,7 @@ impl Backend for CSharpBackend {
             ir,
             gen: Gen::new(ir),
             runtime: options.runtime,
+            asmdef: options.csharp_asmdef().map(str::to_string),
         }
     }
 
@@ -275,15 +282,20 @@ impl Backend for CSharpBackend {
         t.render("file", &view)
     }
 
-    /// `PktRuntime.cs`, unless turned off.
+    /// `PktRuntime.cs`, unless turned off, and the assembly definition if
+    /// asked for.
     fn extra_files(&self, cx: &Shared<'_>, _: &[OutputFile<'_>]) -> Vec<GeneratedFile> {
-        if !cx.runtime {
-            return Vec::new();
+        let mut files = Vec::new();
+        if cx.runtime {
+            files.push(GeneratedFile {
+                path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
+                contents: runtime_file(),
+            });
         }
-        vec![GeneratedFile {
-            path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
-            contents: runtime_file(),
-        }]
+        if let Some(name) = &cx.asmdef {
+            files.push(unity::assembly_definition(name, cx.runtime));
+        }
+        files
     }
 }
 

@@ -59,7 +59,7 @@ use std::path::PathBuf;
 pub use backend::{generate_with, output_files, Backend, OutputFile};
 pub use csharp::{
     consts_class as csharp_consts_class, NAMING as CSHARP_NAMING,
-    RUNTIME_STEM as CSHARP_RUNTIME_STEM,
+    RUNTIME_ASSEMBLY as CSHARP_RUNTIME_ASSEMBLY, RUNTIME_STEM as CSHARP_RUNTIME_STEM,
 };
 pub use rust::NAMING as RUST_NAMING;
 pub use templates::Templates;
@@ -87,6 +87,9 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// C#: the assembly definition to write beside the generated files
+    /// (see [`GenOptions::set_csharp_asmdef`]).
+    asmdef: Option<String>,
 }
 
 impl GenOptions {
@@ -95,7 +98,26 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            asmdef: None,
         }
+    }
+
+    /// C#: also write a Unity assembly definition `<name>.asmdef`, so that
+    /// Unity compiles the generated files into the assembly `name`, which
+    /// references the runtime package's (`Pkt.Runtime`) unless
+    /// [`GenOptions::runtime`] writes `PktRuntime.cs` beside them. Fails on
+    /// a name that is not an assembly name.
+    pub fn set_csharp_asmdef(&mut self, name: Option<&str>) -> Result<(), String> {
+        if let Some(error) = name.and_then(csharp::assembly_name_error) {
+            return Err(error);
+        }
+        self.asmdef = name.map(str::to_string);
+        Ok(())
+    }
+
+    /// The assembly definition set by [`GenOptions::set_csharp_asmdef`].
+    pub fn csharp_asmdef(&self) -> Option<&str> {
+        self.asmdef.as_deref()
     }
 }
 
