@@ -288,24 +288,6 @@ const UNITY_STAND_IN: &str = "namespace UnityEngine
 }
 ";
 
-fn mono_available() -> bool {
-    let ok = |t: &str| {
-        Command::new(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if ok("mcs") && ok("mono") {
-        return true;
-    }
-    let msg = "mcs/mono not found: the Unity package's C# cannot be compiled (install mono-mcs)";
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{msg}");
-    }
-    eprintln!("warning: {msg}; SKIPPING the compile check");
-    false
-}
-
 /// Compiles `sources` with the runtime and the stand-in into a library, as
 /// Unity's compiler would, with warnings as errors.
 fn compile(dir: &Path, name: &str, sources: &[PathBuf]) {
@@ -348,7 +330,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn the_sample_compiles_against_the_runtime() {
-    if !mono_available() {
+    if !common::mono_available("the Unity sample's compilation") {
         return;
     }
     let sample = common::root().join(SAMPLE);
@@ -366,7 +348,7 @@ fn the_sample_compiles_against_the_runtime() {
 /// `schemas/game.pkt`, the schema it uses.
 #[test]
 fn the_readme_code_compiles_against_the_runtime() {
-    if !mono_available() {
+    if !common::mono_available("the compilation of the Unity package README's code") {
         return;
     }
     let dir = scratch("readme");

@@ -108,16 +108,8 @@ namespace PktTests
         /// <summary>A null where a value is required encodes as the default, and equals it.</summary>
         public static void NullsEqualTheirDefaults()
         {
-            var e = new Everything();
-            e.Text = null;
-            e.Blob = null;
-            e.ListU8 = null;
-            e.MapU8 = null;
-            e.Leaf = null;
-            e.Command = null;
-            e.ArrayString = null;
-            e.ArrayLeaf = null;
-            e.ArrayCommand = null;
+            var e = Fixtures.MakeEverythingWithNulls();
+            Same(new Everything(), e, "nulls and defaults");
             e.ArrayLeaf = new Leaf[] { null, new Leaf() };
             Same(new Everything(), e, "nulls and defaults");
             Same(Everything.Decode(e.ToArray()), e, "nulls and the decoded defaults");
@@ -206,7 +198,7 @@ namespace PktTests
         {
             var e = Fixtures.MakeEverything();
             var back = Everything.Decode(e.ToArray());
-            var withNulls = new Everything { Text = null, Leaf = null, Command = null, ArrayLeaf = null, ListU8 = null };
+            var withNulls = Fixtures.MakeEverythingWithNulls();
             var defaults = new Everything();
             var f = Fixtures.MakeFixed(1);
             var g = Fixtures.MakeFixed(1);

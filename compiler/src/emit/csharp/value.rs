@@ -25,70 +25,59 @@ use super::{field_name, prim_cs, qualified, string_literal, type_ident};
 use crate::ir::{Field, Prim, Type, TypeDef, TypeKind, Value, Variant};
 use crate::names::{self, NameKind};
 
-/// `value/equal_value`: one comparison.
-#[derive(Serialize)]
-struct Differ {
-    /// True when the two values differ.
-    differ: String,
+/// What a value statement does: [`Gen::walk`] renders the template
+/// `value/{op}_{constructor}`.
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    /// Returns false when `x` and `y` differ.
+    Equal,
+    /// Mixes the hash of `x` into the local `h`.
+    Hash,
+    /// Appends `x` as text to the `global::Pkt.PktText` `t`.
+    Text,
 }
 
-/// `value/equal_optional` and `value/hash_optional`, `value/text_optional`.
-#[derive(Serialize)]
-struct Optional<'a> {
-    x: String,
-    y: String,
-    left: &'a str,
-    right: &'a str,
-    expr: &'a str,
-    /// True when one of `x` and `y` is present and the other is not.
-    differ: String,
-    /// True when `x` is present.
-    present: String,
-    value: Lines,
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Equal => "equal",
+            Op::Hash => "hash",
+            Op::Text => "text",
+        }
+    }
 }
 
-/// `value/*_seq`: a list or an array.
+/// `value/*_value`: one comparison, hash or text call.
 #[derive(Serialize)]
-struct Seq<'a> {
+struct Leaf {
+    expr: String,
+}
+
+/// `value/*_optional`, `value/*_seq` (a list or an array) and
+/// `value/*_map`; each template uses what its operation needs.
+#[derive(Serialize)]
+struct Composite<'a> {
+    /// Locals holding the values, its count and the element index.
     x: String,
     y: String,
     n: String,
     i: String,
+    /// The value (`left`) and, to compare, the other one.
     left: &'a str,
     right: &'a str,
-    expr: &'a str,
-    /// How many elements `x` (`y`) counts as: a null list none, a null
-    /// array its length of defaults.
+    /// Optionals: true when `x` is present, and when one of `x` and `y` is
+    /// present and the other is not.
+    present: String,
+    differ: String,
+    /// Sequences: how many elements `x` (`y`) counts as (a null list none,
+    /// a null array its length of defaults), and its count property.
     count_x: String,
     count_y: String,
-    /// `value/hash_seq`: `count_x`; `value/text_seq`: the property
-    /// (`Count`, `Length`).
-    count: String,
-    item: Lines,
-}
-
-/// `value/*_map`.
-#[derive(Serialize)]
-struct Map<'a> {
-    x: String,
-    y: String,
-    n: String,
-    i: String,
-    left: &'a str,
-    right: &'a str,
-    expr: &'a str,
+    count: &'static str,
+    /// Maps: the key's statements; the value's, the element's or the
+    /// optional's value's.
     key: Lines,
     value: Lines,
-}
-
-#[derive(Serialize)]
-struct HashValue {
-    hash: String,
-}
-
-#[derive(Serialize)]
-struct TextValue {
-    call: String,
 }
 
 /// Wraps an expression in parentheses unless it is a name, member access,
@@ -166,262 +155,129 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements that return false when `x` and `y` differ.
-    pub(super) fn equal(&self, ty: &Type, x: &str, y: &str, d: usize) -> Lines {
+    /// The statements of `op` on `x` (and, to compare, `y`) of type `ty`.
+    fn walk(&self, op: Op, ty: &Type, x: &str, y: &str, d: usize) -> Lines {
         let t = super::templates();
-        let leaf = |differ: String| t.lines("value/equal_value", &Differ { differ });
-        match ty {
-            Type::Prim(Prim::F32 | Prim::F64) | Type::String | Type::Bytes => {
-                leaf(format!("!global::Pkt.PktValues.Equal({x}, {y})"))
-            }
-            Type::Prim(_) => leaf(format!("{} != {}", operand(x), operand(y))),
+        let (xs, ys, i) = (format!("x{d}"), format!("y{d}"), format!("i{d}"));
+        let mut view = Composite {
+            x: xs.clone(),
+            y: ys.clone(),
+            n: format!("n{d}"),
+            i: i.clone(),
+            left: x,
+            right: y,
+            present: String::new(),
+            differ: String::new(),
+            count_x: String::new(),
+            count_y: String::new(),
+            count: "",
+            key: Lines::new(),
+            value: Lines::new(),
+        };
+        let constructor = match ty {
             Type::Optional(inner) => {
-                let (xo, yo) = (format!("x{d}"), format!("y{d}"));
-                let (present, xv) = self.optional_access(inner, &xo);
-                let (present_y, yv) = self.optional_access(inner, &yo);
-                let differ = if self.is_value(inner) {
+                let (present, xv) = self.optional_access(inner, &xs);
+                let (present_y, yv) = self.optional_access(inner, &ys);
+                view.differ = if self.is_value(inner) {
                     format!("{present} != {present_y}")
                 } else {
                     format!("({present}) != ({present_y})")
                 };
-                let value = self.equal(inner, &xv, &yv, d + 1);
-                t.lines(
-                    "value/equal_optional",
-                    &Optional {
-                        left: x,
-                        right: y,
-                        expr: "",
-                        differ,
-                        present,
-                        value,
-                        x: xo,
-                        y: yo,
-                    },
-                )
+                view.present = present;
+                view.value = self.walk(op, inner, &xv, &yv, d + 1);
+                "optional"
             }
             Type::List(elem) | Type::Array(elem, _) => {
-                let (xs, ys, i) = (format!("x{d}"), format!("y{d}"), format!("i{d}"));
                 let (count_x, item_x) = self.seq_access(ty, &xs, &i);
                 let (count_y, item_y) = self.seq_access(ty, &ys, &i);
-                let item = self.equal(elem, &item_x, &item_y, d + 1);
-                t.lines(
-                    "value/equal_seq",
-                    &Seq {
-                        n: format!("n{d}"),
-                        left: x,
-                        right: y,
-                        expr: "",
-                        count_x,
-                        count_y: operand(&count_y),
-                        count: String::new(),
-                        item,
-                        x: xs,
-                        y: ys,
-                        i,
-                    },
-                )
+                // Text shows a null array as it is, not as its defaults.
+                let item_x = match op {
+                    Op::Text => format!("{xs}[{i}]"),
+                    _ => item_x,
+                };
+                view.count_x = count_x;
+                view.count_y = operand(&count_y);
+                view.count = match ty {
+                    Type::List(_) => "Count",
+                    _ => "Length",
+                };
+                view.value = self.walk(op, elem, &item_x, &item_y, d + 1);
+                "seq"
             }
             Type::Map(kt, vt) => {
-                let (xm, ym, i) = (format!("x{d}"), format!("y{d}"), format!("i{d}"));
-                let key = self.equal(
-                    kt,
-                    &format!("{xm}.KeyAt({i})"),
-                    &format!("{ym}.KeyAt({i})"),
-                    d + 1,
-                );
-                let value = self.equal(
-                    vt,
-                    &format!("{xm}.ValueAt({i})"),
-                    &format!("{ym}.ValueAt({i})"),
-                    d + 1,
-                );
-                t.lines(
-                    "value/equal_map",
-                    &Map {
-                        n: format!("n{d}"),
-                        left: x,
-                        right: y,
-                        expr: "",
-                        key,
-                        value,
-                        x: xm,
-                        y: ym,
-                        i,
-                    },
-                )
+                let at = |m: &str, what: &str| format!("{m}.{what}At({i})");
+                view.key = self.walk(op, kt, &at(&xs, "Key"), &at(&ys, "Key"), d + 1);
+                view.value = self.walk(op, vt, &at(&xs, "Value"), &at(&ys, "Value"), d + 1);
+                "map"
+            }
+            _ => {
+                let expr = match op {
+                    Op::Equal => self.differ(ty, x, y),
+                    Op::Hash => self.hash_of(ty, x),
+                    Op::Text => self.text_call(ty, x),
+                };
+                return t.lines(&format!("value/{}_value", op.name()), &Leaf { expr });
+            }
+        };
+        t.lines(&format!("value/{}_{constructor}", op.name()), &view)
+    }
+
+    /// True when the scalar, string, bytes or named values `x` and `y`
+    /// differ.
+    fn differ(&self, ty: &Type, x: &str, y: &str) -> String {
+        match ty {
+            Type::Prim(Prim::F32 | Prim::F64) | Type::String | Type::Bytes => {
+                format!("!global::Pkt.PktValues.Equal({x}, {y})")
             }
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match def.kind {
-                    TypeKind::Enum { .. } => leaf(format!("{} != {}", operand(x), operand(y))),
+                    TypeKind::Enum { .. } => format!("{} != {}", operand(x), operand(y)),
                     TypeKind::Struct { .. } if def.layout.is_fixed() => {
-                        leaf(format!("!{}.Equals({y})", operand(x)))
+                        format!("!{}.Equals({y})", operand(x))
                     }
-                    _ => leaf(format!("!{}.PktEquals({x}, {y})", qualified(self.ir, def))),
+                    _ => format!("!{}.PktEquals({x}, {y})", qualified(self.ir, def)),
                 }
             }
+            _ => format!("{} != {}", operand(x), operand(y)),
         }
     }
 
-    /// Statements mixing the hash of `v` into the local `h`.
-    pub(super) fn hash(&self, ty: &Type, v: &str, d: usize) -> Lines {
-        let t = super::templates();
-        let leaf = |hash: String| t.lines("value/hash_value", &HashValue { hash });
+    /// The hash of a scalar, string, bytes or named value, an `int`.
+    fn hash_of(&self, ty: &Type, v: &str) -> String {
         match ty {
-            Type::Prim(p) => leaf(prim_hash(*p, v)),
-            Type::String | Type::Bytes => leaf(format!("global::Pkt.PktValues.Hash({v})")),
-            Type::Optional(inner) => {
-                let x = format!("x{d}");
-                let (present, value) = self.optional_access(inner, &x);
-                let value = self.hash(inner, &value, d + 1);
-                t.lines(
-                    "value/hash_optional",
-                    &Optional {
-                        y: String::new(),
-                        left: "",
-                        right: "",
-                        expr: v,
-                        differ: String::new(),
-                        present,
-                        value,
-                        x,
-                    },
-                )
-            }
-            Type::List(elem) | Type::Array(elem, _) => {
-                let (x, i) = (format!("x{d}"), format!("i{d}"));
-                let (count, item) = self.seq_access(ty, &x, &i);
-                let item = self.hash(elem, &item, d + 1);
-                t.lines(
-                    "value/hash_seq",
-                    &Seq {
-                        y: String::new(),
-                        n: format!("n{d}"),
-                        left: "",
-                        right: "",
-                        expr: v,
-                        count_x: String::new(),
-                        count_y: String::new(),
-                        count,
-                        item,
-                        x,
-                        i,
-                    },
-                )
-            }
-            Type::Map(kt, vt) => {
-                let (x, i) = (format!("x{d}"), format!("i{d}"));
-                let key = self.hash(kt, &format!("{x}.KeyAt({i})"), d + 1);
-                let value = self.hash(vt, &format!("{x}.ValueAt({i})"), d + 1);
-                t.lines(
-                    "value/hash_map",
-                    &Map {
-                        y: String::new(),
-                        n: format!("n{d}"),
-                        left: "",
-                        right: "",
-                        expr: v,
-                        key,
-                        value,
-                        x,
-                        i,
-                    },
-                )
-            }
+            Type::Prim(p) => prim_hash(*p, v),
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => leaf(prim_hash(
-                        *base,
-                        &format!("({}){}", prim_cs(*base), operand(v)),
-                    )),
-                    TypeKind::Struct { .. } if def.layout.is_fixed() => {
-                        leaf(format!("{}.GetHashCode()", operand(v)))
+                    TypeKind::Enum { base, .. } => {
+                        prim_hash(*base, &format!("({}){}", prim_cs(*base), operand(v)))
                     }
-                    _ => leaf(format!("{}.PktHash({v})", qualified(self.ir, def))),
+                    TypeKind::Struct { .. } if def.layout.is_fixed() => {
+                        format!("{}.GetHashCode()", operand(v))
+                    }
+                    _ => format!("{}.PktHash({v})", qualified(self.ir, def)),
                 }
             }
+            _ => format!("global::Pkt.PktValues.Hash({v})"),
         }
     }
 
-    /// Statements appending `v` as text to the `global::Pkt.PktText` `t`.
-    pub(super) fn text(&self, ty: &Type, v: &str, d: usize) -> Lines {
-        let t = super::templates();
-        let leaf = |call: String| t.lines("value/text_value", &TextValue { call });
+    /// The call appending a scalar, string, bytes or named value to `t`.
+    fn text_call(&self, ty: &Type, v: &str) -> String {
         match ty {
-            Type::Prim(p) => leaf(format!("t.{}({v})", prim_text(*p))),
-            Type::String => leaf(format!("t.String({v})")),
-            Type::Bytes => leaf(format!("t.Bytes({v})")),
-            Type::Optional(inner) => {
-                let x = format!("x{d}");
-                let (present, value) = self.optional_access(inner, &x);
-                let value = self.text(inner, &value, d + 1);
-                t.lines(
-                    "value/text_optional",
-                    &Optional {
-                        y: String::new(),
-                        left: "",
-                        right: "",
-                        expr: v,
-                        differ: String::new(),
-                        present,
-                        value,
-                        x,
-                    },
-                )
-            }
-            Type::List(elem) | Type::Array(elem, _) => {
-                let (x, i) = (format!("x{d}"), format!("i{d}"));
-                let item = self.text(elem, &format!("{x}[{i}]"), d + 1);
-                let count = match ty {
-                    Type::List(_) => "Count",
-                    _ => "Length",
-                };
-                t.lines(
-                    "value/text_seq",
-                    &Seq {
-                        y: String::new(),
-                        n: format!("n{d}"),
-                        left: "",
-                        right: "",
-                        expr: v,
-                        count_x: String::new(),
-                        count_y: String::new(),
-                        count: count.to_string(),
-                        item,
-                        x,
-                        i,
-                    },
-                )
-            }
-            Type::Map(kt, vt) => {
-                let (x, i) = (format!("x{d}"), format!("i{d}"));
-                let key = self.text(kt, &format!("{x}.KeyAt({i})"), d + 1);
-                let value = self.text(vt, &format!("{x}.ValueAt({i})"), d + 1);
-                t.lines(
-                    "value/text_map",
-                    &Map {
-                        y: String::new(),
-                        n: format!("n{d}"),
-                        left: "",
-                        right: "",
-                        expr: v,
-                        key,
-                        value,
-                        x,
-                        i,
-                    },
-                )
-            }
+            Type::Prim(p) => format!("t.{}({v})", prim_text(*p)),
+            Type::String => format!("t.String({v})"),
             Type::Named(r) => {
                 let def = self.ir.ty(r.id);
                 match def.kind {
                     // The value's name, or its number when the schema has
                     // no name for it.
-                    TypeKind::Enum { .. } => leaf(format!("t.Raw({}.ToString())", operand(v))),
-                    _ => leaf(format!("{}.PktAppend(t, {v})", qualified(self.ir, def))),
+                    TypeKind::Enum { .. } => format!("t.Raw({}.ToString())", operand(v)),
+                    _ => format!("{}.PktAppend(t, {v})", qualified(self.ir, def)),
                 }
             }
+            _ => format!("t.Bytes({v})"),
         }
     }
 }
@@ -511,13 +367,13 @@ fn record(gen: &Gen, def: &TypeDef, fields: &[Field], extra: Option<&str>) -> St
     for (index, (member, default, ty)) in members.iter().enumerate() {
         if fixed {
             let this = format!("this.{member}");
-            equal.lines(&gen.equal(ty, &this, &format!("other.{member}"), 0));
-            hash.lines(&gen.hash(ty, &this, 0));
+            equal.lines(&gen.walk(Op::Equal, ty, &this, &format!("other.{member}"), 0));
+            hash.lines(&gen.walk(Op::Hash, ty, &this, "", 0));
         } else {
             let right = format!("b != null ? b.{member} : {default}");
-            equal.lines(&gen.equal(ty, &format!("a.{member}"), &right, 0));
+            equal.lines(&gen.walk(Op::Equal, ty, &format!("a.{member}"), &right, 0));
             let v = format!("v != null ? v.{member} : {default}");
-            hash.lines(&gen.hash(ty, &v, 0));
+            hash.lines(&gen.walk(Op::Hash, ty, &v, "", 0));
         }
         let label = if index == 0 {
             format!("{name} {{ {member} = ")
@@ -525,7 +381,7 @@ fn record(gen: &Gen, def: &TypeDef, fields: &[Field], extra: Option<&str>) -> St
             format!(", {member} = ")
         };
         text.line(&format!("t.Raw({});", string_literal(&label)));
-        text.lines(&gen.text(ty, &format!("v.{member}"), 0));
+        text.lines(&gen.walk(Op::Text, ty, &format!("v.{member}"), "", 0));
     }
     if !members.is_empty() {
         text.line("t.Raw(\" }\");");
@@ -582,13 +438,13 @@ fn union(gen: &Gen, def: &TypeDef, variants: &[Variant]) -> String {
     let first = variants.first().expect("unions have variants");
     let first_default = gen.null_default(&first.ty, None);
     let mut equal_default = Code::new(3);
-    equal_default.lines(&gen.equal(&first.ty, "x.Value", &first_default, 0));
+    equal_default.lines(&gen.walk(Op::Equal, &first.ty, "x.Value", &first_default, 0));
     let views = variants
         .iter()
         .enumerate()
         .map(|(index, v)| {
             let mut equal = Code::new(4);
-            equal.lines(&gen.equal(&v.ty, "x.Value", "y.Value", 0));
+            equal.lines(&gen.walk(Op::Equal, &v.ty, "x.Value", "y.Value", 0));
             let (present, value) = if index == 0 {
                 (
                     "x != null || v == null".to_string(),
@@ -598,9 +454,9 @@ fn union(gen: &Gen, def: &TypeDef, variants: &[Variant]) -> String {
                 ("x != null".to_string(), "x.Value".to_string())
             };
             let mut hash = Code::new(4);
-            hash.lines(&gen.hash(&v.ty, &value, 0));
+            hash.lines(&gen.walk(Op::Hash, &v.ty, &value, "", 0));
             let mut text = Code::new(4);
-            text.lines(&gen.text(&v.ty, "x.Value", 0));
+            text.lines(&gen.walk(Op::Text, &v.ty, "x.Value", "", 0));
             let class = variant_name(v);
             VariantValue {
                 open: string_literal(&format!("{name}.{class}(")),
