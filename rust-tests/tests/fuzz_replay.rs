@@ -1,6 +1,7 @@
 //! The fuzzers' property in a fixed budget, so every `cargo test` checks it:
 //! the committed corpus of `fuzz/corpus/decode` (seeds, inputs the fuzzer
-//! found interesting, and any crash once fixed) plus 100,000 random inputs.
+//! found interesting, and any crash once fixed) plus random inputs: 20,000
+//! in the inner loop, 100,000 under `PKT_LONG_TESTS`.
 //! No panic, decode and decode_into agreeing, decode → encode → decode
 //! stability, and allocation within the bound of the decode budget.
 
