@@ -42,6 +42,21 @@ fn min_size(ir: &Ir, ty: &Type) -> u64 {
     }
 }
 
+/// The first bound a value `ty` builds whole breaks: the type itself or,
+/// outermost first, an element, key or value inside it (each element of a
+/// `list<[u32?; 262144]>` is built whole as surely as a field of its type).
+/// Returns the value too large, its size and where.
+fn excess_within<'t>(ir: &Ir, ty: &'t Type) -> Option<(&'t Type, u64, &'static str)> {
+    if let Some((size, where_)) = excess(ir, ty) {
+        return Some((ty, size, where_));
+    }
+    match ty {
+        Type::List(t) | Type::Array(t, _) | Type::Optional(t) => excess_within(ir, t),
+        Type::Map(k, v) => excess_within(ir, k).or_else(|| excess_within(ir, v)),
+        Type::Prim(_) | Type::String | Type::Bytes | Type::Named(_) => None,
+    }
+}
+
 /// The first bound `ty` breaks: the size and where.
 fn excess(ir: &Ir, ty: &Type) -> Option<(u64, &'static str)> {
     let memory = ir.memory(ty).size;
@@ -66,18 +81,9 @@ pub(super) fn on_the_wire(fixed: bool) -> &'static str {
     }
 }
 
-/// The declared types a field or variant stores inline (a boxed one is a
-/// pointer).
-fn inline_parts(ty: &Type, cyclic: bool) -> Vec<TypeId> {
-    let mut out = Vec::new();
-    if !cyclic {
-        ty.named_parts(&mut out);
-    }
-    out
-}
-
 /// Reports each value over [`MAX_VALUE_SIZE`] once, where it is declared:
-/// at the field or variant whose type is too large, else at the declared
+/// at the field or variant whose type is too large or holds an element, a
+/// key or a value too large (boxed or not), else at the declared
 /// type whose fields add up to too much. A type too large only because it
 /// holds another type too large is not reported again.
 pub fn check(ir: &Ir) -> Vec<Diagnostic> {
@@ -103,16 +109,21 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
         };
         let mut blamed = false;
         for (name, ty, cyclic, span) in members {
-            let parts = inline_parts(ty, cyclic);
+            let mut parts = Vec::new();
+            ty.named_parts(&mut parts);
             if parts.iter().any(|t| declared[t.0]) {
-                blamed = true;
+                // Reported where it is declared. A boxed (cyclic) field
+                // takes a pointer inline: its type does not make this one
+                // too large.
+                blamed |= !cyclic;
                 continue;
             }
-            if cyclic {
-                continue;
-            }
-            if let Some((size, where_)) = excess(ir, ty) {
-                let what = format!("`{}.{name}` (`{ty}`)", def.name);
+            if let Some((part, size, where_)) = excess_within(ir, ty) {
+                let what = if std::ptr::eq(part, ty) {
+                    format!("`{}.{name}` (`{ty}`)", def.name)
+                } else {
+                    format!("`{part}` in `{}.{name}` (`{ty}`)", def.name)
+                };
                 diags.push(too_large(&what, size, where_, span));
                 blamed = true;
             }
