@@ -143,17 +143,22 @@ fn nested_arrays_and_empty_values_stay_within_the_inspect_heap_bound() {
                 let (tree, err) = inspect::decode(&ir, id, &input, Limits::DEFAULT);
                 let decoded = alloc::peak() - start;
                 // Printing reads each fixed-size value again from the input,
-                // one value at a time.
-                let json = inspect::to_json(&tree);
+                // one value at a time; the text (pretty, as the CLI prints it) is
+                // built whole, and is bounded as the values are.
+                let json = inspect::to_json_pretty(&tree);
+                let text = json.len();
                 drop((tree, json));
                 let bound = INSPECT_PER_INPUT * input.len() + INSPECT_PER_CHARGED * budget;
                 println!(
-                    "{name} × {count}, {} bytes: {:?}, peak heap {decoded} ({:.1} per input byte)",
+                    "{name} × {count}, {} bytes: {:?}, peak heap {decoded} ({:.1} per input byte), \
+                     JSON {text} bytes ({:.1} per input byte)",
                     input.len(),
                     err.as_ref().map(|e| e.kind.to_string()),
-                    decoded as f64 / input.len() as f64
+                    decoded as f64 / input.len() as f64,
+                    text as f64 / input.len() as f64
                 );
                 assert!(decoded <= bound, "{name}: peak {decoded} over {bound}");
+                assert!(text <= bound, "{name}: {text} bytes of JSON over {bound}");
                 match err {
                     None => assert!(count <= budget / model, "{name}: accepted past the budget"),
                     Some(e) => assert!(
