@@ -115,3 +115,21 @@ fn decode_prefix_advances_past_one_value_and_leaves_the_rest() {
     assert!(decode_prefix::<Packet, _>(&mut partial).is_err());
     assert_eq!(partial, before);
 }
+
+/// An encoding longer than the wire's `u32` length prefixes can frame is an
+/// error, and nothing is written. (The 4 GiB of zeros are never touched, so
+/// the system hands out no memory for them.)
+#[test]
+fn encodings_past_four_gibibytes_are_an_error() {
+    let huge = Packet::Unknown {
+        tag: 200,
+        body: vec![0; u32::MAX as usize],
+    };
+    let mut b = BytesMut::new();
+    let e = encode_to_buf(&huge, &mut b).unwrap_err();
+    assert!(
+        matches!(e.kind(), pkt_runtime::EncodeErrorKind::TooLarge { .. }),
+        "{e}"
+    );
+    assert!(b.is_empty(), "nothing written");
+}

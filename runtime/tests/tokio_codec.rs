@@ -293,3 +293,27 @@ fn frames_over_the_codecs_own_limit_are_refused() {
     codec.encode(&Packet::Ping(1), &mut dst).unwrap();
     assert_eq!(dst.len(), 9);
 }
+
+/// An encoding longer than the wire's `u32` length prefixes can frame is an
+/// `InvalidInput` error holding `EncodeErrorKind::TooLarge`, and nothing is
+/// written (the 4 GiB of zeros are never touched).
+#[test]
+fn encodings_past_four_gibibytes_are_an_error() {
+    let mut codec = PacketCodec::<Packet>::new();
+    let huge = Packet::Unknown {
+        tag: 200,
+        body: vec![0; u32::MAX as usize],
+    };
+    let mut dst = BytesMut::new();
+    let e = codec.encode(&huge, &mut dst).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+    let inner = e
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<pkt_runtime::EncodeError>())
+        .expect("an EncodeError");
+    assert!(
+        matches!(inner.kind(), pkt_runtime::EncodeErrorKind::TooLarge { .. }),
+        "{inner}"
+    );
+    assert!(dst.is_empty(), "nothing written");
+}
