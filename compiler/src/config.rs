@@ -110,7 +110,11 @@ impl Config {
                 println!("cargo:warning={line}");
             }
         }
-        let files = emit::generate(&checked.ir, &self.options);
+        let options = GenOptions {
+            out_dir: Some(out_dir.clone()),
+            ..self.options.clone()
+        };
+        let files = emit::generate(&checked.ir, &options);
         emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Write)?;
         Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
     }

@@ -153,6 +153,7 @@ fn main() -> ExitCode {
             });
             options.runtime = !no_runtime;
             options.serde = serde;
+            options.out_dir = Some(out_dir.clone());
             gen(&files, &out_dir, &options, check)
         }
         Command::Compat {

@@ -97,6 +97,10 @@ fn main() {
             "gen_check_passes_after_gen_with_same_named_files",
             gen_check_passes_after_gen_with_same_named_files,
         ),
+        trial(
+            "generated_files_do_not_depend_on_the_working_directory",
+            generated_files_do_not_depend_on_the_working_directory,
+        ),
     ]);
     common::run(trials)
 }
@@ -122,9 +126,13 @@ fn generated_rust_is_rustfmt_clean() {
 }
 
 fn pktc(args: &[&str]) -> std::process::Output {
+    pktc_in(&common::root(), args)
+}
+
+fn pktc_in(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pktc"))
         .args(args)
-        .current_dir(common::root())
+        .current_dir(dir)
         .output()
         .expect("pktc runs")
 }
@@ -419,5 +427,74 @@ fn gen_check_passes_after_gen_with_same_named_files() {
         let second = std::fs::read_to_string(out.join(format!("common_2.{ext}"))).unwrap();
         assert!(first.contains("client/common.pkt"), "{first}");
         assert!(second.contains("server/common.pkt"), "{second}");
+    }
+}
+
+/// The same schema generated into the same directory from the workspace
+/// root, from the schema's directory and with absolute paths gives the same
+/// bytes, and `--check` passes whichever directory it runs in: headers name
+/// the schema by its path from the output directory.
+fn generated_files_do_not_depend_on_the_working_directory() {
+    let root = common::root();
+    let out = root.join("target/gen-cwd-test");
+    let (out_abs, schema_abs) = (
+        out.to_string_lossy().into_owned(),
+        root.join("schemas/game.pkt").to_string_lossy().into_owned(),
+    );
+    let schemas = root.join("schemas");
+    let runs: [(&Path, &str, &str); 3] = [
+        (&root, "target/gen-cwd-test", "schemas/game.pkt"),
+        (&schemas, "../target/gen-cwd-test", "game.pkt"),
+        (Path::new("/"), &out_abs, &schema_abs),
+    ];
+    for lang in ["rust", "csharp"] {
+        let _ = std::fs::remove_dir_all(&out);
+        let mut first: Option<Vec<(PathBuf, Vec<u8>)>> = None;
+        for (dir, out_arg, schema) in runs {
+            let o = pktc_in(dir, &["gen", "--lang", lang, "-o", out_arg, schema]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let mut files: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&out)
+                .expect("output directory")
+                .map(|e| {
+                    let p = e.expect("entry").path();
+                    let bytes = std::fs::read(&p).expect("generated file");
+                    (p, bytes)
+                })
+                .collect();
+            files.sort();
+            let game = files
+                .iter()
+                .find(|(p, _)| p.file_stem().is_some_and(|s| s == "game"))
+                .expect("game's output");
+            let header = String::from_utf8_lossy(&game.1[..200]).into_owned();
+            assert!(
+                header.contains("from ../../schemas/game.pkt."),
+                "{lang} from {}: {header}",
+                dir.display()
+            );
+            match &first {
+                None => first = Some(files),
+                Some(f) => assert!(
+                    *f == files,
+                    "{lang}: generating from {} changed the output",
+                    dir.display()
+                ),
+            }
+        }
+        for (dir, out_arg, schema) in runs {
+            let o = pktc_in(dir, &["gen", "--lang", lang, "-o", out_arg, "--check", schema]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{lang}: --check from {} failed: {}",
+                dir.display(),
+                String::from_utf8_lossy(&o.stdout)
+            );
+        }
     }
 }

@@ -225,7 +225,7 @@ impl Backend for CSharpBackend {
         let namespace = namespace(&file.file.namespace);
         let indent = if namespace.is_some() { "    " } else { "" };
         let view = FileView {
-            source: file.file.name.clone(),
+            source: file.source.clone(),
             doc: file.file.doc.iter().map(|l| comment_line(l)).collect(),
             has_namespace: namespace.is_some(),
             namespace: namespace.unwrap_or_default(),

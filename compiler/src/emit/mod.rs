@@ -82,6 +82,10 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// The directory the files will be written to. Each file's header names
+    /// its schema by the path from there, so the text does not depend on the
+    /// directory pktc runs in; without it, by the schema's file name.
+    pub out_dir: Option<PathBuf>,
 }
 
 impl GenOptions {
@@ -90,6 +94,7 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            out_dir: None,
         }
     }
 }

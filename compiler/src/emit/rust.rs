@@ -130,7 +130,7 @@ impl Backend for RustBackend {
             })
             .collect();
         let view = FileView {
-            source: file.file.name.clone(),
+            source: file.source.clone(),
             consts,
             items,
         };
