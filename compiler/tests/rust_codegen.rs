@@ -337,7 +337,10 @@ fn files_with_the_same_name_get_distinct_outputs() {
 }
 
 /// The generated Rust of every schema, in a crate of its own, passes
-/// `cargo clippy -- -D warnings`: users compile it with their own lints.
+/// `cargo clippy -- -D warnings` in a crate that also denies `missing_docs`,
+/// `clippy::pedantic` and other lints strict crates deny: users compile it
+/// with their own lints. A `u8` enum with every value named is among them
+/// (its `from_raw` has no arm left for `Unknown`).
 /// Without cargo-clippy: a failure under `CI=true`, a loud warning elsewhere.
 fn generated_rust_is_clippy_clean() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -356,14 +359,35 @@ fn generated_rust_is_clippy_clean() {
     let dir = common::root().join("target/clippy-generated");
     let src = dir.join("src");
     let _ = std::fs::remove_dir_all(&src);
-    let sets: [(&str, Vec<PathBuf>); 2] = [
+    let every_u8 = dir.join("every_u8.pkt");
+    std::fs::create_dir_all(&dir).expect("create crate dir");
+    std::fs::write(&every_u8, every_u8_schema()).expect("write schema");
+    let sets: [(&str, Vec<PathBuf>); 3] = [
         ("all", all_schemas()),
         (
             "same_stem",
             vec![PathBuf::from("schemas/same_stem/top.pkt")],
         ),
+        ("every_u8", vec![every_u8]),
     ];
-    let mut lib = String::new();
+    let mut lib = String::from(
+        "//! Generated code under the lints of a strict crate.\n\
+         #![deny(\n\
+             missing_docs,\n\
+             missing_debug_implementations,\n\
+             missing_copy_implementations,\n\
+             unreachable_pub,\n\
+             unused_qualifications,\n\
+             unused_results,\n\
+             trivial_casts,\n\
+             trivial_numeric_casts,\n\
+             rust_2018_idioms,\n\
+             single_use_lifetimes,\n\
+             variant_size_differences,\n\
+             clippy::pedantic,\n\
+             clippy::nursery\n\
+         )]\n",
+    );
     for (name, schemas) in &sets {
         let checked =
             pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
@@ -373,7 +397,7 @@ fn generated_rust_is_clippy_clean() {
             std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
         }
         lib.push_str(&format!(
-            "pub mod generated_{name} {{\n    include!(\"{name}/mod.rs\");\n}}\n"
+            "/// The `{name}` schemas.\npub mod generated_{name} {{\n    include!(\"{name}/mod.rs\");\n}}\n"
         ));
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
@@ -398,6 +422,12 @@ fn generated_rust_is_clippy_clean() {
         "generated code is not clippy-clean:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// An enum whose values name every number of its `u8` base.
+fn every_u8_schema() -> String {
+    let values: String = (0..=255).map(|n| format!("    V{n} = {n},\n")).collect();
+    format!("namespace every_u8;\n\nenum Full : u8 {{\n{values}}}\n\nmessage M {{\n    full: Full,\n}}\n")
 }
 
 /// Before outputs had distinct names, the second `common.cs` overwrote the
@@ -487,7 +517,10 @@ fn generated_files_do_not_depend_on_the_working_directory() {
             }
         }
         for (dir, out_arg, schema) in runs {
-            let o = pktc_in(dir, &["gen", "--lang", lang, "-o", out_arg, "--check", schema]);
+            let o = pktc_in(
+                dir,
+                &["gen", "--lang", lang, "-o", out_arg, "--check", schema],
+            );
             assert_eq!(
                 o.status.code(),
                 Some(0),

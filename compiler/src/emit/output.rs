@@ -121,7 +121,10 @@ mod tests {
             rel("/r/schemas/game.pkt", "/r/gen/rust").as_deref(),
             Some("../../schemas/game.pkt")
         );
-        assert_eq!(rel("/r/gen/game.pkt", "/r/gen").as_deref(), Some("game.pkt"));
+        assert_eq!(
+            rel("/r/gen/game.pkt", "/r/gen").as_deref(),
+            Some("game.pkt")
+        );
         assert_eq!(rel("/game.pkt", "/").as_deref(), Some("game.pkt"));
     }
 

@@ -529,6 +529,9 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
             for d in &child.doc {
                 body.push_str(&format!("{pad}{d}\n"));
             }
+            if depth == 0 {
+                body.push_str(&format!("{MODULE_ALLOW}\n"));
+            }
             body.push_str(&format!(
                 "{pad}pub mod {} {{\n{}{pad}}}\n",
                 child.name, child.body
@@ -539,6 +542,13 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
     render(&mut root, 0);
     root
 }
+
+/// On each outermost namespace module: the lints a crate may deny beyond
+/// rustc's and clippy's defaults, so that a crate with
+/// `#![deny(missing_docs, clippy::pedantic)]` compiles its generated code.
+/// The code follows the schema (a field without a doc comment has no docs),
+/// not the including crate's style, and is not edited by hand.
+const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implementations,\n    unused_results,\n    variant_size_differences,\n    clippy::pedantic,\n    clippy::nursery,\n    clippy::restriction\n)]";
 
 fn module_ident(segment: &str) -> String {
     names::ident(Lang::Rust, NameKind::Field, segment)
@@ -1161,6 +1171,7 @@ impl Cx<'_> {
                 values.iter().any(|v| v.deprecated),
             ),
             unknown_discriminant: unknown.map_or(String::new(), |n| format!(" = {n}")),
+            has_unnamed: unknown.is_some(),
             // Named values serialize as their names; `Unknown(n)` as the bare
             // number, and a number deserializes to `Unknown(n)`.
             unknown_attrs: if self.serde {
@@ -1495,6 +1506,9 @@ struct EnumView {
     unknown_attrs: Vec<String>,
     /// ` = n` after `Unknown(..)`, or empty (see `enum_view`).
     unknown_discriminant: String,
+    /// Whether some number of the base has no name, so that `from_raw`
+    /// needs an arm for `Unknown` (without one an unreachable pattern).
+    has_unnamed: bool,
     values: Vec<EnumValueView>,
 }
 
