@@ -229,6 +229,10 @@ pub struct TypeDef {
     pub file: FileIndex,
     pub doc: Vec<String>,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     pub layout: Layout,
     /// What one decoded value occupies in memory, by the model of
     /// [`Memory`]; computed once by `sema::memory`.
@@ -292,6 +296,10 @@ pub struct Field {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     pub layout: Layout,
     /// Byte offset inside a struct; `None` in messages, where it depends on the data.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -310,6 +318,10 @@ pub struct EnumValue {
     pub doc: Vec<String>,
     pub value: u64,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -321,6 +333,10 @@ pub struct Variant {
     pub tag: u16,
     pub ty: Type,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     /// As for [`Field::cyclic`].
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cyclic: bool,

@@ -559,6 +559,14 @@ fn float_literal(p: Prim, v: f64) -> String {
     format!("{text}{suffix}")
 }
 
+/// The attribute of a deprecated item, with the schema's reason as its message.
+fn obsolete_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
+    deprecated.then(|| match note {
+        Some(note) => format!("[global::System.Obsolete({})]", string_literal(note)),
+        None => "[global::System.Obsolete]".to_string(),
+    })
+}
+
 /// A C# regular string literal.
 fn string_literal(s: &str) -> String {
     let mut out = String::from("\"");
@@ -632,7 +640,8 @@ fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
 #[derive(Serialize)]
 struct EnumView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     base: &'static str,
     values: Vec<EnumValueView>,
@@ -643,7 +652,8 @@ struct EnumView {
 #[derive(Serialize)]
 struct EnumValueView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     value: String,
 }
@@ -652,7 +662,7 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
     let name = type_ident(&def.name);
     EnumView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         order_class: format!("{name}_KeyOrder"),
         name,
         base: prim_cs(base),
@@ -660,7 +670,7 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
             .iter()
             .map(|v| EnumValueView {
                 doc: doc_lines(&v.doc),
-                obsolete: v.deprecated,
+                obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
                 name: names::ident(Lang::CSharp, NameKind::Variant, &v.name),
                 value: int_literal(base, v.value as i128),
             })
@@ -675,7 +685,8 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
 #[derive(Serialize)]
 struct StructView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     size: u32,
     fields: Vec<FieldDecl>,
@@ -693,7 +704,8 @@ struct StructView {
 #[derive(Serialize)]
 struct FieldDecl {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     ty: String,
     name: String,
     has_init: bool,
@@ -720,14 +732,14 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     }
     StructView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
         size,
         fields: fields
             .iter()
             .map(|f| FieldDecl {
                 doc: doc_lines(&f.doc),
-                obsolete: f.deprecated,
+                obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
                 ty: gen.cs_type(&f.ty),
                 name: field_name(def, f),
                 has_init: false,
@@ -748,7 +760,8 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
 #[derive(Serialize)]
 struct MessageView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
@@ -888,7 +901,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         let init = gen.default_expr(&f.ty, default);
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
-            obsolete: f.deprecated,
+            obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
             ty: gen.cs_type(&f.ty),
             name,
             has_init: init.is_some(),
@@ -897,7 +910,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
     }
     MessageView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
         schema_name: string_literal(&def.name),
         field_names,
@@ -916,7 +929,8 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
 #[derive(Serialize)]
 struct UnionView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
@@ -934,7 +948,8 @@ struct UnionView {
 #[derive(Serialize)]
 struct VariantView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     tag: u16,
     ty: String,
@@ -956,7 +971,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
     };
     UnionView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
         schema_name: string_literal(&def.name),
         field_names: variants
@@ -989,7 +1004,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
                     doc: doc_lines(&v.doc),
-                    obsolete: v.deprecated,
+                    obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
                     name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),

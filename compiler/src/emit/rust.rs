@@ -550,6 +550,15 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
 /// not the including crate's style, and is not edited by hand.
 const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implementations,\n    unused_results,\n    variant_size_differences,\n    clippy::pedantic,\n    clippy::nursery,\n    clippy::restriction\n)]";
 
+/// The attribute of a deprecated item, with the schema's reason as its note.
+fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
+    deprecated.then(|| match note {
+        // Debug formatting is a Rust string literal for any text.
+        Some(note) => format!("#[deprecated(note = {note:?})]"),
+        None => "#[deprecated]".to_string(),
+    })
+}
+
 fn module_ident(segment: &str) -> String {
     names::ident(Lang::Rust, NameKind::Field, segment)
 }
@@ -849,7 +858,7 @@ impl Cx<'_> {
                     valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
                     short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
-                    deprecated: f.deprecated,
+                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, false),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
@@ -885,7 +894,7 @@ impl Cx<'_> {
                 derive,
                 // Structs are frozen: every field must be present.
                 self.serde_type_attrs(&[]),
-                fields.iter().any(|f| f.deprecated)
+                fields.iter().any(|f| f.deprecated.is_some())
                     || def
                         .kind
                         .fields()
@@ -910,7 +919,7 @@ impl Cx<'_> {
             derive,
             attrs,
             doc: doc_lines(&def.doc),
-            deprecated: def.deprecated,
+            deprecated: deprecated_attr(def.deprecated, &def.deprecated_note),
             allow_deprecated: def.deprecated || members_deprecated,
             name: names::ident(Lang::Rust, NameKind::Type, &def.name),
             schema_name: def.name.clone(),
@@ -1025,7 +1034,7 @@ impl Cx<'_> {
                         "?;",
                     ),
                     doc: doc_lines(&f.doc),
-                    deprecated: f.deprecated,
+                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
@@ -1187,7 +1196,7 @@ impl Cx<'_> {
                 .map(|(i, v)| EnumValueView {
                     first: i == 0,
                     doc: doc_lines(&v.doc),
-                    deprecated: v.deprecated,
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
                     value: v.value.to_string(),
                     discriminant: discriminant(v.value),
@@ -1237,7 +1246,7 @@ impl Cx<'_> {
                     encode_head,
                     encode_tail,
                     doc: doc_lines(&v.doc),
-                    deprecated: v.deprecated,
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     attrs: self.serde_field_attrs(&v.ty, v.cyclic),
                     decl: if decl.chars().count() <= 100 {
                         decl
@@ -1376,7 +1385,8 @@ struct Common {
     /// Attribute lines after the type's `#[derive(..)]`.
     attrs: Vec<String>,
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     allow_deprecated: bool,
     name: String,
     schema_name: String,
@@ -1415,7 +1425,8 @@ struct StructView {
 #[derive(Serialize)]
 struct StructFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
@@ -1464,7 +1475,8 @@ struct MessageView {
 #[derive(Serialize)]
 struct MessageFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
@@ -1517,7 +1529,8 @@ struct EnumValueView {
     /// The default value.
     first: bool,
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     value: String,
     /// ` = value` after the variant's name, or empty (see `enum_view`).
@@ -1571,7 +1584,8 @@ fn byte_array(bytes: &[u8]) -> String {
 #[derive(Serialize)]
 struct VariantView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the variant.
     attrs: Vec<String>,
     name: String,
@@ -1704,6 +1718,7 @@ mod tests {
                     doc: Vec::new(),
                     value,
                     deprecated: false,
+                    deprecated_note: None,
                     span: crate::diag::Span::default(),
                 })
                 .collect()

@@ -117,6 +117,7 @@ impl Lowerer<'_> {
                             file: FileIndex(fi),
                             doc: item.doc.clone(),
                             deprecated: false,
+                            deprecated_note: None,
                             layout: Layout::Variable { min_size: 0 },
                             memory: Memory::EMPTY,
                             kind: TypeKind::Struct { fields: Vec::new() },
@@ -381,6 +382,7 @@ impl Lowerer<'_> {
                 let def = &mut self.ir.types[id.0];
                 def.kind = kind;
                 def.deprecated = attrs.deprecated;
+                def.deprecated_note = attrs.deprecated_note;
             }
         }
     }
@@ -390,8 +392,8 @@ impl Lowerer<'_> {
         for a in &item.attrs {
             match a.name.name.as_str() {
                 "deprecated" => {
-                    self.no_args(a);
                     out.deprecated = true;
+                    out.deprecated_note = self.deprecation_note(a);
                 }
                 "preserve_unknown" => {
                     self.no_args(a);
@@ -482,12 +484,13 @@ impl Lowerer<'_> {
             seen.insert(&f.name.name, f.name.span);
             let ty = self.resolve(file, &f.ty);
             let mut deprecated = false;
+            let mut deprecated_note = None;
             let mut max = None;
             for a in &f.attrs {
                 match a.name.name.as_str() {
                     "deprecated" => {
-                        self.no_args(a);
                         deprecated = true;
+                        deprecated_note = self.deprecation_note(a);
                     }
                     "max" => max = self.max_attr(file, a, ty.as_ref()),
                     _ => self.unknown_attr(a, &["deprecated", "max"]),
@@ -516,6 +519,7 @@ impl Lowerer<'_> {
                 default,
                 max,
                 deprecated,
+                deprecated_note,
                 layout: Layout::Variable { min_size: 0 },
                 offset: None,
                 cyclic: false,
@@ -808,7 +812,7 @@ impl Lowerer<'_> {
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut numbers: HashMap<i128, (Span, &str)> = HashMap::new();
         for v in &e.values {
-            let deprecated = self.value_attrs(&v.attrs);
+            let (deprecated, deprecated_note) = self.value_attrs(&v.attrs);
             if v.name.name == UNKNOWN {
                 self.err(reserved_unknown(
                     v.name.span,
@@ -856,23 +860,50 @@ impl Lowerer<'_> {
                 doc: v.doc.clone(),
                 value: n as u64,
                 deprecated,
+                deprecated_note,
                 span: v.name.span,
             });
         }
         TypeKind::Enum { base, values }
     }
 
-    fn value_attrs(&mut self, attrs: &[ast::Attr]) -> bool {
-        let mut deprecated = false;
+    /// Whether an enum value or variant is deprecated, and the reason given.
+    fn value_attrs(&mut self, attrs: &[ast::Attr]) -> (bool, Option<String>) {
+        let mut deprecated = (false, None);
         for a in attrs {
             if a.name.name == "deprecated" {
-                self.no_args(a);
-                deprecated = true;
+                deprecated = (true, self.deprecation_note(a));
             } else {
                 self.unknown_attr(a, &["deprecated"]);
             }
         }
         deprecated
+    }
+
+    /// The reason of `@deprecated("...")`: no argument, or one string.
+    fn deprecation_note(&mut self, a: &ast::Attr) -> Option<String> {
+        match a.args.as_slice() {
+            [] => None,
+            [Literal {
+                kind: LitKind::Str(note),
+                ..
+            }] => Some(note.clone()),
+            args => {
+                let (span, label) = match args {
+                    [one] => (one.span, format!("this is {}", describe_literal(&one.kind))),
+                    _ => (a.span, "more than one argument".to_string()),
+                };
+                self.err(
+                    Diagnostic::error(
+                        "`@deprecated` takes no argument or one string, the reason",
+                        span,
+                        label,
+                    )
+                    .with_help("write `@deprecated` or `@deprecated(\"use `pos` instead\")`"),
+                );
+                None
+            }
+        }
     }
 
     fn union_kind(&mut self, file: usize, u: &ast::UnionDecl) -> TypeKind {
@@ -915,7 +946,7 @@ impl Lowerer<'_> {
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut tags: HashMap<u16, (Span, &str)> = HashMap::new();
         for v in &u.variants {
-            let deprecated = self.value_attrs(&v.attrs);
+            let (deprecated, deprecated_note) = self.value_attrs(&v.attrs);
             let ty = self.resolve(file, &v.ty);
             if v.name.name == UNKNOWN {
                 self.err(reserved_unknown(
@@ -972,6 +1003,7 @@ impl Lowerer<'_> {
                 tag: n,
                 ty,
                 deprecated,
+                deprecated_note,
                 cyclic: false,
                 span: v.name.span,
             });
@@ -987,6 +1019,7 @@ impl Lowerer<'_> {
 #[derive(Default)]
 struct ItemAttrs {
     deprecated: bool,
+    deprecated_note: Option<String>,
     preserve_unknown: bool,
 }
 
