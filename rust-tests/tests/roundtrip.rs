@@ -71,3 +71,23 @@ fn files_with_the_same_name_both_generate() {
     assert_eq!(client::LIMIT, 8);
     assert_eq!(server::LIMIT, 16);
 }
+
+/// Constants named by namespace (`same_stem.server.LIMIT`) size an array,
+/// limit a string and define a constant.
+#[test]
+fn qualified_constants_size_and_limit_fields() {
+    use pkt_rust_tests::same_stem_output::same_stem::{Limited, SERVER_LIMIT};
+    assert_eq!(SERVER_LIMIT, 16);
+    let mut v = Limited {
+        name: "eight ch".into(),
+        key: [7; 16],
+    };
+    let bytes = pkt_runtime::Encode::encode_to_vec(&v).expect("within limits");
+    assert_eq!(bytes.len(), 4 + 4 + 8 + 16);
+    assert_eq!(<Limited as pkt_runtime::Decode>::decode(&bytes).unwrap(), v);
+    v.name.push('!');
+    assert!(
+        pkt_runtime::Encode::encode_to_vec(&v).is_err(),
+        "over same_stem.client.LIMIT"
+    );
+}

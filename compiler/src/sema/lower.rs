@@ -207,18 +207,36 @@ impl Lowerer<'_> {
                     .map(|i| i.name.as_str())
                     .collect::<Vec<_>>()
                     .join(".");
+                // Only names of the kind wanted (a constant is never a type),
+                // from the namespace named if any.
+                let wants_const = what == "constant";
                 let candidates: Vec<String> = scope
                     .iter()
-                    .flat_map(|&f| self.decls[f].keys().cloned())
-                    .chain(builtin_names().map(String::from))
+                    .filter(|&&f| qualifier.is_empty() || self.namespaces[f] == qualifier)
+                    .flat_map(|&f| {
+                        self.decls[f]
+                            .iter()
+                            .filter(|(_, d)| matches!(d.symbol, Symbol::Const(..)) == wants_const)
+                            .map(|(n, _)| n.clone())
+                    })
+                    .chain(
+                        builtin_names()
+                            .filter(|_| !wants_const && qualifier.is_empty())
+                            .map(String::from),
+                    )
                     .collect();
                 let mut d = Diagnostic::error(
                     format!("unknown {what} `{shown}`"),
                     span,
                     "not declared in this file or the files it imports",
                 );
+                let prefix = if qualifier.is_empty() {
+                    String::new()
+                } else {
+                    format!("{qualifier}.")
+                };
                 d = match suggest(&name.name, candidates.iter().map(String::as_str)) {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_help(format!("did you mean `{prefix}{s}`?")),
                     None => d.with_help(format!(
                         "declare the {what}, or import the file that declares it"
                     )),
@@ -249,8 +267,11 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Constants, each file's after those of the files it imports: a value
+    /// may name an imported constant (`same_stem.server.LIMIT`).
     fn lower_consts(&mut self) {
-        for (fi, file) in self.loaded.files.iter().enumerate() {
+        for fi in imports_first(&self.loaded.files) {
+            let file = &self.loaded.files[fi];
             for item in &file.ast.items {
                 let ast::ItemKind::Const(c) = &item.kind else {
                     continue;
@@ -323,10 +344,19 @@ impl Lowerer<'_> {
     }
 
     fn const_value(&mut self, file: usize, name: &str, span: Span) -> Option<i128> {
-        let path = [ast::Ident {
-            name: name.to_string(),
-            span,
-        }];
+        // `game.common.MAX_NAME`: the segments, each with its own span.
+        let mut at = span.start as usize;
+        let path: Vec<ast::Ident> = name
+            .split('.')
+            .map(|segment| {
+                let ident = ast::Ident {
+                    name: segment.to_string(),
+                    span: Span::new(span.file, at, at + segment.len()),
+                };
+                at += segment.len() + 1;
+                ident
+            })
+            .collect();
         match self.lookup(file, &path, "constant")? {
             Symbol::Const(f, i) => match self.ir.files[f].consts.get(i) {
                 Some(c) => Some(c.value),
@@ -1014,6 +1044,35 @@ impl Lowerer<'_> {
             reserved,
         }
     }
+}
+
+/// Every file's index, each after the files it imports (in a cycle, which
+/// is reported elsewhere, after those not on the cycle). Without recursion:
+/// an import chain may be long.
+fn imports_first(files: &[crate::load::LoadedFile]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(files.len());
+    let mut seen = vec![false; files.len()];
+    for root in 0..files.len() {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        // (file, how many of its imports were visited)
+        let mut stack = vec![(root, 0)];
+        while let Some((fi, next)) = stack.pop() {
+            match files[fi].imports.get(next) {
+                Some(&import) => {
+                    stack.push((fi, next + 1));
+                    if let Some(i) = import.filter(|&i| !seen[i]) {
+                        seen[i] = true;
+                        stack.push((i, 0));
+                    }
+                }
+                None => order.push(fi),
+            }
+        }
+    }
+    order
 }
 
 #[derive(Default)]
