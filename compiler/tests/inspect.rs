@@ -295,6 +295,35 @@ fn type_names_resolve_qualified_or_unique() {
     assert!(inspect::find_type(&ir, "Nope").is_err());
 }
 
+/// A misspelt type name gets a suggestion, as `pktc check` gives one: the
+/// near name, qualified when it was or when two types share it.
+#[test]
+fn unknown_type_names_get_a_suggestion() {
+    let ir = pktc::check_with(
+        &["schemas/common.pkt".into(), "schemas/mesh.pkt".into()],
+        &common::RootReader,
+    )
+    .expect("valid")
+    .ir;
+    let near = |name: &str| inspect::find_type(&ir, name).expect_err("no such type");
+    assert!(
+        near("Trangle").ends_with("\n  = help: did you mean `Triangle`?"),
+        "{}",
+        near("Trangle")
+    );
+    assert!(
+        near("bench.mesh.Vec4").ends_with("did you mean `bench.mesh.Vec3`?"),
+        "{}",
+        near("bench.mesh.Vec4")
+    );
+    assert!(
+        near("Vec4").ends_with("did you mean `game.common.Vec3` or `bench.mesh.Vec3`?"),
+        "{}",
+        near("Vec4")
+    );
+    assert_eq!(near("Nope"), "no type named `Nope` in these schemas");
+}
+
 fn pktc(args: &[&str], stdin: &[u8]) -> std::process::Output {
     use std::io::Write as _;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pktc"))

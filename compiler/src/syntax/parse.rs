@@ -3,6 +3,7 @@ use pest::iterators::Pair;
 use pest::Parser as _;
 
 use super::ast::*;
+use super::mistakes;
 use crate::diag::{Diagnostic, FileId, Span};
 
 #[derive(pest_derive::Parser)]
@@ -489,7 +490,7 @@ impl Cx<'_> {
             Rule::float_lit => LitKind::Float(text.parse().unwrap_or(f64::NAN)),
             Rule::string_lit => LitKind::Str(self.string(inner)),
             Rule::bool_lit => LitKind::Bool(text == "true"),
-            Rule::ident => LitKind::Ident(text.to_string()),
+            Rule::path => LitKind::Ident(text.to_string()),
             r => unreachable!("grammar: unexpected literal rule {r:?}"),
         };
         Literal { kind, span }
@@ -607,8 +608,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
         ErrorVariant::CustomError { message } => message.clone(),
     };
     // The furthest point any alternative reached is where the mistake is.
+    let mut tokens: Vec<String> = Vec::new();
     if let Some(attempts) = e.parse_attempts() {
-        let tokens: Vec<String> = attempts
+        tokens = attempts
             .expected_tokens()
             .iter()
             .map(|t| t.to_string())
@@ -617,6 +619,8 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
         if attempts.max_position >= start && !tokens.is_empty() {
             start = attempts.max_position;
             expected = one_of(tokens.iter().map(|t| format!("`{t}`")).collect());
+        } else {
+            tokens.clear();
         }
     }
     let start = start.min(text.len());
@@ -628,7 +632,8 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             start + if i == 0 { c.len_utf8() } else { i }
         });
     let end = end.max(token_end).min(text.len()).max(start);
-    if let Some(d) = common_mistake(text, start, file) {
+    let stop = mistakes::Stop::new(text, start, file, &tokens);
+    if let Some(d) = mistakes::explain(&stop) {
         return d;
     }
     let found = if start >= text.len() {
@@ -639,54 +644,10 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
     let span = Span::new(file, start, end);
     let message = format!("expected {expected}, found {found}");
     let mut d = Diagnostic::error(message, span, format!("expected {expected}"));
-    if let Some(help) = syntax_help(text, start) {
+    if let Some(help) = mistakes::help(&stop) {
         d = d.with_help(help);
     }
     d
-}
-
-/// Targeted messages for mistakes whose generic "expected …" list would not
-/// say what is wrong: single-quoted strings, and a `///` doc comment with
-/// nothing after it to document.
-fn common_mistake(text: &str, at: usize, file: FileId) -> Option<Diagnostic> {
-    let rest = &text[at..];
-    if rest.starts_with('\'') {
-        let line = rest.lines().next().unwrap_or("");
-        let len = line[1..].find('\'').map_or(1, |i| i + 2);
-        let quoted = &line[..len];
-        let inner = quoted.trim_matches('\'');
-        return Some(
-            Diagnostic::error(
-                format!("strings use double quotes, found `{quoted}`"),
-                Span::new(file, at, at + len),
-                "single quotes",
-            )
-            .with_help(format!("write \"{inner}\"")),
-        );
-    }
-    let next = rest.trim_start();
-    if next.is_empty() || next.starts_with('}') {
-        let before = text[..at].trim_end();
-        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let last = &before[line_start..];
-        let indent = last.len() - last.trim_start().len();
-        let comment = last.trim_start();
-        if comment.starts_with("///") && !comment.starts_with("////") {
-            let start = line_start + indent;
-            return Some(
-                Diagnostic::error(
-                    "doc comment documents nothing",
-                    Span::new(file, start, start + comment.len()),
-                    "nothing follows that it could document",
-                )
-                .with_help(
-                    "a `///` comment documents the item, field, variant or enum value after it; \
-                     write `//` for a plain comment",
-                ),
-            );
-        }
-    }
-    None
 }
 
 fn one_of(mut words: Vec<String>) -> String {
@@ -730,26 +691,6 @@ fn describe(rules: &[Rule]) -> String {
         }
     }
     one_of(words.into_iter().map(String::from).collect())
-}
-
-/// A hint for the mistakes people make most often.
-fn syntax_help(text: &str, at: usize) -> Option<String> {
-    let before = text[..at].trim_end();
-    let after = text[at..].trim_start();
-    if before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
-        && after.starts_with(|c: char| c.is_alphabetic())
-    {
-        let last_line = before.lines().last().unwrap_or("");
-        return Some(if last_line.contains(':') {
-            "fields are separated by `,`".to_string()
-        } else {
-            "a field is written `name: type`".to_string()
-        });
-    }
-    if after.starts_with('}') && before.ends_with(':') {
-        return Some("a field needs a type after `:`".to_string());
-    }
-    None
 }
 
 #[cfg(test)]
@@ -808,6 +749,29 @@ union ServerPacket : u16 {
         };
         assert_eq!(u.variants.len(), 3);
         assert_eq!(u.reserved.len(), 2);
+    }
+
+    #[test]
+    fn constants_may_be_named_by_namespace() {
+        let f = parse_ok(
+            "const L: u16 = x.b.MAX_NAME;\n\
+             message M { name: string @max(x.b.MAX_NAME), key: [u8; x.b.MAX_NAME] }",
+        );
+        let ItemKind::Const(c) = &f.items[0].kind else {
+            panic!("expected a constant")
+        };
+        assert_eq!(c.value.kind, LitKind::Ident("x.b.MAX_NAME".into()));
+        let ItemKind::Message(m) = &f.items[1].kind else {
+            panic!("expected a message")
+        };
+        assert_eq!(
+            m.fields[0].attrs[0].args[0].kind,
+            LitKind::Ident("x.b.MAX_NAME".into())
+        );
+        let TypeExprKind::Array(_, len) = &m.fields[1].ty.kind else {
+            panic!("expected an array")
+        };
+        assert_eq!(len.kind, LitKind::Ident("x.b.MAX_NAME".into()));
     }
 
     #[test]

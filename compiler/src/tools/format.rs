@@ -26,9 +26,15 @@ use crate::syntax::trivia::{self, line_breaks, Comment, CommentKind};
 const INDENT: usize = 4;
 
 /// Formats one file's text. Fails with the syntax error if it does not parse.
+/// A byte-order mark stays.
 pub fn format_source(text: &str) -> Result<String, Diagnostic> {
-    let file = crate::syntax::parse(text, FileId(0))?;
-    Ok(format_file(text, &file))
+    let body = crate::load::without_bom(text);
+    let file = crate::syntax::parse(body, FileId(0))?;
+    Ok(format!(
+        "{}{}",
+        &text[..text.len() - body.len()],
+        format_file(body, &file)
+    ))
 }
 
 /// Formats the file at `path`; rewrites it if that changes it, unless
@@ -36,17 +42,23 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 /// error is ready to print (a rendered syntax error or an I/O error).
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!(
-            "error: cannot read {shown}: {}",
-            crate::load::describe_io(&e)
-        )
-    })?;
+    let mut sources = crate::diag::SourceMap::default();
+    let text = std::fs::read(path)
+        .and_then(crate::load::utf8_text)
+        .map_err(|e| {
+            match crate::load::not_utf8_diagnostic(&e, path, shown.clone(), &mut sources) {
+                Some(d) => crate::diag::render(&d, &sources).trim_end().to_string(),
+                None => format!(
+                    "error: cannot read {shown}: {}",
+                    crate::load::describe_io(&e)
+                ),
+            }
+        })?;
     let formatted = match format_source(&text) {
         Ok(f) => f,
         Err(d) => {
-            let mut sources = crate::diag::SourceMap::default();
-            sources.add(path.to_path_buf(), shown, text);
+            let body = crate::load::without_bom(&text).to_string();
+            sources.add(path.to_path_buf(), shown, body);
             return Err(crate::diag::render(&d, &sources).trim_end().to_string());
         }
     };

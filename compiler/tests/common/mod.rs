@@ -48,7 +48,7 @@ pub struct RootReader;
 
 impl FileReader for RootReader {
     fn read(&self, path: &Path) -> io::Result<String> {
-        std::fs::read_to_string(root().join(path))
+        std::fs::read(root().join(path)).and_then(pktc::load::utf8_text)
     }
 }
 
