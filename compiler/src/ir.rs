@@ -226,6 +226,11 @@ pub struct FileIndex(pub usize);
 #[derive(Clone, Debug, Serialize)]
 pub struct TypeDef {
     pub name: String,
+    /// How tools and error messages name the type: `name`, or the qualified
+    /// name (`sky.chat.Message`) when another type of the schema set has the
+    /// same `name`.
+    #[serde(skip)]
+    pub display_name: String,
     pub file: FileIndex,
     pub doc: Vec<String>,
     pub deprecated: bool,
@@ -373,7 +378,8 @@ impl Type {
     }
 }
 
-/// A reference to a declared type; the name is kept for display.
+/// A reference to a declared type; the name is kept for display (the
+/// type's [`TypeDef::display_name`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeRef {
     pub id: TypeId,

@@ -134,6 +134,12 @@ fn files_with_the_same_name_get_distinct_outputs() {
     let second = &files[2].contents;
     assert!(second.contains("namespace SameStem.Server"), "{second}");
     assert!(second.contains("class Common2Constants"), "{second}");
+    // Both files declare `Note`: the names its exceptions give are qualified.
+    assert!(
+        second.contains("case 0: return \"same_stem.server.Note.text\";")
+            && second.contains("default: return \"same_stem.server.Note\";"),
+        "{second}"
+    );
     if !mono_available() {
         return;
     }

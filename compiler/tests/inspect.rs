@@ -397,3 +397,20 @@ fn hex_dump_counts_in_the_singular_for_one() {
         inspect::inspect(&ir, "Scoreboard", &input, inspect::Format::Hex, false).expect("decodes");
     assert!(out.contains("map, 0 entries\n"), "{out}");
 }
+
+/// Two imported files both declare `Note`: the decode error and the path
+/// name it with its namespace.
+#[test]
+fn errors_qualify_a_type_name_two_namespaces_share() {
+    let ir = ir("schemas/same_stem/top.pkt");
+    // A client `Note` of 9 bytes: one over its `@max(LIMIT)` of 8.
+    let e = decode(
+        &ir,
+        "same_stem.client.Note",
+        &bytes("0d000000 09000000 6e696e652063686172"),
+    )
+    .expect_err("over the limit");
+    let text = e.to_string();
+    assert!(text.contains("same_stem.client.Note.text"), "{text}");
+    assert!(e.path.starts_with("same_stem.client.Note"), "{}", e.path);
+}

@@ -72,6 +72,25 @@ fn files_with_the_same_name_both_generate() {
     assert_eq!(server::LIMIT, 16);
 }
 
+/// Two types named `Note` in two namespaces: encode and decode errors name
+/// each with its namespace.
+#[test]
+fn errors_qualify_a_type_name_two_namespaces_share() {
+    use pkt_rust_tests::same_stem_output::same_stem::{client, server};
+    let long = client::Note {
+        text: "nine char".into(),
+    };
+    let e = pkt_runtime::Encode::encode_to_vec(&long).expect_err("over the client's LIMIT");
+    assert!(e.to_string().contains("same_stem.client.Note.text"), "{e}");
+    // Fine for the server's limit of 16, too long for the client's 8.
+    let bytes = pkt_runtime::Encode::encode_to_vec(&server::Note {
+        text: long.text.clone(),
+    })
+    .expect("within the server's LIMIT");
+    let e = <client::Note as pkt_runtime::Decode>::decode(&bytes).expect_err("over 8");
+    assert!(e.to_string().contains("same_stem.client.Note.text"), "{e}");
+}
+
 /// Constants named by namespace (`same_stem.server.LIMIT`) size an array,
 /// limit a string and define a constant.
 #[test]

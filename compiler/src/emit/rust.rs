@@ -932,7 +932,7 @@ impl Cx<'_> {
     /// The checks before a present field's value, read from `reader` at
     /// `indent` columns: its `@max` and the charge for its box.
     fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
-        let schema_name = format!("\"{}.{}\"", def.name, f.name);
+        let schema_name = format!("\"{}.{}\"", def.display_name, f.name);
         let optional = matches!(f.ty, Type::Optional(_));
         let mut lines = Vec::new();
         if let Some(max) = f.max {
@@ -980,7 +980,7 @@ impl Cx<'_> {
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
-                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let schema_name = format!("\"{}.{}\"", def.display_name, f.name);
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
                     _ => None,
@@ -1029,7 +1029,7 @@ impl Cx<'_> {
                         "body.field_into",
                         &[
                             format!("&mut self.{name}"),
-                            format!("\"{}.{}\"", def.name, f.name),
+                            format!("\"{}.{}\"", def.display_name, f.name),
                         ],
                         "?;",
                     ),
@@ -1055,7 +1055,7 @@ impl Cx<'_> {
                     8,
                     "::pkt_runtime::check_max",
                     &[
-                        format!("\"{}.{}\"", def.name, f.name),
+                        format!("\"{}.{}\"", def.display_name, f.name),
                         format!("&self.{name}"),
                         max.to_string(),
                     ],
@@ -1144,7 +1144,7 @@ impl Cx<'_> {
                 "r.field_into",
                 &[
                     format!("&mut self.{}", v.name),
-                    format!("\"{}.{}\"", def.name, f.name),
+                    format!("\"{}.{}\"", def.display_name, f.name),
                 ],
                 "?;",
             );

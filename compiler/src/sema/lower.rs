@@ -47,6 +47,7 @@ pub fn lower(loaded: &Loaded) -> (Ir, Vec<Diagnostic>) {
         diags: Vec::new(),
     };
     cx.declare();
+    cx.name_for_display();
     cx.lower_consts();
     cx.lower_types();
     (cx.ir, cx.diags)
@@ -114,6 +115,7 @@ impl Lowerer<'_> {
                         let id = TypeId(self.ir.types.len());
                         self.ir.types.push(TypeDef {
                             name: name.name.clone(),
+                            display_name: String::new(),
                             file: FileIndex(fi),
                             doc: item.doc.clone(),
                             deprecated: false,
@@ -163,6 +165,29 @@ impl Lowerer<'_> {
                 types: Vec::new(),
                 is_input: file.is_input,
             });
+        }
+    }
+
+    /// Gives every type the name tools and errors show: qualified when
+    /// another type has the same name in another namespace.
+    fn name_for_display(&mut self) {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for t in &self.ir.types {
+            *count.entry(t.name.as_str()).or_default() += 1;
+        }
+        let shared: Vec<bool> = self
+            .ir
+            .types
+            .iter()
+            .map(|t| count[t.name.as_str()] > 1)
+            .collect();
+        for (t, shared) in self.ir.types.iter_mut().zip(shared) {
+            let ns = &self.namespaces[t.file.0];
+            t.display_name = if shared && !ns.is_empty() {
+                format!("{ns}.{}", t.name)
+            } else {
+                t.name.clone()
+            };
         }
     }
 
@@ -738,7 +763,7 @@ impl Lowerer<'_> {
                 match self.lookup(file, path, "type")? {
                     Symbol::Type(id) => Some(Type::Named(TypeRef {
                         id,
-                        name: self.ir.types[id.0].name.clone(),
+                        name: self.ir.types[id.0].display_name.clone(),
                     })),
                     Symbol::Const(..) => {
                         self.err(Diagnostic::error(

@@ -48,7 +48,12 @@ fn plural(n: u32, word: &str) -> String {
 
 fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
     let kind = def.kind.keyword();
-    let _ = writeln!(out, "{kind} {}: {}", def.name, size_text(def.layout));
+    let _ = writeln!(
+        out,
+        "{kind} {}: {}",
+        def.display_name,
+        size_text(def.layout)
+    );
     let mut rows: Vec<[String; 4]> = Vec::new();
     let header: [&str; 4];
     match &def.kind {
