@@ -272,3 +272,46 @@ pub fn assert_rustfmt_clean(files: &[pktc::emit::GeneratedFile], dir: &str) {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A fenced code block of a Markdown file: `` ```LANG key=value flag ``.
+pub struct Block {
+    pub lang: String,
+    pub attrs: std::collections::HashMap<String, String>,
+    pub text: String,
+    /// The line of the opening fence, from 1.
+    pub line: usize,
+}
+
+/// The fenced code blocks of `markdown`, in order.
+pub fn blocks(markdown: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut lines = markdown.lines().enumerate();
+    while let Some((i, line)) = lines.next() {
+        let Some(info) = line.strip_prefix("```") else {
+            continue;
+        };
+        let mut words = info.split_whitespace();
+        let lang = words.next().unwrap_or("").to_string();
+        let attrs = words
+            .map(|w| match w.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => (w.to_string(), String::new()),
+            })
+            .collect();
+        let mut text = String::new();
+        for (_, l) in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            text.push_str(l);
+            text.push('\n');
+        }
+        out.push(Block {
+            lang,
+            attrs,
+            text,
+            line: i + 1,
+        });
+    }
+    out
+}
