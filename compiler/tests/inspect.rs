@@ -145,7 +145,7 @@ fn each_error_kind_names_its_offset() {
         "Scoreboard",
         "06 00 00 00 01 00 41 00 00 00",
         ErrorKind::FieldTooLong {
-            field: "Scoreboard.scores".into(),
+            field: "game.scoreboard.Scoreboard.scores".into(),
             len: 65,
             max: 64,
         },

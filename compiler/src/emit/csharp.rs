@@ -778,7 +778,7 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
-        let member = format!("{}.{}", def.display_name, f.name);
+        let member = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let gen = gen.for_member(&member);
         write.lines(&gen.fixed_write(&f.ty, &name, &off, 0));
         read.lines(&gen.fixed_read(&f.ty, &format!("v.{name}"), &off, 0));
@@ -918,7 +918,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
     for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
-        let schema_name = format!("{}.{}", def.display_name, f.name);
+        let schema_name = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
         constant += gen.size_lines(&mut size, &f.ty, &name);
@@ -966,7 +966,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         doc: doc_lines(&def.doc),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
-        schema_name: string_literal(&def.display_name),
+        schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names,
         preserve_unknown,
         fields: decls,
@@ -1027,10 +1027,10 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
         doc: doc_lines(&def.doc),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
-        schema_name: string_literal(&def.display_name),
+        schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names: variants
             .iter()
-            .map(|v| string_literal(&format!("{}.{}", def.display_name, v.name)))
+            .map(|v| string_literal(&format!("{}.{}", gen.ir.qualified_name(def), v.name)))
             .collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
@@ -1040,7 +1040,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
             .iter()
             .enumerate()
             .map(|(index, v)| {
-                let member = format!("{}.{}", def.display_name, v.name);
+                let member = format!("{}.{}", gen.ir.qualified_name(def), v.name);
                 let gen = &gen.for_member(&member);
                 let mut size = Lines::new();
                 let constant =

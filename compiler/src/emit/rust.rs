@@ -933,7 +933,7 @@ impl Cx<'_> {
     /// The checks before a present field's value, read from `reader` at
     /// `indent` columns: its `@max` and the charge for its box.
     fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
-        let schema_name = format!("\"{}.{}\"", def.display_name, f.name);
+        let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
         let optional = matches!(f.ty, Type::Optional(_));
         let mut lines = Vec::new();
         if let Some(max) = f.max {
@@ -981,7 +981,7 @@ impl Cx<'_> {
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
-                let schema_name = format!("\"{}.{}\"", def.display_name, f.name);
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
                     _ => None,
@@ -1030,7 +1030,7 @@ impl Cx<'_> {
                         "body.field_into",
                         &[
                             format!("&mut self.{name}"),
-                            format!("\"{}.{}\"", def.display_name, f.name),
+                            format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                         ],
                         "?;",
                     ),
@@ -1056,7 +1056,7 @@ impl Cx<'_> {
                     8,
                     "::pkt_runtime::check_max",
                     &[
-                        format!("\"{}.{}\"", def.display_name, f.name),
+                        format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                         format!("&self.{name}"),
                         max.to_string(),
                     ],
@@ -1145,7 +1145,7 @@ impl Cx<'_> {
                 "r.field_into",
                 &[
                     format!("&mut self.{}", v.name),
-                    format!("\"{}.{}\"", def.display_name, f.name),
+                    format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                 ],
                 "?;",
             );
@@ -1625,7 +1625,10 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     let pad = " ".repeat(indent);
     let joined = args.join(", ");
     let line = format!("{pad}{callee}({joined}){tail}");
-    if joined.len() <= 60 && line.chars().count() <= 100 {
+    // rustfmt lets a lone string literal argument run past the 60 columns
+    // of call arguments while the line fits.
+    let lone_string = matches!(args, [a] if a.starts_with('"') && a.ends_with('"'));
+    if (joined.len() <= 60 || lone_string) && line.chars().count() <= 100 {
         return line;
     }
     let mut out = format!("{pad}{callee}(\n");

@@ -811,7 +811,7 @@ impl Lowerer<'_> {
                 match self.lookup(file, path, "type")? {
                     Symbol::Type(id) => Some(Type::Named(TypeRef {
                         id,
-                        name: self.ir.types[id.0].display_name.clone(),
+                        name: self.ir.types[id.0].name.clone(),
                     })),
                     Symbol::Const(..) => {
                         self.err(Diagnostic::error(

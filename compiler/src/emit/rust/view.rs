@@ -109,7 +109,7 @@ impl Cx<'_> {
             value: call_statement(
                 indent + 4,
                 &format!("{reader}.view_field"),
-                &[format!("\"{}.{}\"", def.display_name, f.name)],
+                &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                 "?",
             ),
             owned: owned_field(12, &name),
@@ -164,7 +164,7 @@ impl Cx<'_> {
                 v.value = call_statement(
                     8,
                     &format!("let {local} = r.view_field"),
-                    &[format!("\"{}.{}\"", def.display_name, f.name)],
+                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                     "?;",
                 );
                 v.init = split_line(12, &v.name, ": ", &format!("{local},"));

@@ -271,7 +271,7 @@ impl Comparer<'_> {
                         Rule::PreserveUnknownChanged,
                         format!(
                             "message `{}` {} `@preserve_unknown`",
-                            n.name,
+                            n.display_name,
                             if *np { "gained" } else { "lost" }
                         ),
                         Some((o.span, "before".into())),
@@ -306,7 +306,7 @@ impl Comparer<'_> {
                 Rule::KindChanged,
                 format!(
                     "`{}` changed from a {} to a {}",
-                    n.name,
+                    n.display_name,
                     o.kind.keyword(),
                     n.kind.keyword()
                 ),
@@ -320,7 +320,7 @@ impl Comparer<'_> {
                 Rule::DeprecationChanged,
                 format!(
                     "`{}` is {} deprecated",
-                    n.name,
+                    n.display_name,
                     if n.deprecated { "now" } else { "no longer" }
                 ),
                 Some((o.span, "before".into())),
@@ -347,7 +347,9 @@ impl Comparer<'_> {
                     nf[i].span,
                     format!(
                         "field `{}` is now `{}` (was `{}`)",
-                        nf[i].name, nf[i].ty, of[i].ty
+                        nf[i].name,
+                        self.new.show(&nf[i].ty),
+                        self.old.show(&of[i].ty)
                     ),
                 ),
                 None if nf.len() > of.len() => (
@@ -363,7 +365,7 @@ impl Comparer<'_> {
             };
             self.push(
                 Rule::StructLayoutChanged,
-                format!("struct `{}` changed layout: {what}", n.name),
+                format!("struct `{}` changed layout: {what}", n.display_name),
                 Some((old_at, "old layout".into())),
                 Some((new_at, "new layout".into())),
                 Some("a struct's bytes are its raw layout and are frozen; declare a new struct (or use a message, which can grow)"),
@@ -377,7 +379,7 @@ impl Comparer<'_> {
                     Rule::StructMaxChanged,
                     format!(
                         "the limit of `{}.{}` changed from {} to {}",
-                        n.name,
+                        n.display_name,
                         b.name,
                         show_max(a.max),
                         show_max(b.max)
@@ -397,22 +399,25 @@ impl Comparer<'_> {
                 Rule::FieldRenamed,
                 format!(
                     "field `{}` of `{}` was renamed to `{}`",
-                    a.name, owner.name, b.name
+                    a.name, owner.display_name, b.name
                 ),
                 Some((a.span, "old name".into())),
                 Some((b.span, "new name".into())),
                 Some("renaming is wire-safe (fields are identified by position); code using the field must be updated"),
             );
         }
-        if a.ty.to_string() != b.ty.to_string() {
+        if self.old.spelling(&a.ty) != self.new.spelling(&b.ty) {
             self.push(
                 Rule::SameEncodingRetyped,
                 format!(
                     "field `{}` of `{}` changed type from `{}` to `{}` with the same encoding",
-                    b.name, owner.name, a.ty, b.ty
+                    b.name,
+                    owner.display_name,
+                    self.old.show(&a.ty),
+                    self.new.show(&b.ty)
                 ),
-                Some((a.span, format!("`{}`", a.ty))),
-                Some((b.span, format!("`{}`", b.ty))),
+                Some((a.span, format!("`{}`", self.old.show(&a.ty)))),
+                Some((b.span, format!("`{}`", self.new.show(&b.ty)))),
                 Some("the bytes are the same; the generated field type changes"),
             );
         }
@@ -422,7 +427,7 @@ impl Comparer<'_> {
                 format!(
                     "field `{}` of `{}` is {} deprecated",
                     b.name,
-                    owner.name,
+                    owner.display_name,
                     if b.deprecated { "now" } else { "no longer" }
                 ),
                 Some((a.span, "before".into())),
@@ -442,7 +447,7 @@ impl Comparer<'_> {
                 let (rule, message, help) = match moved {
                     Some(_) => (
                         Rule::MessageFieldsReordered,
-                        format!("fields of message `{}` were reordered: `{}` is now field {}", n.name, b.name, i + 1),
+                        format!("fields of message `{}` were reordered: `{}` is now field {}", n.display_name, b.name, i + 1),
                         "fields are identified by position; never reorder them, only append",
                     ),
                     None => (
@@ -450,9 +455,9 @@ impl Comparer<'_> {
                         format!(
                             "field {} of message `{}` changed type from `{}` to `{}`",
                             i + 1,
-                            n.name,
-                            a.ty,
-                            b.ty
+                            n.display_name,
+                            self.old.show(&a.ty),
+                            self.new.show(&b.ty)
                         ),
                         "a field's type never changes; append a new field and deprecate the old one",
                     ),
@@ -460,8 +465,8 @@ impl Comparer<'_> {
                 self.push(
                     rule,
                     message,
-                    Some((a.span, format!("`{}: {}`", a.name, a.ty))),
-                    Some((b.span, format!("`{}: {}`", b.name, b.ty))),
+                    Some((a.span, format!("`{}: {}`", a.name, self.old.show(&a.ty)))),
+                    Some((b.span, format!("`{}: {}`", b.name, self.new.show(&b.ty)))),
                     Some(help),
                 );
                 continue;
@@ -470,7 +475,7 @@ impl Comparer<'_> {
             if a.default != b.default {
                 self.push(
                     Rule::MessageDefaultChanged,
-                    format!("the default of `{}.{}` changed", n.name, b.name),
+                    format!("the default of `{}.{}` changed", n.display_name, b.name),
                     Some((a.span, format!("was {}", show_default(&a.default)))),
                     Some((b.span, format!("now {}", show_default(&b.default)))),
                     Some("new readers fill the field into older data that lacks it, so old and new readers disagree on the same bytes"),
@@ -481,7 +486,7 @@ impl Comparer<'_> {
                     Rule::MessageMaxChanged,
                     format!(
                         "the limit of `{}.{}` changed from {} to {}",
-                        n.name,
+                        n.display_name,
                         b.name,
                         show_max(a.max),
                         show_max(b.max)
@@ -495,7 +500,10 @@ impl Comparer<'_> {
         for b in nf.iter().skip(of.len()) {
             self.push(
                 Rule::MessageFieldAppended,
-                format!("field `{}` was appended to message `{}`", b.name, n.name),
+                format!(
+                    "field `{}` was appended to message `{}`",
+                    b.name, n.display_name
+                ),
                 None,
                 Some((b.span, format!("default {}", show_default(&b.default)))),
                 None,
@@ -504,7 +512,7 @@ impl Comparer<'_> {
         for a in of.iter().skip(nf.len()) {
             self.push(
                 Rule::MessageFieldRemoved,
-                format!("field `{}` was removed from message `{}`", a.name, n.name),
+                format!("field `{}` was removed from message `{}`", a.name, n.display_name),
                 Some((a.span, "removed".into())),
                 Some((n.span, "message without it".into())),
                 Some("fields are never removed; mark it `@deprecated` instead (it stays on the wire)"),
@@ -533,7 +541,7 @@ impl Comparer<'_> {
         for a in removed {
             self.push(
                 Rule::MessageFieldRemoved,
-                format!("field `{}` was removed from message `{}`", a.name, n.name),
+                format!("field `{}` was removed from message `{}`", a.name, n.display_name),
                 Some((a.span, "removed".into())),
                 Some((n.span, "message without it".into())),
                 Some("fields are identified by position, so every later field now decodes as another; mark it `@deprecated` instead (it stays on the wire)"),
@@ -542,7 +550,10 @@ impl Comparer<'_> {
         for b in nf.iter().skip(survivors.len()) {
             self.push(
                 Rule::MessageFieldAppended,
-                format!("field `{}` was appended to message `{}`", b.name, n.name),
+                format!(
+                    "field `{}` was appended to message `{}`",
+                    b.name, n.display_name
+                ),
                 None,
                 Some((b.span, format!("default {}", show_default(&b.default)))),
                 None,
@@ -565,7 +576,7 @@ impl Comparer<'_> {
                 Rule::EnumBaseChanged,
                 format!(
                     "enum `{}` changed its base type from `{}` to `{}`",
-                    n.name,
+                    n.display_name,
                     ob.name(),
                     nb.name()
                 ),
@@ -581,7 +592,7 @@ impl Comparer<'_> {
                     Rule::EnumDefaultChanged,
                     format!(
                         "the default of enum `{}` changed from `{}` to `{}`",
-                        n.name, a.name, b.name
+                        n.display_name, a.name, b.name
                     ),
                     Some((a.span, "the first value is the default".into())),
                     Some((b.span, "now first".into())),
@@ -595,7 +606,7 @@ impl Comparer<'_> {
                     Rule::EnumValueRenumbered,
                     format!(
                         "`{}::{}` was renumbered from {} to {}",
-                        n.name, a.name, a.value, b.value
+                        n.display_name, a.name, a.value, b.value
                     ),
                     Some((a.span, a.value.to_string())),
                     Some((b.span, b.value.to_string())),
@@ -607,7 +618,7 @@ impl Comparer<'_> {
                             Rule::DeprecationChanged,
                             format!(
                                 "`{}::{}` is {} deprecated",
-                                n.name,
+                                n.display_name,
                                 b.name,
                                 if b.deprecated { "now" } else { "no longer" }
                             ),
@@ -623,14 +634,14 @@ impl Comparer<'_> {
                 {
                     Some(b) => self.push(
                         Rule::EnumValueRenamed,
-                        format!("`{}::{}` was renamed to `{}`", n.name, a.name, b.name),
+                        format!("`{}::{}` was renamed to `{}`", n.display_name, a.name, b.name),
                         Some((a.span, "old name".into())),
                         Some((b.span, "new name".into())),
                         Some("the number is unchanged, so the wire is too; code using the old name must be updated"),
                     ),
                     None => self.push(
                         Rule::EnumValueRemoved,
-                        format!("`{}::{}` ({}) was removed", n.name, a.name, a.value),
+                        format!("`{}::{}` ({}) was removed", n.display_name, a.name, a.value),
                         Some((a.span, "removed".into())),
                         Some((n.span, "enum without it".into())),
                         Some("values are never removed: old peers still send it; mark it `@deprecated` instead"),
@@ -642,7 +653,7 @@ impl Comparer<'_> {
             if !ov.iter().any(|a| a.name == b.name || a.value == b.value) {
                 self.push(
                     Rule::EnumValueAdded,
-                    format!("`{}::{}` ({}) was added", n.name, b.name, b.value),
+                    format!("`{}::{}` ({}) was added", n.display_name, b.name, b.value),
                     None,
                     Some((b.span, "new value".into())),
                     Some("old readers keep it as an unknown value and write it back unchanged"),
@@ -663,7 +674,7 @@ impl Comparer<'_> {
                 Rule::UnionTagWidthChanged,
                 format!(
                     "union `{}` changed its tag from `{}` to `{}`",
-                    n.name,
+                    n.display_name,
                     ot.name(),
                     nt.name()
                 ),
@@ -679,7 +690,7 @@ impl Comparer<'_> {
                     Rule::UnionDefaultChanged,
                     format!(
                         "the default of union `{}` changed from `{}` to `{}`",
-                        n.name, a.name, b.name
+                        n.display_name, a.name, b.name
                     ),
                     Some((a.span, "the first variant is the default".into())),
                     Some((b.span, "now first".into())),
@@ -693,10 +704,10 @@ impl Comparer<'_> {
                     Rule::UnionTagRepointed,
                     format!(
                         "tag {} of union `{}` was re-pointed from `{}({})` to `{}({})`",
-                        a.tag, n.name, a.name, a.ty, b.name, b.ty
+                        a.tag, n.display_name, a.name, self.old.show(&a.ty), b.name, self.new.show(&b.ty)
                     ),
-                    Some((a.span, format!("`{}`", a.ty))),
-                    Some((b.span, format!("`{}`", b.ty))),
+                    Some((a.span, format!("`{}`", self.old.show(&a.ty)))),
+                    Some((b.span, format!("`{}`", self.new.show(&b.ty)))),
                     Some("a tag keeps its payload type forever; add a variant with a new tag"),
                 ),
                 Some(b) => {
@@ -705,22 +716,22 @@ impl Comparer<'_> {
                             Rule::UnionVariantRenamed,
                             format!(
                                 "variant `{}::{}` was renamed to `{}`",
-                                n.name, a.name, b.name
+                                n.display_name, a.name, b.name
                             ),
                             Some((a.span, "old name".into())),
                             Some((b.span, "new name".into())),
                             Some("the tag is unchanged, so the wire is too; code using the old name must be updated"),
                         );
                     }
-                    if a.ty.to_string() != b.ty.to_string() {
+                    if self.old.spelling(&a.ty) != self.new.spelling(&b.ty) {
                         self.push(
                             Rule::SameEncodingRetyped,
                             format!(
                                 "variant `{}::{}` changed payload type from `{}` to `{}` with the same encoding",
-                                n.name, b.name, a.ty, b.ty
+                                n.display_name, b.name, self.old.show(&a.ty), self.new.show(&b.ty)
                             ),
-                            Some((a.span, format!("`{}`", a.ty))),
-                            Some((b.span, format!("`{}`", b.ty))),
+                            Some((a.span, format!("`{}`", self.old.show(&a.ty)))),
+                            Some((b.span, format!("`{}`", self.new.show(&b.ty)))),
                             None,
                         );
                     }
@@ -729,7 +740,7 @@ impl Comparer<'_> {
                     Rule::UnionVariantRemovedReserved,
                     format!(
                         "variant `{}::{}` was removed and its tag {} reserved",
-                        n.name, a.name, a.tag
+                        n.display_name, a.name, a.tag
                     ),
                     Some((a.span, "removed".into())),
                     Some((n.span, format!("tag {} reserved", a.tag))),
@@ -739,7 +750,7 @@ impl Comparer<'_> {
                     Rule::UnionVariantRemoved,
                     format!(
                         "variant `{}::{}` was removed without reserving tag {}",
-                        n.name, a.name, a.tag
+                        n.display_name, a.name, a.tag
                     ),
                     Some((a.span, "removed".into())),
                     Some((n.span, "union without it".into())),
@@ -756,7 +767,7 @@ impl Comparer<'_> {
                     Rule::UnionReservedTagReused,
                     format!(
                         "variant `{}::{}` reuses reserved tag {}",
-                        n.name, b.name, b.tag
+                        n.display_name, b.name, b.tag
                     ),
                     Some((o.span, format!("tag {} reserved here", b.tag))),
                     Some((b.span, "reused".into())),
@@ -765,7 +776,10 @@ impl Comparer<'_> {
             } else {
                 self.push(
                     Rule::UnionVariantAdded,
-                    format!("variant `{}::{}` (tag {}) was added", n.name, b.name, b.tag),
+                    format!(
+                        "variant `{}::{}` (tag {}) was added",
+                        n.display_name, b.name, b.tag
+                    ),
                     None,
                     Some((b.span, "new variant".into())),
                     Some("old readers decode it as `Unknown` and write it back unchanged"),
@@ -776,7 +790,10 @@ impl Comparer<'_> {
             if !nr.contains(tag) && !nv.iter().any(|b| b.tag == *tag) {
                 self.push(
                     Rule::UnionTagUnreserved,
-                    format!("tag {tag} of union `{}` is no longer reserved", n.name),
+                    format!(
+                        "tag {tag} of union `{}` is no longer reserved",
+                        n.display_name
+                    ),
                     Some((o.span, format!("reserved {tag}"))),
                     Some((n.span, "not reserved".into())),
                     Some("a reserved tag stays reserved, so that it is never reused"),

@@ -448,9 +448,14 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         }
     }
 
+    /// As the generated code's errors name a field (`game.net.Chat.text`).
     fn field_name(&self, id: TypeId, i: usize) -> String {
         let def = self.ir.ty(id);
-        format!("{}.{}", def.display_name, def.kind.fields()[i].name)
+        format!(
+            "{}.{}",
+            self.ir.qualified_name(def),
+            def.kind.fields()[i].name
+        )
     }
 
     fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {

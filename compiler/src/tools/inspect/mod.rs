@@ -27,14 +27,7 @@ use crate::ir::{Ir, TypeDef, TypeId, TypeKind};
 /// Finds a declared type by qualified (`game.net.ServerPacket`) or, when
 /// only one type has that name, bare name.
 pub fn find_type(ir: &Ir, name: &str) -> Result<TypeId, String> {
-    let qualified = |t: &TypeDef| {
-        let ns = ir.namespace_of(t);
-        if ns.is_empty() {
-            t.name.clone()
-        } else {
-            format!("{}.{}", ns.join("."), t.name)
-        }
-    };
+    let qualified = |t: &TypeDef| ir.qualified_name(t);
     if let Some(i) = ir.types.iter().position(|t| qualified(t) == name) {
         return Ok(TypeId(i));
     }
