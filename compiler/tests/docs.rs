@@ -62,41 +62,9 @@ fn all_blocks() -> Vec<Found> {
     out
 }
 
-/// A directory of the test `test` outside the repository (a crate in it
-/// must not be taken for a member of this workspace), one per checkout,
-/// emptied but for the `target/` of a crate in it.
+/// The scratch directory of the test `test` (see [`common::scratch_dir`]).
 fn scratch(test: &str) -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    common::root().hash(&mut h);
-    let dir = std::env::temp_dir()
-        .join(format!("pktc-docs-{:016x}", h.finish()))
-        .join(test);
-    if dir.exists() {
-        for entry in std::fs::read_dir(&dir).expect("scratch dir") {
-            let p = entry.expect("entry").path();
-            if p.is_dir() && !p.is_symlink() {
-                for inner in std::fs::read_dir(&p).expect("crate dir") {
-                    let q = inner.expect("entry").path();
-                    if !q.ends_with("target") {
-                        remove(&q);
-                    }
-                }
-            } else {
-                remove(&p);
-            }
-        }
-    }
-    std::fs::create_dir_all(&dir).expect("create the scratch dir");
-    dir
-}
-
-fn remove(p: &Path) {
-    if p.is_dir() && !p.is_symlink() {
-        std::fs::remove_dir_all(p).expect("clean");
-    } else {
-        std::fs::remove_file(p).expect("clean");
-    }
+    common::scratch_dir(&format!("docs-{test}"))
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -57,27 +57,9 @@ impl Drop for Scratch {
 
 impl Scratch {
     fn new() -> Scratch {
-        // Outside the repository, so the guide's crate is not taken for a
-        // member of this workspace; one per checkout, so that two checkouts'
-        // tests do not share it. The server's `target/` is kept between runs
-        // to save rebuilding its dependencies.
-        let dir = std::env::temp_dir().join(format!("pktc-guide-{:016x}", checkout_hash()));
-        if dir.exists() {
-            for entry in std::fs::read_dir(&dir).expect("scratch dir") {
-                let p = entry.expect("entry").path();
-                if p.ends_with("server") {
-                    for inner in std::fs::read_dir(&p).expect("server dir") {
-                        let q = inner.expect("entry").path();
-                        if !q.ends_with("target") {
-                            remove(&q);
-                        }
-                    }
-                } else {
-                    remove(&p);
-                }
-            }
-        }
-        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        // The server's `target/` is kept between runs to save rebuilding
+        // its dependencies.
+        let dir = common::scratch_dir("guide");
         // The clone of this repository the guide works from.
         std::os::unix::fs::symlink(common::root(), dir.join("pktc")).expect("link the clone");
         // `cargo install` puts pktc in `.cargo/bin` (long runs); until then,
@@ -134,14 +116,6 @@ impl Scratch {
     }
 }
 
-fn remove(p: &Path) {
-    if p.is_dir() && !p.is_symlink() {
-        std::fs::remove_dir_all(p).expect("clean");
-    } else {
-        std::fs::remove_file(p).expect("clean");
-    }
-}
-
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -160,14 +134,6 @@ fn wait_for_port(port: u16, what: &str) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// Tells this checkout from others on the machine.
-fn checkout_hash() -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    common::root().hash(&mut h);
-    h.finish()
 }
 
 /// Whether a block runs: `long` ones only under `PKT_LONG_TESTS`.

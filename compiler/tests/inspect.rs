@@ -277,14 +277,19 @@ fn random_and_mutated_input_never_panics() {
     }
 }
 
-#[test]
-fn type_names_resolve_qualified_or_unique() {
-    let ir = pktc::check_with(
+/// Two schemas that both declare a `Vec3`.
+fn two_vec3s() -> Ir {
+    pktc::check_with(
         &["schemas/common.pkt".into(), "schemas/mesh.pkt".into()],
         &common::RootReader,
     )
     .expect("valid")
-    .ir;
+    .ir
+}
+
+#[test]
+fn type_names_resolve_qualified_or_unique() {
+    let ir = two_vec3s();
     assert!(inspect::find_type(&ir, "Triangle").is_ok());
     assert!(inspect::find_type(&ir, "bench.mesh.Vec3").is_ok());
     let e = inspect::find_type(&ir, "Vec3").expect_err("two Vec3");
@@ -299,12 +304,7 @@ fn type_names_resolve_qualified_or_unique() {
 /// near name, qualified when it was or when two types share it.
 #[test]
 fn unknown_type_names_get_a_suggestion() {
-    let ir = pktc::check_with(
-        &["schemas/common.pkt".into(), "schemas/mesh.pkt".into()],
-        &common::RootReader,
-    )
-    .expect("valid")
-    .ir;
+    let ir = two_vec3s();
     let near = |name: &str| inspect::find_type(&ir, name).expect_err("no such type");
     assert!(
         near("Trangle").ends_with("\n  = help: did you mean `Triangle`?"),

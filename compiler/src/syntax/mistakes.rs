@@ -255,40 +255,46 @@ fn collection_default(stop: &Stop) -> Option<Diagnostic> {
 
 /// `enum E { A, B }`: values without their numbers.
 fn enum_value_without_number(stop: &Stop) -> Option<Diagnostic> {
-    if stop.block() != Some("enum") || !stop.expects("=") {
-        return None;
-    }
-    let (start, name) = stop.name_before()?;
-    Some(
-        Diagnostic::error(
+    member_cut_short(stop, "enum", "=", |name| {
+        (
             format!("enum value `{name}` has no number"),
-            stop.span(start, start + name.len()),
             "expected `= N` after it",
+            format!(
+                "write `{name} = 1`: every enum value is numbered explicitly, so that adding or \
+                 reordering values never changes the numbers on the wire"
+            ),
         )
-        .with_help(format!(
-            "write `{name} = 1`: every enum value is numbered explicitly, so that adding or \
-             reordering values never changes the numbers on the wire"
-        )),
-    )
+    })
 }
 
 /// `union P { Ping = 1 }`: a variant without its payload type.
 fn variant_without_payload(stop: &Stop) -> Option<Diagnostic> {
-    if stop.block() != Some("union") || !stop.expects("(") {
+    member_cut_short(stop, "union", "(", |name| {
+        (
+            format!("variant `{name}` has no payload type"),
+            "expected `(Type)` after it",
+            format!(
+                "a variant carries one value, as in `{name}(u64) = 1`; for one without data, \
+                 declare `message {name} {{}}` and write `{name}({name}) = 1`"
+            ),
+        )
+    })
+}
+
+/// A member of a `block` declaration whose name is not followed by the
+/// `token` it needs, told by `say(name)`: message, label and help.
+fn member_cut_short(
+    stop: &Stop,
+    block: &str,
+    token: &str,
+    say: impl Fn(&str) -> (String, &'static str, String),
+) -> Option<Diagnostic> {
+    if stop.block() != Some(block) || !stop.expects(token) {
         return None;
     }
     let (start, name) = stop.name_before()?;
-    Some(
-        Diagnostic::error(
-            format!("variant `{name}` has no payload type"),
-            stop.span(start, start + name.len()),
-            "expected `(Type)` after it",
-        )
-        .with_help(format!(
-            "a variant carries one value, as in `{name}(u64) = 1`; for one without data, \
-             declare `message {name} {{}}` and write `{name}({name}) = 1`"
-        )),
-    )
+    let (message, label, help) = say(name);
+    Some(Diagnostic::error(message, stop.span(start, start + name.len()), label).with_help(help))
 }
 
 /// `text[..at]` with comments, and the contents of strings between their

@@ -336,3 +336,41 @@ pub fn mono_available(what: &str) -> bool {
     eprintln!("warning: {msg}");
     false
 }
+
+/// A scratch directory `pktc-NAME-…` outside the repository (a crate in it
+/// must not be taken for a member of this workspace), one per checkout so
+/// that two checkouts' tests do not share it, emptied but for the `target/`
+/// directories of its subdirectories (crates whose dependencies need not be
+/// built again).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    root().hash(&mut h);
+    let dir = std::env::temp_dir().join(format!("pktc-{name}-{:016x}", h.finish()));
+    if dir.exists() {
+        for entry in std::fs::read_dir(&dir).expect("scratch dir") {
+            let p = entry.expect("entry").path();
+            if p.is_dir() && !p.is_symlink() {
+                for inner in std::fs::read_dir(&p).expect("scratch subdirectory") {
+                    let q = inner.expect("entry").path();
+                    if !q.ends_with("target") {
+                        remove(&q);
+                    }
+                }
+            } else {
+                remove(&p);
+            }
+        }
+    }
+    std::fs::create_dir_all(&dir).expect("create the scratch dir");
+    dir
+}
+
+/// Removes a file, a symbolic link or a directory tree.
+pub fn remove(p: &Path) {
+    if p.is_dir() && !p.is_symlink() {
+        std::fs::remove_dir_all(p).expect("clean");
+    } else {
+        std::fs::remove_file(p).expect("clean");
+    }
+}
