@@ -154,25 +154,24 @@ fn grammar_scopes_the_example_schemas() {
             let expect = |ok: bool, what: &str| assert!(ok, "{}: expected {what}", at(t));
             // An attribute's argument or an array length that names a
             // constant, qualified or not, is one constant token.
-            if (prev == "(" && line.contains(&format!("@max({word}")))
-                || (prev == ";" && line.contains(&format!("; {word}")))
+            if ((prev == "(" && line.contains(&format!("@max({word}")))
+                || (prev == ";" && line.contains(&format!("; {word}"))))
+                && word.starts_with(|c: char| c.is_ascii_alphabetic())
             {
-                if word.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                    let name: String = line[line.find(word).expect("the token is on its line")..]
-                        .chars()
-                        .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '.')
-                        .collect();
-                    expect(
-                        t.has("variable.other.constant") && word == name,
-                        "one constant token",
-                    );
-                    count(if word.contains('.') {
-                        "qualified constant"
-                    } else {
-                        "constant"
-                    });
-                    continue;
-                }
+                let name: String = line[line.find(word).expect("the token is on its line")..]
+                    .chars()
+                    .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '.')
+                    .collect();
+                expect(
+                    t.has("variable.other.constant") && word == name,
+                    "one constant token",
+                );
+                count(if word.contains('.') {
+                    "qualified constant"
+                } else {
+                    "constant"
+                });
+                continue;
             }
             match word {
                 "struct" | "message" | "enum" | "union" => {

@@ -86,6 +86,7 @@ pub(super) fn explain(stop: &Stop) -> Option<Diagnostic> {
         .or_else(|| missing_semicolon(stop))
         .or_else(|| collection_default(stop))
         .or_else(|| enum_value_without_number(stop))
+        .or_else(|| reserved_without_tags(stop))
         .or_else(|| variant_without_payload(stop))
 }
 
@@ -107,6 +108,25 @@ pub(super) fn help(stop: &Stop) -> Option<String> {
     }
     if after.starts_with('}') && before.ends_with(':') {
         return Some("a field needs a type after `:`".to_string());
+    }
+    if in_record && before.ends_with('=') {
+        return Some(
+            "a default is written after `=`, as in `level: u8 = 1`; a field without one \
+             defaults to zero or empty"
+                .to_string(),
+        );
+    }
+    let keyword = before.rsplit(|c: char| !c.is_ascii_alphanumeric()).next();
+    if let Some(k @ ("struct" | "message" | "enum" | "union" | "const")) = keyword {
+        return Some(format!(
+            "`{k}` is followed by the name it declares, as in `{k} Position`"
+        ));
+    }
+    if after.starts_with('}') && stop.block().is_none() {
+        return Some(
+            "this `}` closes nothing: a `{` is missing before it, or it is one too many"
+                .to_string(),
+        );
     }
     None
 }
@@ -279,6 +299,25 @@ fn variant_without_payload(stop: &Stop) -> Option<Diagnostic> {
             ),
         )
     })
+}
+
+/// `union P { reserved }`: the keyword without the tags it reserves.
+fn reserved_without_tags(stop: &Stop) -> Option<Diagnostic> {
+    if stop.block() != Some("union") {
+        return None;
+    }
+    let (start, name) = stop.name_before().filter(|(_, name)| *name == "reserved")?;
+    Some(
+        Diagnostic::error(
+            "`reserved` without a tag",
+            stop.span(start, start + name.len()),
+            "expected the tags it reserves after it",
+        )
+        .with_help(
+            "write `reserved 3` or `reserved 3, 4`: the tags of removed variants stay reserved \
+             so that no new variant takes them",
+        ),
+    )
 }
 
 /// A member of a `block` declaration whose name is not followed by the

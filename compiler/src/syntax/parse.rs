@@ -618,7 +618,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             .collect();
         if attempts.max_position >= start && !tokens.is_empty() {
             start = attempts.max_position;
-            expected = one_of(tokens.iter().map(|t| format!("`{t}`")).collect());
+            let after_word = text[..attempts.max_position.min(text.len())]
+                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            expected = say_tokens(&tokens, after_word);
         } else {
             tokens.clear();
         }
@@ -638,6 +640,10 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
     }
     let found = if start >= text.len() {
         "end of file".to_string()
+    } else if text[start..].starts_with(['\n', '\r']) {
+        "the end of the line".to_string()
+    } else if text[start..].starts_with(char::is_whitespace) {
+        "a space".to_string()
     } else {
         format!("`{}`", &text[start..end])
     };
@@ -657,6 +663,58 @@ fn one_of(mut words: Vec<String>) -> String {
         1 => words.remove(0),
         n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
     }
+}
+
+/// The tokens that would have let parsing go on, as a reader of the schema
+/// would say them: punctuation and keywords as written, the character ranges
+/// and prefixes that start a name or a value in words (`a name` for `_`,
+/// `A..Z` and `a..z`). Right after a letter or digit (`after_word`), the
+/// characters that would only lengthen that word are left out: `N` may go on
+/// as `N2`, but what the reader needs to hear is what may follow it.
+fn say_tokens(tokens: &[String], after_word: bool) -> String {
+    // Characters and prefixes that start or continue a name or a literal.
+    const CLASSES: [&str; 16] = [
+        "_", "A..Z", "a..z", "0..9", "A..F", "a..f", "E", "e", "+", "-", "0x", "0X", "-inf", "\"",
+        "true", "false",
+    ];
+    const LENGTHEN: [&str; 10] = [
+        "_", "A..Z", "a..z", "0..9", "A..F", "a..f", "E", "e", "+", "-",
+    ];
+    let has = |t: &[&str]| tokens.iter().any(|x| t.contains(&x.as_str()));
+    const ITEMS: [&str; 6] = ["@", "const", "enum", "message", "struct", "union"];
+    let item = ITEMS.iter().all(|k| has(&[k]));
+    let mut words: Vec<String> = tokens
+        .iter()
+        .filter(|t| !(CLASSES.contains(&t.as_str()) || item && ITEMS.contains(&t.as_str())))
+        .map(|t| format!("`{t}`"))
+        .collect();
+    if item {
+        words.push("a declaration (`struct`, `message`, `enum`, `union` or `const`)".to_string());
+    }
+    let only_lengthen = tokens.iter().all(|t| LENGTHEN.contains(&t.as_str()));
+    if after_word && !only_lengthen {
+        // Whatever else could come: the name or number may also go on.
+        if !words.is_empty() || !has(&["0x", "0X", "-inf", "\"", "true", "false"]) {
+            return one_of(words);
+        }
+    }
+    let hex = has(&["A..F", "a..f"]);
+    let name = has(&["_", "A..Z", "a..z"]);
+    let number = has(&["0..9", "0x", "0X", "-", "-inf"]);
+    let string = has(&["\""]);
+    if name && number && string {
+        words.push("a value".to_string());
+    } else {
+        let classes = [
+            (hex, "a hex digit"),
+            (number && !hex, "a number"),
+            (string, "a string"),
+            (has(&["true", "false"]), "`true` or `false`"),
+            (name && !hex, "a name"),
+        ];
+        words.extend(classes.iter().filter(|c| c.0).map(|c| c.1.to_string()));
+    }
+    one_of(words)
 }
 
 /// Rule names in an "expected" list, as a reader of the schema would say them.
@@ -780,6 +838,53 @@ union ServerPacket : u16 {
         assert!(d.message.starts_with("expected"), "{}", d.message);
         assert_eq!(d.primary_span().unwrap().start, 17);
         assert!(d.message.contains("`:`"), "{}", d.message);
+    }
+
+    /// What the parser expected is said in words: a name, a number, a
+    /// value, never the character ranges of the grammar (`A..Z`, `0..9`).
+    #[test]
+    fn syntax_errors_say_names_and_values_in_words() {
+        let message = |src: &str| parse(src, FileId(0)).unwrap_err().message;
+        assert_eq!(message("struct { }"), "expected a name, found `{`");
+        assert_eq!(
+            message("message M { x: u8 = }"),
+            "expected a value, found `}`"
+        );
+        assert_eq!(message("namespace 1a;"), "expected a name, found `1a`");
+        assert_eq!(
+            message("message M { x: [u8; ] }"),
+            "expected a value, found `]`"
+        );
+        assert_eq!(
+            message("const X: u8 = 0x;"),
+            "expected a hex digit, found `;`"
+        );
+        assert_eq!(
+            message("message M { f: f32 = 1.5e }"),
+            "expected a number, found a space"
+        );
+        // After a name, what may follow it, not what may lengthen it.
+        assert_eq!(
+            message("struct S { x: [u8; N}"),
+            "expected `.` or `]`, found `}`"
+        );
+        let schema = "namespace a.b;\nimport \"c.pkt\";\nconst N: u16 = 0x10;\n\
+                      enum E : u8 { A = 1 }\nstruct S { x: [u8; N] }\n\
+                      message M { @max(4) s: string = \"d\", f: f32 = -1.5, b: bool = true, \
+                      l: list<map<u8, E?>> }\nunion U { A(M) = 1, reserved 2 }\n";
+        for end in 0..schema.len() {
+            let Err(d) = parse(&schema[..end], FileId(0)) else {
+                continue;
+            };
+            for raw in ["A..Z", "a..z", "0..9", "`_`", "`0x`", "`-inf`", "`\"`"] {
+                assert!(
+                    !d.message.contains(raw),
+                    "{:?}: {}",
+                    &schema[..end],
+                    d.message
+                );
+            }
+        }
     }
 
     #[test]
