@@ -58,6 +58,10 @@ fn main() {
             a_type_named_like_its_namespace_fails_by_its_short_name,
         ),
         trial(
+            "safe_changes_keep_csharp_source_compiling",
+            safe_changes_keep_csharp_source_compiling,
+        ),
+        trial(
             "generated_csharp_compiles_and_passes_the_mono_tests",
             generated_csharp_compiles_and_passes_the_mono_tests,
         ),
@@ -301,6 +305,69 @@ fn a_type_named_like_its_namespace_fails_by_its_short_name() {
 
 /// Whether mcs and mono can run: under `CI=true` their absence is a failure,
 /// elsewhere a loud warning.
+/// What docs/evolution.md says a safe change does to C# source: code
+/// written against version 1 of `schemas/evolution`
+/// (`inputs/source_compat/Client.cs`: an object initializer, switches over
+/// a union and an enum with a default branch, a type test) compiles without
+/// a warning against version 1 and against version 2 (appended fields, new
+/// variants, a new enum value) with one warning, CS0612, where it sets the
+/// field version 2 deprecates.
+fn safe_changes_keep_csharp_source_compiling() {
+    let client = common::root().join("compiler/tests/inputs/source_compat/Client.cs");
+    let deprecated_line = std::fs::read_to_string(&client)
+        .expect("read Client.cs")
+        .lines()
+        .position(|l| l.contains("// CS0612"))
+        .expect("Client.cs marks its deprecated use")
+        + 1;
+    let generated: Vec<Vec<GeneratedFile>> = ["v1", "v2"]
+        .iter()
+        .map(|v| {
+            generate_for(
+                Path::new(&format!("schemas/evolution/{v}/protocol.pkt")),
+                true,
+            )
+        })
+        .collect();
+    if !mono_available() {
+        return;
+    }
+    for (v, files) in ["v1", "v2"].iter().zip(&generated) {
+        let dir = work_dir(&format!("source_compat_{v}"));
+        let mut args: Vec<String> = ["-langversion:7.2", "-nologo", "-target:library"]
+            .map(String::from)
+            .to_vec();
+        args.push(format!("-out:{}", dir.join("Client.dll").display()));
+        for f in files {
+            let p = dir.join(&f.path);
+            std::fs::write(&p, &f.contents).expect("write generated file");
+            args.push(p.display().to_string());
+        }
+        args.push(client.display().to_string());
+        let out = Command::new("mcs").args(&args).output().expect("run mcs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{v}:\n{text}");
+        let warnings: Vec<&str> = text.lines().filter(|l| l.contains("warning CS")).collect();
+        let expected: Vec<String> = if *v == "v1" {
+            Vec::new()
+        } else {
+            vec![format!("Client.cs({deprecated_line},")]
+        };
+        assert_eq!(
+            warnings.len(),
+            expected.len(),
+            "{v}: expected {expected:?}:\n{text}"
+        );
+        for (w, e) in warnings.iter().zip(&expected) {
+            assert!(w.contains(e.as_str()) && w.contains("CS0612"), "{v}: {w}");
+        }
+    }
+}
+
 fn mono_available() -> bool {
     if tool_available("mcs") && tool_available("mono") {
         return true;

@@ -101,6 +101,10 @@ fn main() {
             "generated_files_do_not_depend_on_the_working_directory",
             generated_files_do_not_depend_on_the_working_directory,
         ),
+        trial(
+            "safe_changes_break_rust_source_where_documented",
+            safe_changes_break_rust_source_where_documented,
+        ),
     ]);
     common::run(trials)
 }
@@ -530,4 +534,120 @@ fn generated_files_do_not_depend_on_the_working_directory() {
             );
         }
     }
+}
+
+/// What docs/evolution.md says a safe change does to Rust source, checked
+/// with `cargo check` on code written against version 1 of
+/// `schemas/evolution`, compiled against versions 1 and 2 (appended fields,
+/// a new variant, a new enum value, a deprecation): the recommended idioms
+/// (`inputs/source_compat/robust.rs`) compile against both without a
+/// warning; code that names every field or matches every case
+/// (`brittle.rs`) compiles against version 1 and fails against version 2
+/// with exactly the errors and warnings its markers name, on their lines.
+fn safe_changes_break_rust_source_where_documented() {
+    let root = common::root();
+    let dir = root.join("target/source-compat");
+    let src = dir.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    let mut lib = String::from("//! Version 1 code against both versions.\n#![allow(dead_code)]\n");
+    for v in ["v1", "v2"] {
+        let schema = PathBuf::from(format!("schemas/evolution/{v}/protocol.pkt"));
+        let checked = common::check(&schema).unwrap_or_else(|f| panic!("{f}"));
+        let out = src.join(v);
+        std::fs::create_dir_all(&out).expect("create source dir");
+        for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
+            std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
+        }
+        lib.push_str(&format!(
+            "pub mod {v} {{\n    include!(\"{v}/mod.rs\");\n}}\n"
+        ));
+        for code in ["robust", "brittle"] {
+            let text = std::fs::read_to_string(
+                root.join(format!("compiler/tests/inputs/source_compat/{code}.rs")),
+            )
+            .expect("read user code");
+            // The `use` line keeps every other line where it is in the input.
+            let file = format!("{code}_{v}.rs");
+            std::fs::write(
+                src.join(&file),
+                format!("use crate::{v}::evo::protocol as proto; {text}"),
+            )
+            .expect("write user code");
+            lib.push_str(&format!("#[path = \"{file}\"]\npub mod {code}_{v};\n"));
+        }
+    }
+    std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"pkt-source-compat\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            root.join("runtime").display().to_string()
+        ),
+    )
+    .expect("write Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = Command::new(&cargo)
+        .args(["check", "--offline", "--quiet", "--message-format=json"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .expect("run cargo check");
+    // (file, line, "error[E0063]" or "warning[deprecated]") of every diagnostic.
+    let mut found: Vec<(String, usize, String)> = Vec::new();
+    let mut rendered = String::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"] != "compiler-message" {
+            continue;
+        }
+        let m = &v["message"];
+        let level = m["level"].as_str().unwrap_or("");
+        if !matches!(level, "error" | "warning") {
+            continue;
+        }
+        rendered.push_str(m["rendered"].as_str().unwrap_or(""));
+        let Some(span) = m["spans"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["is_primary"] == true))
+        else {
+            continue; // "aborting due to ..." and the counts
+        };
+        let code = m["code"]["code"].as_str().unwrap_or("none");
+        let file = span["file_name"].as_str().unwrap_or("").replace('\\', "/");
+        let file = file.rsplit('/').next().unwrap_or("").to_string();
+        found.push((
+            file,
+            span["line_start"].as_u64().unwrap_or(0) as usize,
+            format!("{level}[{code}]"),
+        ));
+    }
+    found.sort();
+    let brittle =
+        std::fs::read_to_string(root.join("compiler/tests/inputs/source_compat/brittle.rs"))
+            .expect("read brittle.rs");
+    let mut expected: Vec<(String, usize, String)> = brittle
+        .lines()
+        .enumerate()
+        .flat_map(|(i, line)| {
+            let comment = line.split_once("// ").map_or("", |(_, c)| c);
+            comment
+                .split(|c: char| c.is_whitespace() || c == ':')
+                .filter(|w| w.starts_with("error[") || w.starts_with("warning["))
+                .map(move |w| ("brittle_v2.rs".to_string(), i + 1, w.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    expected.sort();
+    assert!(
+        expected.iter().filter(|e| e.2.starts_with("error")).count() >= 4,
+        "brittle.rs lost its markers"
+    );
+    assert_eq!(found, expected, "cargo check said:\n{rendered}");
+    assert!(
+        !out.status.success(),
+        "version 2 compiled code it must break"
+    );
 }
