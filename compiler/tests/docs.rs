@@ -228,6 +228,14 @@ fn check_cargo(
         .unwrap_or_else(|| panic!("{at}: no package `{name}` in this workspace"));
     let sub = own.get(1).copied().unwrap_or_default();
     match sub {
+        "run" if value("--example").is_some() => {
+            let example = value("--example").unwrap_or_default();
+            assert!(
+                pkg.examples.iter().any(|e| e == example),
+                "{at}: package `{name}` has no example `{example}`"
+            );
+            (None, None)
+        }
         "run" => {
             let bin = value("--bin").unwrap_or(name);
             assert!(
