@@ -393,28 +393,13 @@ fn generated_rust_is_clippy_clean() {
          )]\n",
     );
     for (name, schemas) in &sets {
-        let checked =
-            pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
-        let out = src.join(name);
-        std::fs::create_dir_all(&out).expect("create source dir");
-        for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
-            std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
-        }
+        generate_into(&src.join(name), schemas);
         lib.push_str(&format!(
             "/// The `{name}` schemas.\npub mod generated_{name} {{\n    include!(\"{name}/mod.rs\");\n}}\n"
         ));
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
-    let runtime = common::root().join("runtime");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"pkt-generated-clippy\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .expect("write Cargo.toml");
+    write_manifest(&dir, "pkt-generated-clippy");
     let out = Command::new(&cargo)
         .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
         .current_dir(&dir)
@@ -552,12 +537,7 @@ fn safe_changes_break_rust_source_where_documented() {
     let mut lib = String::from("//! Version 1 code against both versions.\n#![allow(dead_code)]\n");
     for v in ["v1", "v2"] {
         let schema = PathBuf::from(format!("schemas/evolution/{v}/protocol.pkt"));
-        let checked = common::check(&schema).unwrap_or_else(|f| panic!("{f}"));
-        let out = src.join(v);
-        std::fs::create_dir_all(&out).expect("create source dir");
-        for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
-            std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
-        }
+        generate_into(&src.join(v), &[schema]);
         lib.push_str(&format!(
             "pub mod {v} {{\n    include!(\"{v}/mod.rs\");\n}}\n"
         ));
@@ -577,15 +557,7 @@ fn safe_changes_break_rust_source_where_documented() {
         }
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"pkt-source-compat\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            root.join("runtime").display().to_string()
-        ),
-    )
-    .expect("write Cargo.toml");
+    write_manifest(&dir, "pkt-source-compat");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let out = Command::new(&cargo)
         .args(["check", "--offline", "--quiet", "--message-format=json"])
@@ -650,4 +622,27 @@ fn safe_changes_break_rust_source_where_documented() {
         !out.status.success(),
         "version 2 compiled code it must break"
     );
+}
+
+/// The Rust generated from `schemas`, written into `out`.
+fn generate_into(out: &Path, schemas: &[PathBuf]) {
+    let checked = pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
+    std::fs::create_dir_all(out).expect("create source dir");
+    for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
+        std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
+    }
+}
+
+/// The manifest of a crate `name` of its own (not of this workspace) in
+/// `dir`, that depends on this repository's runtime.
+fn write_manifest(dir: &Path, name: &str) {
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            common::root().join("runtime").display().to_string()
+        ),
+    )
+    .expect("write Cargo.toml");
 }
