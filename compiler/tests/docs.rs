@@ -17,7 +17,8 @@
 //!   must name a package of this workspace and a binary, example or bench it
 //!   has; `target/release/examples/NAME` must be an example an earlier line
 //!   of the block built; `cargo test --workspace` is the command that runs
-//!   this test;
+//!   this test. A variable set before a command must be one the tests read
+//!   (`PKT_LONG_TESTS`);
 //! - `text`: not code.
 //!
 //! A block without a language, or a command no rule above covers, fails the
@@ -338,13 +339,26 @@ fn shell_commands_work_from_a_clone() {
                 continue;
             }
             let at = format!("{} `{}`", f.at, line.trim());
+            // `NAME=VALUE` before a command: a variable the tests read.
+            let env = words
+                .iter()
+                .take_while(|w| w.contains('=') && !w.starts_with('-'))
+                .count();
+            for w in &words[..env] {
+                let name = w.split('=').next().unwrap_or_default();
+                assert!(
+                    name == pkt_test_support::LONG_TESTS_VAR,
+                    "{at}: no check for the variable `{name}`; teach compiler/tests/docs.rs"
+                );
+            }
+            let words = &words[env..];
             let example = words
                 .iter()
                 .find_map(|w| w.strip_prefix("target/release/examples/"));
             let pktc_args: Option<Vec<String>> = if words[0] == "pktc" {
                 Some(words[1..].iter().map(|s| s.to_string()).collect())
             } else if words[0] == "cargo" {
-                let (example, args) = check_cargo(&at, &words, &pkgs);
+                let (example, args) = check_cargo(&at, words, &pkgs);
                 built.extend(example);
                 args
             } else if let Some(program) = example {
