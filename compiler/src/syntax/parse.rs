@@ -618,8 +618,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             .collect();
         if attempts.max_position >= start && !tokens.is_empty() {
             start = attempts.max_position;
-            let after_word = text[..attempts.max_position.min(text.len())]
-                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            let after_word = text
+                .get(..attempts.max_position)
+                .is_some_and(|t| t.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'));
             expected = say_tokens(&tokens, after_word);
         } else {
             tokens.clear();
