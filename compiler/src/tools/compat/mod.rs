@@ -566,17 +566,15 @@ impl<'a> Comparer<'a> {
     }
 
     /// Whether two different declared types encode alike and mean the same:
-    /// the same kind, fields and variants in the same places (a name at
-    /// another position or tag is not the same), enums with the same base and
-    /// no value renumbered.
+    /// the same kind; fields and variants in the same places (a name at
+    /// another position or tag is not the same) with the same encodings,
+    /// limits and defaults; enums with the same base and first value and no
+    /// value renumbered.
     fn def_wire_eq(&self, a: &TypeDef, b: &TypeDef, seen: &mut HashSet<(TypeId, TypeId)>) -> bool {
         match (&a.kind, &b.kind) {
             (TypeKind::Struct { fields: x }, TypeKind::Struct { fields: y })
             | (TypeKind::Message { fields: x, .. }, TypeKind::Message { fields: y, .. }) => {
-                records::same_places(x, y)
-                    && x.iter()
-                        .zip(y)
-                        .all(|(f, g)| self.wire_eq(&f.ty, &g.ty, seen))
+                self.fields_equivalent(x, y, seen)
             }
             (
                 TypeKind::Enum {
@@ -588,10 +586,13 @@ impl<'a> Comparer<'a> {
                     values: yv,
                 },
             ) => {
+                let numbers: HashMap<&str, u64> =
+                    yv.iter().map(|w| (w.name.as_str(), w.value)).collect();
                 x == y
+                    && xv.first().map(|v| v.value) == yv.first().map(|v| v.value)
                     && xv
                         .iter()
-                        .all(|v| yv.iter().all(|w| w.name != v.name || w.value == v.value))
+                        .all(|v| numbers.get(v.name.as_str()).is_none_or(|&n| n == v.value))
             }
             (
                 TypeKind::Union {
@@ -605,11 +606,13 @@ impl<'a> Comparer<'a> {
                     ..
                 },
             ) => {
+                let tags: HashMap<&str, u16> =
+                    v2.iter().map(|q| (q.name.as_str(), q.tag)).collect();
                 t1 == t2
                     && v1.len() == v2.len()
                     && v1.iter().zip(v2).all(|(p, q)| {
                         p.tag == q.tag
-                            && v2.iter().all(|r| r.name != p.name || r.tag == p.tag)
+                            && tags.get(p.name.as_str()).is_none_or(|&t| t == p.tag)
                             && self.wire_eq(&p.ty, &q.ty, seen)
                     })
             }

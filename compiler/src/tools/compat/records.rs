@@ -67,7 +67,7 @@ pub(super) fn pair(old: &[Field], new: &[Field]) -> Pairing {
 
 /// Whether every field of `new` is where the field of that name was in
 /// `old`, or renamed in place, with none added or removed.
-pub(super) fn same_places(old: &[Field], new: &[Field]) -> bool {
+fn same_places(old: &[Field], new: &[Field]) -> bool {
     let p = pair(old, new);
     old.len() == new.len() && p.moved.is_empty() && p.kept.iter().all(|(i, j)| i == j)
 }
@@ -122,6 +122,25 @@ fn same_number(a: &Filled, b: &Filled) -> bool {
 }
 
 impl Comparer<'_> {
+    /// Whether the fields of two different types are the same fields: in
+    /// the same places, with the same encodings, limits and defaults.
+    pub(super) fn fields_equivalent(
+        &self,
+        old: &[Field],
+        new: &[Field],
+        seen: &mut HashSet<(TypeId, TypeId)>,
+    ) -> bool {
+        same_places(old, new)
+            && old.iter().zip(new).all(|(a, b)| {
+                a.max == b.max
+                    && same_number(
+                        &filled(self.old, &a.ty, a.default.as_ref()),
+                        &filled(self.new, &b.ty, b.default.as_ref()),
+                    )
+                    && self.wire_eq(&a.ty, &b.ty, seen)
+            })
+    }
+
     pub(super) fn compare_struct(&mut self, o: &TypeDef, n: &TypeDef, of: &[Field], nf: &[Field]) {
         let p = pair(of, nf);
         let frozen = "a struct's bytes are its raw layout and are frozen; declare a new struct (or use a message, which can grow)";
