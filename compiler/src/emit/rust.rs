@@ -904,10 +904,79 @@ impl Cx<'_> {
             allow_deprecated: def.deprecated || members_deprecated,
             name: names::ident(Lang::Rust, NameKind::Type, &def.name),
             schema_name: def.name.clone(),
-            memory: def.memory.size,
-            memory_align: def.memory.align,
+            memory: self.memory_block(def),
             decode_boxed: false,
         }
+    }
+
+    /// `Decode::MEMORY` and `MEMORY_ALIGN` of a message, variable-size
+    /// struct or union, as `pkt_runtime::memory!` of the types it holds
+    /// (empty for the fixed-size types, whose `fixed_codec!` states them):
+    /// the number follows from those types wherever they are declared, so
+    /// a change to another schema file does not change this one. A boxed
+    /// field or variant is a pointer, `Box<T>` (as `Option<Box<T>>` is in
+    /// memory). rustfmt leaves a braced macro's body as it is.
+    fn memory_block(&self, def: &TypeDef) -> String {
+        let field_ident = |f: &Field| names::ident(Lang::Rust, NameKind::Field, &f.name);
+        let part = |ty: &Type, cyclic: bool| match (cyclic, ty) {
+            (true, Type::Optional(t)) => format!("Box<{}>", self.rust_type(t)),
+            (true, t) => format!("Box<{}>", self.rust_type(t)),
+            (false, t) => self.rust_type(t),
+        };
+        let (head, parts): (String, Vec<String>) = match &def.kind {
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => (
+                "record".to_string(),
+                fields
+                    .iter()
+                    .map(|f| format!("{}: {},", field_ident(f), part(&f.ty, f.cyclic)))
+                    .collect(),
+            ),
+            TypeKind::Message {
+                fields,
+                preserve_unknown,
+            } => (
+                "record".to_string(),
+                fields
+                    .iter()
+                    .map(|f| format!("{}: {},", field_ident(f), part(&f.ty, f.cyclic)))
+                    .chain(preserve_unknown.then(|| "unknown_fields: Vec<u8>,".to_string()))
+                    .collect(),
+            ),
+            TypeKind::Union { tag, variants, .. } => (
+                format!("union {}", tag.name()),
+                variants
+                    .iter()
+                    .map(|v| {
+                        format!(
+                            "{}({}),",
+                            names::ident(Lang::Rust, NameKind::Variant, &v.name),
+                            part(&v.ty, v.cyclic)
+                        )
+                    })
+                    .collect(),
+            ),
+            _ => return String::new(),
+        };
+        let mut out = format!("    ::pkt_runtime::memory! {{\n        {head} {{\n");
+        for p in parts {
+            out.push_str(&format!("            {p}\n"));
+        }
+        out.push_str("        }\n    }");
+        out
+    }
+
+    /// What a boxed field or variant of type `ty` is charged when present:
+    /// the boxed type's `Decode::MEMORY`, by name, so that it follows the
+    /// type wherever it is declared (`Ir::boxed_memory`).
+    fn boxed_memory(&self, ty: &Type) -> String {
+        let inner = match ty {
+            Type::Optional(t) => t,
+            t => t,
+        };
+        format!(
+            "<{} as ::pkt_runtime::Decode>::MEMORY",
+            self.rust_type(inner)
+        )
     }
 
     /// The checks before a present field's value, read from `reader` at
@@ -928,11 +997,7 @@ impl Cx<'_> {
             lines.push(call_statement(
                 indent,
                 &format!("{reader}.charge_boxed"),
-                &[
-                    schema_name,
-                    self.ir.boxed_memory(&f.ty).to_string(),
-                    optional.to_string(),
-                ],
+                &[schema_name, self.boxed_memory(&f.ty), optional.to_string()],
                 "?;",
             ));
         }
@@ -1256,7 +1321,18 @@ impl Cx<'_> {
                     ),
                     name,
                     tag: v.tag.to_string(),
-                    boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+                    charge_boxed: v.cyclic.then(|| {
+                        call_statement(
+                            16,
+                            "body.charge_boxed",
+                            &[
+                                "\"\"".to_string(),
+                                self.boxed_memory(&v.ty),
+                                "false".to_string(),
+                            ],
+                            "?;",
+                        )
+                    }),
                     fixed_payload: fixed_size.is_some(),
                     fixed_append,
                 }
@@ -1369,9 +1445,9 @@ struct Common {
     allow_deprecated: bool,
     name: String,
     schema_name: String,
-    /// The decoded-size model of the type (`Decode::MEMORY`), from the IR.
-    memory: u64,
-    memory_align: u32,
+    /// `Decode::MEMORY` and `MEMORY_ALIGN`, from the types the type holds
+    /// ([`Cx::memory_block`]).
+    memory: String,
     /// Some field or variant boxes this type: its decoder overrides
     /// `Decode::decode_boxed`.
     decode_boxed: bool,
@@ -1571,8 +1647,8 @@ struct VariantView {
     /// variant.
     set_variant: String,
     tag: String,
-    /// `Ir::boxed_memory` of a boxed variant's type.
-    boxed_memory: Option<u64>,
+    /// The charge for a boxed variant's box, a statement.
+    charge_boxed: Option<String>,
     /// The payload is fixed-size: decoded straight from the frame's bytes
     /// (`Reader::fixed_variant`), with no sub-reader to set up and finish.
     fixed_payload: bool,
