@@ -483,10 +483,16 @@ struct Versions {
 }
 
 /// Every multi-version example in the repository.
-const EXAMPLES: &[Versions] = &[Versions {
-    dir: "schemas/evolution",
-    files: &["protocol.pkt"],
-}];
+const EXAMPLES: &[Versions] = &[
+    Versions {
+        dir: "schemas/evolution",
+        files: &["protocol.pkt"],
+    },
+    Versions {
+        dir: "schemas/stable",
+        files: &["game.pkt"],
+    },
+];
 
 /// What compat must report for each ordered pair of an example's versions
 /// (`dir`, old, new): exactly these rules, as many times as listed. Upgrades
@@ -526,6 +532,26 @@ const EXAMPLE_PAIRS: &[(&str, &str, &str, &[&str])] = &[
             "union-variant-removed",
         ],
     ),
+    ("schemas/stable", "v1", "v2", STABLE_APPENDS),
+    ("schemas/stable", "v2", "v1", STABLE_REMOVALS),
+];
+
+const STABLE_APPENDS: &[&str] = &[
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+];
+
+const STABLE_REMOVALS: &[&str] = &[
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
 ];
 
 fn every_pair_of_example_versions_reports_exactly_its_changes() {
@@ -580,7 +606,7 @@ fn every_pair_of_example_versions_reports_exactly_its_changes() {
             }
         }
     }
-    assert_eq!(compared, 4);
+    assert_eq!(compared, 8);
 }
 
 /// Comparing a schema with itself finds nothing: no rule fires on a value

@@ -8,6 +8,7 @@
 //! documentation for what stays in Rust code.
 
 mod code;
+mod memory;
 
 use std::path::PathBuf;
 
@@ -24,6 +25,7 @@ use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
 
 use code::{Gen, Lines, ReadCx};
+use memory::MemoryExpr;
 
 /// `("codec/NAME", source of templates/csharp/codec/NAME.hbs)`.
 macro_rules! codec {
@@ -190,7 +192,7 @@ impl Backend for CSharpBackend {
             TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
             TypeKind::Struct { fields } if !def.layout.is_fixed() => t.render(
                 "var_struct",
-                &record_view(gen, def, fields, Record::VarStruct),
+                &record_view(gen, id, fields, Record::VarStruct),
             ),
             TypeKind::Struct { fields } => t.render("struct", &struct_view(gen, id, def, fields)),
             TypeKind::Message {
@@ -200,7 +202,7 @@ impl Backend for CSharpBackend {
                 "message",
                 &record_view(
                     gen,
-                    def,
+                    id,
                     fields,
                     Record::Message {
                         preserve_unknown: *preserve_unknown,
@@ -208,7 +210,7 @@ impl Backend for CSharpBackend {
                 ),
             ),
             TypeKind::Union { tag, variants, .. } => {
-                t.render("union", &union_view(gen, def, *tag, variants))
+                t.render("union", &union_view(gen, id, *tag, variants))
             }
         }
     }
@@ -301,6 +303,7 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "ReadInto",
     "Truncated",
     "UnknownFields",
+    "PktMemory",
 ];
 
 /// Members every generated class inherits from `System.Object` (and that
@@ -688,6 +691,10 @@ struct StructView {
     /// The C# layout of the struct is its wire layout (see [`Gen::raw`]):
     /// on little-endian hosts it is copied with one `MemoryMarshal` call.
     raw: bool,
+    /// The `PktMemory` constant ([`memory_const`]), after a blank line.
+    memory: Vec<String>,
+    /// The parts of `size` ([`super::sum_comment`]).
+    size_comment: String,
 }
 
 #[derive(Serialize)]
@@ -738,6 +745,13 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
         read: read.finish(),
         truncated: truncated.finish(),
         raw: gen.raw(id),
+        memory: memory_const(gen, id),
+        size_comment: super::sum_comment(
+            &fields
+                .iter()
+                .map(|f| (u64::from(f.layout.min_size()), field_name(def, f)))
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 
@@ -756,6 +770,8 @@ struct MessageView {
     field_names: Vec<String>,
     preserve_unknown: bool,
     fields: Vec<FieldDecl>,
+    /// The `PktMemory` constant ([`memory_const`]), after a blank line.
+    memory: Vec<String>,
     /// Body of `GetEncodedSize`, leaving the size in `n`.
     size: String,
     /// Body of `WriteTo` between the length prefix and its backfill.
@@ -767,9 +783,17 @@ struct MessageView {
 /// The body of a `GetEncodedSize(int depth)`: the constant part, then the
 /// variable part in a `checked` block (an overflow becomes the caller's
 /// PktEncodeException).
-fn size_body(level: usize, constant: u64, variable: Lines, preserve_unknown: bool) -> String {
+/// The body of `GetEncodedSize(int depth)`: `n` starts at the constant
+/// part of the size, the sum of `parts`, then the variable part is added.
+fn size_body(
+    level: usize,
+    parts: &[(u64, String)],
+    variable: Lines,
+    preserve_unknown: bool,
+) -> String {
     let view = SizeBody {
-        constant,
+        constant: parts.iter().map(|(size, _)| size).sum(),
+        comment: super::sum_comment(parts),
         checked: !variable.is_empty() || preserve_unknown,
         variable,
         preserve_unknown,
@@ -782,6 +806,8 @@ fn size_body(level: usize, constant: u64, variable: Lines, preserve_unknown: boo
 #[derive(Serialize)]
 struct SizeBody {
     constant: u64,
+    /// The parts of `constant` ([`super::sum_comment`]).
+    comment: String,
     /// Whether there is a variable part.
     checked: bool,
     variable: Lines,
@@ -838,10 +864,14 @@ enum Record {
 
 /// The class of a message or variable-size struct: one pass over the
 /// fields builds the declarations and the size, write and read code.
-fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> MessageView {
+fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> MessageView {
+    let def = gen.ir.ty(id);
     let (mut constant, preserve_unknown) = match record {
-        Record::Message { preserve_unknown } => (u64::from(wire::BODY_PREFIX), preserve_unknown),
-        Record::VarStruct => (0, false),
+        Record::Message { preserve_unknown } => (
+            vec![(u64::from(wire::BODY_PREFIX), "length".to_string())],
+            preserve_unknown,
+        ),
+        Record::VarStruct => (Vec::new(), false),
     };
     let mut size = Lines::new();
     let mut write = code::Code::new(2);
@@ -854,7 +884,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         let schema_name = format!("{}.{}", def.name, f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
-        constant += gen.size_lines(&mut size, &f.ty, &name);
+        constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
         gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
         field_names.push(string_literal(&schema_name));
         // Errors name the field through IPktNamed: no string in the hot path.
@@ -862,7 +892,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         let cx = ReadCx {
             field: &field,
             fresh: "fresh",
-            boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
+            boxed: f.cyclic.then(|| gen.boxed_memory(&f.ty)),
         };
         let default = match record {
             Record::Message { .. } => {
@@ -903,7 +933,8 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         field_names,
         preserve_unknown,
         fields: decls,
-        size: size_body(2, constant, size, preserve_unknown),
+        memory: memory_const(gen, id),
+        size: size_body(2, &constant, size, preserve_unknown),
         write: write.finish(),
         read: read.finish(),
     }
@@ -929,6 +960,8 @@ struct UnionView {
     /// `WriteU8` or `WriteU16`.
     write_tag: &'static str,
     variants: Vec<VariantView>,
+    /// The `PktMemory` constant ([`memory_const`]), after a blank line.
+    memory: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -948,7 +981,8 @@ struct VariantView {
     read: String,
 }
 
-fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
+fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionView {
+    let def = gen.ir.ty(id);
     let (read_tag, write_tag) = if tag == Prim::U8 {
         ("ReadU8", "WriteU8")
     } else {
@@ -974,8 +1008,13 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let member = format!("{}.{}", def.name, v.name);
                 let gen = &gen.for_member(&member);
                 let mut size = Lines::new();
-                let constant =
-                    u64::from(wire::union_header(tag)) + gen.size_lines(&mut size, &v.ty, "Value");
+                let constant = [
+                    (u64::from(wire::union_header(tag)), "header".to_string()),
+                    (
+                        gen.size_lines(&mut size, &v.ty, "Value"),
+                        "Value".to_string(),
+                    ),
+                ];
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);
@@ -983,7 +1022,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let cx = ReadCx {
                     field: &field,
                     fresh: "false",
-                    boxed: v.cyclic.then(|| gen.ir.boxed_memory(&v.ty)),
+                    boxed: v.cyclic.then(|| gen.boxed_memory(&v.ty)),
                 };
                 read.lines(&gen.read_lines(&v.ty, "v.Value", true, &cx));
                 let init = gen.default_expr(&v.ty, None);
@@ -995,11 +1034,30 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),
                     init: init.unwrap_or_default(),
-                    size: size_body(3, constant, size, false),
+                    size: size_body(3, &constant, size, false),
                     write: write.finish(),
                     read: read.finish(),
                 }
             })
             .collect(),
+        memory: memory_const(gen, id),
     }
+}
+
+/// The lines of a type's `PktMemory` constant ([`memory::constants`]),
+/// starting with a blank one; none for a type without one.
+fn memory_const(gen: &Gen, id: TypeId) -> Vec<String> {
+    let Some(c) = gen.memory_const(id) else {
+        return Vec::new();
+    };
+    let value = match &c.value {
+        MemoryExpr::Literal(n) => n.to_string(),
+        e => e.to_string(),
+    };
+    vec![
+        String::new(),
+        "    /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); code holding this type names it.</summary>".to_string(),
+        "    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]".to_string(),
+        format!("    public const long PktMemory = {value}; // {}", c.parts),
+    ]
 }

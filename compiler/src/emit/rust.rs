@@ -883,6 +883,18 @@ impl Cx<'_> {
                         .any(|f| self.uses_deprecated(&f.ty)),
             ),
             size,
+            size_comment: super::sum_comment(
+                &def.kind
+                    .fields()
+                    .iter()
+                    .map(|f| {
+                        (
+                            u64::from(f.layout.min_size()),
+                            names::ident(Lang::Rust, NameKind::Field, &f.name),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
             derive_default,
             bytes_used: !fields.is_empty(),
             fields,
@@ -1006,6 +1018,7 @@ impl Cx<'_> {
 
     fn message_view(&self, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
         let mut fixed_len = u64::from(wire::BODY_PREFIX);
+        let mut fixed_parts = vec![(fixed_len, "length".to_string())];
         let mut variable = Vec::new();
         let mut derive_default = true;
         let views: Vec<MessageFieldView> = fields
@@ -1013,7 +1026,10 @@ impl Cx<'_> {
             .map(|f| {
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 match f.layout {
-                    Layout::Fixed { size } => fixed_len += size as u64,
+                    Layout::Fixed { size } => {
+                        fixed_len += size as u64;
+                        fixed_parts.push((u64::from(size), name.clone()));
+                    }
                     Layout::Variable { .. } => variable.push(call_statement(
                         8,
                         "n += ::pkt_runtime::Encode::encoded_len",
@@ -1152,6 +1168,8 @@ impl Cx<'_> {
             },
             has_variable: !variable.is_empty() || preserve_unknown,
             fixed_len: fixed_len.to_string(),
+            fixed_comment: super::sum_comment(&fixed_parts),
+            fixed_parts,
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
             decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
@@ -1167,9 +1185,14 @@ impl Cx<'_> {
     fn var_struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> MessageView {
         let mut view = self.message_view(def, fields, false);
         // No length prefix.
-        view.fixed_len = (view.fixed_len.parse::<u64>().expect("a number")
-            - u64::from(wire::BODY_PREFIX))
-        .to_string();
+        view.fixed_parts.remove(0);
+        view.fixed_len = view
+            .fixed_parts
+            .iter()
+            .map(|(size, _)| size)
+            .sum::<u64>()
+            .to_string();
+        view.fixed_comment = super::sum_comment(&view.fixed_parts);
         // Frozen: every field is present, in JSON too.
         view.common.attrs = self.serde_type_attrs(&[]);
         // A struct is no nesting level: its fields are checked at its own depth.
@@ -1458,6 +1481,8 @@ struct StructView {
     #[serde(flatten)]
     common: Common,
     size: u32,
+    /// The parts of `size` ([`super::sum_comment`]).
+    size_comment: String,
     derive_default: bool,
     /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
     /// bulk list paths and `pkt_runtime::plain!`.
@@ -1508,6 +1533,10 @@ struct MessageView {
     common: Common,
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
+    /// The parts of `fixed_len` as a comment ([`super::sum_comment`]).
+    fixed_comment: String,
+    #[serde(skip)]
+    fixed_parts: Vec<(u64, String)>,
     has_variable: bool,
     /// The statements of `encoded_len` that add the fields whose size
     /// depends on the value.

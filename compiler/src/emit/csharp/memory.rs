@@ -1,0 +1,350 @@
+//! The decoded-size model ([`crate::ir::Memory`]) as the C# code states
+//! it. A struct, message or union has a `PktMemory` constant when its value
+//! can be written so that it changes only with its own schema file: as a
+//! sum that names the `PktMemory` constants of the types it holds (the
+//! alignments, which rarely change, as numbers), or as a number when it
+//! depends on nothing outside its file but types that are frozen. Code
+//! charging the model of such a type names its constant, so that a change
+//! to one schema file changes no number in the generated code of another.
+//! Any other type's model is written as a number where it is used.
+
+use crate::ir::{round_up, FileIndex, Ir, Memory, Type, TypeId, TypeKind};
+use crate::names::{self, NameKind};
+
+use super::{field_name, qualified};
+
+/// A model as a C# `long` expression: a number, or a sum naming the
+/// `PktMemory` constants of the types it is made of.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum MemoryExpr {
+    Literal(u64),
+    Expr(String),
+}
+
+impl MemoryExpr {
+    pub(super) fn add(self, other: MemoryExpr) -> MemoryExpr {
+        match (self, other) {
+            (MemoryExpr::Literal(a), MemoryExpr::Literal(b)) => {
+                MemoryExpr::Literal(a.saturating_add(b))
+            }
+            (MemoryExpr::Literal(0), e) | (e, MemoryExpr::Literal(0)) => e,
+            (a, b) => MemoryExpr::Expr(format!("{a} + {b}")),
+        }
+    }
+
+    pub(super) fn times(self, n: u64) -> MemoryExpr {
+        match self {
+            MemoryExpr::Literal(a) => MemoryExpr::Literal(a.saturating_mul(n)),
+            MemoryExpr::Expr(e) if e.contains(' ') => MemoryExpr::Expr(format!("({e}) * {n}")),
+            MemoryExpr::Expr(e) => MemoryExpr::Expr(format!("{e} * {n}")),
+        }
+    }
+
+    /// `self` rounded up to a multiple of `align` (a power of two), given
+    /// that it is already a multiple of `known`.
+    fn round_up(self, align: u64, known: u64) -> MemoryExpr {
+        match self {
+            MemoryExpr::Literal(n) => MemoryExpr::Literal(round_up(n, align as u32)),
+            e if align <= known => e,
+            MemoryExpr::Expr(e) => {
+                MemoryExpr::Expr(format!("({e} + {}) / {align} * {align}", align - 1))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for MemoryExpr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // Saturated at `long.MaxValue`.
+            MemoryExpr::Literal(n) => write!(f, "{}L", (*n).min(i64::MAX as u64)),
+            MemoryExpr::Expr(e) => f.write_str(e),
+        }
+    }
+}
+
+/// A type's `PktMemory` constant: its value, and a comment of its parts so
+/// that a reviewer can check the sum.
+#[derive(Clone, Debug)]
+pub(super) struct MemoryConst {
+    pub value: MemoryExpr,
+    pub parts: String,
+}
+
+/// The largest power of two that divides `n` (a model size), at most 8,
+/// the largest alignment; 8 for 0.
+fn alignment_of(n: u64) -> u64 {
+    if n == 0 {
+        8
+    } else {
+        (1u64 << n.trailing_zeros()).min(8)
+    }
+}
+
+/// Where [`inline`] writes a model: where it is charged (a declared type by
+/// its constant, where it has one), or inside the sum of a type declared in
+/// `file`, where the types whose number cannot change while `file` does not
+/// (fixed-size types, which are frozen, and those of `file` that depend on
+/// nothing else, marked in `local`) are numbers, so that the sum stays
+/// simple.
+#[derive(Clone, Copy)]
+pub(super) enum Within<'a> {
+    Charge,
+    Sum { file: FileIndex, local: &'a [bool] },
+}
+
+/// The model of a value of type `ty` stored inline (a pointer when boxed)
+/// as C# writes it (see [`Within`]): naming the constants of `consts`, and
+/// numbers for what it holds that has none; `None` when it holds a type
+/// without a constant whose number may change with another file.
+pub(super) fn inline(
+    ir: &Ir,
+    consts: &[Option<MemoryConst>],
+    ty: &Type,
+    boxed: bool,
+    within: Within<'_>,
+) -> Option<MemoryExpr> {
+    if boxed {
+        return Some(MemoryExpr::Literal(Memory::POINTER.size));
+    }
+    let literal = || MemoryExpr::Literal(ir.memory(ty).size);
+    match ty {
+        Type::Named(r) => {
+            let def = ir.ty(r.id);
+            let number = def.layout.is_fixed()
+                || matches!(within, Within::Sum { file, local } if def.file == file && local[r.id.0]);
+            match &consts[r.id.0] {
+                _ if number && !matches!(within, Within::Charge) => Some(literal()),
+                Some(_) => Some(MemoryExpr::Expr(format!(
+                    "{}.PktMemory",
+                    qualified(ir, def)
+                ))),
+                None if number => Some(literal()),
+                None => None,
+            }
+        }
+        // The value's size is a multiple of its alignment, so the flag adds
+        // one alignment unit.
+        Type::Optional(t) => Some(match inline(ir, consts, t, false, within)? {
+            MemoryExpr::Literal(_) => literal(),
+            e => e.add(MemoryExpr::Literal(u64::from(ir.memory(t).align))),
+        }),
+        Type::Array(t, n) => Some(match inline(ir, consts, t, false, within)? {
+            MemoryExpr::Literal(_) => literal(),
+            e => e.times(u64::from(*n)),
+        }),
+        _ => Some(literal()),
+    }
+}
+
+/// The `PktMemory` constant of every struct, message and union that can
+/// have one (see the module's documentation), computed with every type
+/// before the types that hold it inline (an explicit stack: declarations may
+/// chain deeper than the thread's stack allows recursion).
+pub(super) fn constants(ir: &Ir) -> Vec<Option<MemoryConst>> {
+    let n = ir.types.len();
+    let mut consts: Vec<Option<MemoryConst>> = vec![None; n];
+    // Whether the type's model depends on its own file and frozen types only.
+    let mut local = vec![false; n];
+    let mut done = vec![false; n];
+    for root in 0..n {
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if done[id] {
+                continue;
+            }
+            let deps = crate::sema::memory::inline_dependencies(&ir.types[id].kind);
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(deps.iter().filter(|d| !done[d.0]).map(|d| (d.0, false)));
+                continue;
+            }
+            let def = &ir.types[id];
+            local[id] = deps.iter().all(|d| {
+                let dep = ir.ty(*d);
+                dep.layout.is_fixed() || (dep.file == def.file && local[d.0])
+            });
+            consts[id] = constant(ir, &consts, &local, TypeId(id));
+            done[id] = true;
+        }
+    }
+    consts
+}
+
+fn constant(
+    ir: &Ir,
+    consts: &[Option<MemoryConst>],
+    local: &[bool],
+    id: TypeId,
+) -> Option<MemoryConst> {
+    let def = ir.ty(id);
+    let within = Within::Sum {
+        file: def.file,
+        local,
+    };
+    match &def.kind {
+        TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+            let unknown = matches!(
+                def.kind,
+                TypeKind::Message {
+                    preserve_unknown: true,
+                    ..
+                }
+            );
+            let mut parts = Vec::new();
+            for f in fields {
+                let expr = inline(ir, consts, &f.ty, f.cyclic, within)?;
+                parts.push((field_name(def, f), expr, ir.slot_memory(&f.ty, f.cyclic)));
+            }
+            if unknown {
+                let handle = Memory::HANDLE;
+                parts.push((
+                    "UnknownFields".to_string(),
+                    MemoryExpr::Literal(handle.size),
+                    handle,
+                ));
+            }
+            Some(record(&parts, def.memory))
+        }
+        // A union's model is its largest payload's: written as a number,
+        // for the unions whose payloads depend on nothing outside the file.
+        TypeKind::Union { tag, variants, .. } if local[id.0] => {
+            let unknown = Memory::sequence([Memory::scalar(tag.size()), Memory::HANDLE]);
+            let (name, largest) = variants
+                .iter()
+                .map(|v| (v, ir.slot_memory(&v.ty, v.cyclic).size))
+                .filter(|&(_, m)| m > unknown.size)
+                .max_by_key(|&(v, m)| (m, std::cmp::Reverse(v.tag)))
+                .map(|(v, m)| {
+                    (
+                        names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
+                        m,
+                    )
+                })
+                .unwrap_or(("Unknown".to_string(), unknown.size));
+            Some(MemoryConst {
+                value: MemoryExpr::Literal(def.memory.size),
+                parts: format!(
+                    "{largest} {name}, the largest variant, + {} for the discriminant",
+                    def.memory.size.saturating_sub(largest)
+                ),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A struct's or message's model from its fields' (name, C# expression,
+/// model): each at its alignment, the whole rounded up to the largest. Where
+/// the offset is a number, padding is shown in the comment; after a named
+/// part, the rounding is in the expression.
+fn record(parts: &[(String, MemoryExpr, Memory)], whole: Memory) -> MemoryConst {
+    let mut at = MemoryExpr::Literal(0);
+    // What `at` is known to be a multiple of.
+    let mut known = 8;
+    let mut terms = Vec::new();
+    for (name, expr, m) in parts {
+        let align = u64::from(m.align);
+        let start = at.clone().round_up(align, known);
+        if let (MemoryExpr::Literal(a), MemoryExpr::Literal(s)) = (&at, &start) {
+            if s > a {
+                terms.push(format!("{} padding", s - a));
+            }
+        }
+        known = match expr {
+            MemoryExpr::Literal(n) => {
+                terms.push(format!("{n} {name}"));
+                known.max(align).min(alignment_of(*n))
+            }
+            MemoryExpr::Expr(_) => {
+                terms.push(name.clone());
+                known.max(align).min(align)
+            }
+        };
+        at = start.add(expr.clone());
+        if let MemoryExpr::Literal(n) = at {
+            known = alignment_of(n);
+        }
+    }
+    let end = at.clone().round_up(u64::from(whole.align), known);
+    if let (MemoryExpr::Literal(a), MemoryExpr::Literal(s)) = (&at, &end) {
+        if s > a {
+            terms.push(format!("{} padding", s - a));
+        }
+    }
+    if let MemoryExpr::Literal(n) = end {
+        debug_assert_eq!(n, whole.size, "the C# sum follows the model");
+    }
+    MemoryConst {
+        value: end,
+        parts: if terms.is_empty() {
+            "no fields".to_string()
+        } else {
+            terms.join(" + ")
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(n: u64) -> MemoryExpr {
+        MemoryExpr::Literal(n)
+    }
+
+    fn part(name: &str, expr: MemoryExpr, size: u64, align: u32) -> (String, MemoryExpr, Memory) {
+        (name.to_string(), expr, Memory { size, align })
+    }
+
+    #[test]
+    fn numbers_are_summed_with_their_padding() {
+        let c = record(
+            &[part("Id", lit(4), 4, 4), part("Name", lit(24), 24, 8)],
+            Memory { size: 32, align: 8 },
+        );
+        assert_eq!(c.value, lit(32));
+        assert_eq!(c.parts, "4 Id + 4 padding + 24 Name");
+    }
+
+    #[test]
+    fn named_parts_are_summed_and_rounded_only_where_needed() {
+        let item = MemoryExpr::Expr("global::X.Item.PktMemory".into());
+        // Handles are multiples of 8, and so is an 8-aligned part.
+        let c = record(
+            &[
+                part("Kids", lit(24), 24, 8),
+                part("It", item.clone(), 32, 8),
+                part("Count", lit(4), 4, 4),
+            ],
+            Memory { size: 64, align: 8 },
+        );
+        assert_eq!(
+            c.value,
+            MemoryExpr::Expr("(24L + global::X.Item.PktMemory + 4L + 7) / 8 * 8".into())
+        );
+        assert_eq!(c.parts, "24 Kids + It + 4 Count");
+        // After a 4-byte part, an 8-aligned one is rounded up to.
+        let c = record(
+            &[
+                part("Count", lit(4), 4, 4),
+                part("It", item.clone(), 32, 8),
+                part("More", item, 32, 8),
+            ],
+            Memory { size: 72, align: 8 },
+        );
+        assert_eq!(
+            c.value,
+            MemoryExpr::Expr("8L + global::X.Item.PktMemory + global::X.Item.PktMemory".into())
+        );
+    }
+
+    #[test]
+    fn alignment_of_a_number_is_its_largest_power_of_two_up_to_8() {
+        assert_eq!(alignment_of(24), 8);
+        assert_eq!(alignment_of(12), 4);
+        assert_eq!(alignment_of(6), 2);
+        assert_eq!(alignment_of(3), 1);
+        assert_eq!(alignment_of(0), 8);
+    }
+}
