@@ -117,6 +117,13 @@ impl Report {
             self.count(ChangeKind::SourceOnly),
             self.count(ChangeKind::Safe)
         );
+        if let Some(first) = self.changes.first() {
+            let _ = writeln!(
+                out,
+                "For what a rule means and what to do, try `{}`.",
+                first.rule.docs()
+            );
+        }
         out
     }
 
