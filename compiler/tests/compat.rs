@@ -218,24 +218,32 @@ fn safe_changes_exit_0() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 breaking, 0 source-only, 1 safe"));
 }
 
-fn against_git_compares_with_a_revision() {
-    let repo = common::root().join("target/compat-git-test");
+/// A new, empty git repository `target/<name>` with a `schemas` directory.
+fn new_repo(name: &str) -> std::path::PathBuf {
+    let repo = common::root().join("target").join(name);
     let _ = std::fs::remove_dir_all(&repo);
     std::fs::create_dir_all(repo.join("schemas")).expect("mkdir");
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .expect("git runs");
-        assert!(
-            o.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    };
-    git(&["init", "-q"]);
+    git(&repo, &["init", "-q"]);
+    repo
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git runs");
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn against_git_compares_with_a_revision() {
+    let repo = new_repo("compat-git-test");
+    let git = |args: &[&str]| git(&repo, args);
     let write =
         |name: &str, text: &str| std::fs::write(repo.join("schemas").join(name), text).unwrap();
     write(
@@ -333,19 +341,8 @@ fn against_git_compares_with_a_revision() {
 /// A repository with one commit of `schemas/game.pkt` and a breaking change
 /// in its working tree, for running `--against-git` from elsewhere.
 fn repo_with_a_breaking_change(name: &str) -> std::path::PathBuf {
-    let repo = common::root().join("target").join(name);
-    let _ = std::fs::remove_dir_all(&repo);
-    std::fs::create_dir_all(repo.join("schemas")).expect("mkdir");
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .expect("git runs");
-        assert!(o.status.success(), "git {args:?}");
-    };
-    git(&["init", "-q"]);
+    let repo = new_repo(name);
+    let git = |args: &[&str]| git(&repo, args);
     let game = repo.join("schemas/game.pkt");
     std::fs::write(
         &game,

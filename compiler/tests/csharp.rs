@@ -139,14 +139,20 @@ fn files_with_the_same_name_get_distinct_outputs() {
         return;
     }
     let dir = work_dir("same_stem");
+    compile(&dir, &files, "-target:library", "SameStem.dll");
+}
+
+/// Writes `files` into `dir` and compiles them with `mcs` (C# 7.2, warnings
+/// as errors) into `out`.
+fn compile(dir: &Path, files: &[GeneratedFile], target: &str, out: &str) {
     let mut args: Vec<String> = vec![
         "-langversion:7.2".into(),
         "-warnaserror".into(),
         "-nologo".into(),
-        "-target:library".into(),
-        format!("-out:{}", dir.join("SameStem.dll").display()),
+        target.into(),
+        format!("-out:{}", dir.join(out).display()),
     ];
-    for f in &files {
+    for f in files {
         let p = dir.join(&f.path);
         std::fs::write(&p, &f.contents).expect("write generated file");
         args.push(p.display().to_string());
@@ -313,36 +319,17 @@ fn memory_constants_that_name_other_types_equal_the_model() {
         return;
     }
     let dir = work_dir("memory_constants");
-    let mut args: Vec<String> = vec![
-        "-langversion:7.2".into(),
-        "-warnaserror".into(),
-        "-nologo".into(),
-        format!("-out:{}", dir.join("Memory.exe").display()),
-    ];
-    for f in &files {
-        let p = dir.join(&f.path);
-        std::fs::write(&p, &f.contents).expect("write generated file");
-        args.push(p.display().to_string());
-    }
-    let main = dir.join("Main.cs");
-    std::fs::write(
-        &main,
-        format!(
+    let mut files = files;
+    files.push(GeneratedFile {
+        path: PathBuf::from("Main.cs"),
+        contents: format!(
             "static class Program\n{{\n    static void Print(string name, System.Type t)\n    {{\n        \
              var f = t.GetField(\"PktMemory\");\n        \
              System.Console.WriteLine(name + \" \" + (f == null ? \"none\" : f.GetValue(null).ToString()));\n    }}\n\n    \
              static void Main()\n    {{\n{prints}    }}\n}}\n"
         ),
-    )
-    .expect("write Main.cs");
-    args.push(main.display().to_string());
-    let out = Command::new("mcs").args(&args).output().expect("run mcs");
-    assert!(
-        out.status.success(),
-        "mcs failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    });
+    compile(&dir, &files, "-target:exe", "Memory.exe");
     let run = Command::new("mono")
         .arg(dir.join("Memory.exe"))
         .output()

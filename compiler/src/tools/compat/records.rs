@@ -188,21 +188,7 @@ impl Comparer<'_> {
                 continue;
             }
             self.compare_field_source(n, a, b);
-            if a.max != b.max {
-                self.push(
-                    Rule::StructMaxChanged,
-                    format!(
-                        "the limit of `{}.{}` changed from {} to {}",
-                        n.name,
-                        b.name,
-                        show_max(a.max),
-                        show_max(b.max)
-                    ),
-                    Some((a.span, show_max(a.max))),
-                    Some((b.span, show_max(b.max))),
-                    Some("the side with the lower limit rejects values the other side may send"),
-                );
-            }
+            self.compare_max(Rule::StructMaxChanged, n, a, b);
         }
         for &i in &p.removed {
             self.push(
@@ -226,6 +212,25 @@ impl Comparer<'_> {
                 Some((o.span, "old layout".into())),
                 Some((nf[j].span, "new field".into())),
                 Some(frozen),
+            );
+        }
+    }
+
+    /// `rule` (the struct's or the message's) when a field's `@max` changed.
+    fn compare_max(&mut self, rule: Rule, owner: &TypeDef, a: &Field, b: &Field) {
+        if a.max != b.max {
+            self.push(
+                rule,
+                format!(
+                    "the limit of `{}.{}` changed from {} to {}",
+                    owner.name,
+                    b.name,
+                    show_max(a.max),
+                    show_max(b.max)
+                ),
+                Some((a.span, show_max(a.max))),
+                Some((b.span, show_max(b.max))),
+                Some("the side with the lower limit rejects values the other side may send"),
             );
         }
     }
@@ -309,21 +314,7 @@ impl Comparer<'_> {
             }
             self.compare_field_source(n, a, b);
             self.compare_default(n, a, b);
-            if a.max != b.max {
-                self.push(
-                    Rule::MessageMaxChanged,
-                    format!(
-                        "the limit of `{}.{}` changed from {} to {}",
-                        n.name,
-                        b.name,
-                        show_max(a.max),
-                        show_max(b.max)
-                    ),
-                    Some((a.span, show_max(a.max))),
-                    Some((b.span, show_max(b.max))),
-                    Some("the side with the lower limit rejects values the other side may send"),
-                );
-            }
+            self.compare_max(Rule::MessageMaxChanged, n, a, b);
         }
         let last = p.kept.iter().chain(&p.renamed).map(|&(_, j)| j).max();
         for &i in &p.removed {
