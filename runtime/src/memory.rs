@@ -94,7 +94,10 @@ const fn unknown_variant(tag_size: usize) -> Part {
 /// the types of its fields in declaration order (`record`) or of its union
 /// variants' payloads (`union`, after the tag type). A boxed field or
 /// variant, optional or not, is written `Box<T>`: a pointer, as
-/// `Option<Box<T>>` is in memory.
+/// `Option<Box<T>>` is in memory. A part may state its model,
+/// `= (size, align)`, instead of reading its type's: generated code does for
+/// the types of its own schema file and frozen ones, which keeps the chain
+/// of constants rustc evaluates as short as the chain of files.
 ///
 /// ```
 /// struct Player {
@@ -108,7 +111,7 @@ const fn unknown_variant(tag_size: usize) -> Part {
 ///     record {
 ///         id: u32,
 ///         name: String,
-///         best: Option<u64>,
+///         best: Option<u64> = (16, 8),
 ///     }
 /// }
 /// # }
@@ -119,19 +122,28 @@ const fn unknown_variant(tag_size: usize) -> Part {
 /// ```
 #[macro_export]
 macro_rules! memory {
-    (record { $($field:ident: $t:ty,)* }) => {
-        const MEMORY: usize = $crate::memory::record(&[$($crate::memory::of::<$t>()),*]);
-        const MEMORY_ALIGN: usize = $crate::memory::max_align(&[$($crate::memory::of::<$t>()),*]);
+    (record { $($field:ident: $t:ty $(= $part:expr)?,)* }) => {
+        const MEMORY: usize = $crate::memory::record(&[$($crate::memory!(@part $t $(= $part)?)),*]);
+        const MEMORY_ALIGN: usize =
+            $crate::memory::max_align(&[$($crate::memory!(@part $t $(= $part)?)),*]);
     };
-    (union $tag:ty { $($variant:ident($t:ty),)* }) => {
+    (union $tag:ty { $($variant:ident($t:ty) $(= $part:expr)?,)* }) => {
         const MEMORY: usize = $crate::memory::union(
             ::core::mem::size_of::<$tag>(),
-            &[$($crate::memory::of::<$t>()),*],
+            &[$($crate::memory!(@part $t $(= $part)?)),*],
         );
         const MEMORY_ALIGN: usize = $crate::memory::union_align(
             ::core::mem::size_of::<$tag>(),
-            &[$($crate::memory::of::<$t>()),*],
+            &[$($crate::memory!(@part $t $(= $part)?)),*],
         );
+    };
+    (@part $t:ty = $part:expr) => {
+        $part
+    };
+    // The type's constants read directly, not through `of`: a generic call
+    // adds to rustc's query depth.
+    (@part $t:ty) => {
+        (<$t as $crate::Decode>::MEMORY, <$t as $crate::Decode>::MEMORY_ALIGN)
     };
 }
 

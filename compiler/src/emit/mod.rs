@@ -44,6 +44,7 @@
 
 mod backend;
 mod csharp;
+mod model;
 pub mod output;
 mod rust;
 mod templates;

@@ -75,6 +75,7 @@ pub(crate) struct Shared<'ir> {
     checked_structs: std::collections::BTreeSet<TypeId>,
     plain: Vec<bool>,
     total: Vec<bool>,
+    models: super::model::Models,
 }
 
 impl<'ir> Shared<'ir> {
@@ -87,6 +88,7 @@ impl<'ir> Shared<'ir> {
             checked_structs: &self.checked_structs,
             plain: &self.plain,
             total: &self.total,
+            models: &self.models,
         }
     }
 }
@@ -110,6 +112,7 @@ impl Backend for RustBackend {
             checked_structs: checked_structs(ir),
             plain: plain_structs(ir),
             total: total_structs(ir),
+            models: super::model::analyze(ir),
         }
     }
 
@@ -580,6 +583,8 @@ struct Cx<'a> {
     plain: &'a [bool],
     /// See [`total_structs`].
     total: &'a [bool],
+    /// See [`super::model::analyze`].
+    models: &'a super::model::Models,
 }
 
 /// Messages at least this large (by the decoded-size model) decode into a
@@ -923,26 +928,41 @@ impl Cx<'_> {
 
     /// `Decode::MEMORY` and `MEMORY_ALIGN` of a message, variable-size
     /// struct or union, as `pkt_runtime::memory!` of the types it holds
-    /// (empty for the fixed-size types, whose `fixed_codec!` states them):
-    /// the number follows from those types wherever they are declared, so
-    /// a change to another schema file does not change this one. A boxed
-    /// field or variant is a pointer, `Box<T>` (as `Option<Box<T>>` is in
-    /// memory). rustfmt leaves a braced macro's body as it is.
+    /// (empty for the fixed-size types, whose `fixed_codec!` states them).
+    /// A part that holds a declared type states its model (`= (size,
+    /// align)`) where that number cannot change while this file does not
+    /// ([`super::model::Models::numbers_stay`]), which also keeps the chain
+    /// of constants rustc evaluates short; any other reads its type's
+    /// constants, so that a change to another file does not change this one.
+    /// A boxed field or variant is a pointer, `Box<T>` (as `Option<Box<T>>`
+    /// is in memory). rustfmt leaves a braced macro's body as it is.
     fn memory_block(&self, def: &TypeDef) -> String {
         let field_ident = |f: &Field| names::ident(Lang::Rust, NameKind::Field, &f.name);
+        // The part's type, and its model where the part states it.
         let part = |ty: &Type, cyclic: bool| match (cyclic, ty) {
-            (true, Type::Optional(t)) => format!("Box<{}>", self.rust_type(t)),
-            (true, t) => format!("Box<{}>", self.rust_type(t)),
-            (false, t) => self.rust_type(t),
+            (true, Type::Optional(t)) => (format!("Box<{}>", self.rust_type(t)), None),
+            (true, t) => (format!("Box<{}>", self.rust_type(t)), None),
+            (false, t) => {
+                let mut held = Vec::new();
+                t.named_parts(&mut held);
+                // Lists and maps hold their elements behind a handle.
+                let inline = !matches!(t, Type::List(_) | Type::Map(..));
+                let m = self.ir.memory(t);
+                let model = (!held.is_empty()
+                    && inline
+                    && self.models.numbers_stay(self.ir, def.file, &held))
+                .then(|| format!(" = ({}, {})", m.size, m.align));
+                (self.rust_type(t), model)
+            }
+        };
+        let field = |f: &Field| {
+            let (ty, model) = part(&f.ty, f.cyclic);
+            format!("{}: {ty}{},", field_ident(f), model.unwrap_or_default())
         };
         let (head, parts): (String, Vec<String>) = match &def.kind {
-            TypeKind::Struct { fields } if !def.layout.is_fixed() => (
-                "record".to_string(),
-                fields
-                    .iter()
-                    .map(|f| format!("{}: {},", field_ident(f), part(&f.ty, f.cyclic)))
-                    .collect(),
-            ),
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                ("record".to_string(), fields.iter().map(field).collect())
+            }
             TypeKind::Message {
                 fields,
                 preserve_unknown,
@@ -950,7 +970,7 @@ impl Cx<'_> {
                 "record".to_string(),
                 fields
                     .iter()
-                    .map(|f| format!("{}: {},", field_ident(f), part(&f.ty, f.cyclic)))
+                    .map(field)
                     .chain(preserve_unknown.then(|| "unknown_fields: Vec<u8>,".to_string()))
                     .collect(),
             ),
@@ -959,11 +979,9 @@ impl Cx<'_> {
                 variants
                     .iter()
                     .map(|v| {
-                        format!(
-                            "{}({}),",
-                            names::ident(Lang::Rust, NameKind::Variant, &v.name),
-                            part(&v.ty, v.cyclic)
-                        )
+                        let (ty, model) = part(&v.ty, v.cyclic);
+                        let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                        format!("{name}({ty}){},", model.unwrap_or_default())
                     })
                     .collect(),
             ),

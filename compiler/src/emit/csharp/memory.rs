@@ -8,6 +8,7 @@
 //! to one schema file changes no number in the generated code of another.
 //! Any other type's model is written as a number where it is used.
 
+use crate::emit::model::Models;
 use crate::ir::{round_up, FileIndex, Ir, Memory, Type, TypeId, TypeKind};
 use crate::names::{self, NameKind};
 
@@ -84,13 +85,11 @@ fn alignment_of(n: u64) -> u64 {
 /// Where [`inline`] writes a model: where it is charged (a declared type by
 /// its constant, where it has one), or inside the sum of a type declared in
 /// `file`, where the types whose number cannot change while `file` does not
-/// (fixed-size types, which are frozen, and those of `file` that depend on
-/// nothing else, marked in `local`) are numbers, so that the sum stays
-/// simple.
+/// ([`Models::numbers_stay`]) are numbers, so that the sum stays simple.
 #[derive(Clone, Copy)]
 pub(super) enum Within<'a> {
     Charge,
-    Sum { file: FileIndex, local: &'a [bool] },
+    Sum { file: FileIndex, models: &'a Models },
 }
 
 /// The model of a value of type `ty` stored inline (a pointer when boxed)
@@ -111,8 +110,10 @@ pub(super) fn inline(
     match ty {
         Type::Named(r) => {
             let def = ir.ty(r.id);
-            let number = def.layout.is_fixed()
-                || matches!(within, Within::Sum { file, local } if def.file == file && local[r.id.0]);
+            let number = match within {
+                Within::Charge => def.layout.is_fixed(),
+                Within::Sum { file, models } => models.numbers_stay(ir, file, &[r.id]),
+            };
             match &consts[r.id.0] {
                 _ if number && !matches!(within, Within::Charge) => Some(literal()),
                 Some(_) => Some(MemoryExpr::Expr(format!(
@@ -139,34 +140,12 @@ pub(super) fn inline(
 
 /// The `PktMemory` constant of every struct, message and union that can
 /// have one (see the module's documentation), computed with every type
-/// before the types that hold it inline (an explicit stack: declarations may
-/// chain deeper than the thread's stack allows recursion).
+/// after the types it holds inline.
 pub(super) fn constants(ir: &Ir) -> Vec<Option<MemoryConst>> {
-    let n = ir.types.len();
-    let mut consts: Vec<Option<MemoryConst>> = vec![None; n];
-    // Whether the type's model depends on its own file and frozen types only.
-    let mut local = vec![false; n];
-    let mut done = vec![false; n];
-    for root in 0..n {
-        let mut stack = vec![(root, false)];
-        while let Some((id, expanded)) = stack.pop() {
-            if done[id] {
-                continue;
-            }
-            let deps = crate::sema::memory::inline_dependencies(&ir.types[id].kind);
-            if !expanded {
-                stack.push((id, true));
-                stack.extend(deps.iter().filter(|d| !done[d.0]).map(|d| (d.0, false)));
-                continue;
-            }
-            let def = &ir.types[id];
-            local[id] = deps.iter().all(|d| {
-                let dep = ir.ty(*d);
-                dep.layout.is_fixed() || (dep.file == def.file && local[d.0])
-            });
-            consts[id] = constant(ir, &consts, &local, TypeId(id));
-            done[id] = true;
-        }
+    let models = crate::emit::model::analyze(ir);
+    let mut consts: Vec<Option<MemoryConst>> = vec![None; ir.types.len()];
+    for &id in &models.order {
+        consts[id.0] = constant(ir, &consts, &models, id);
     }
     consts
 }
@@ -174,13 +153,13 @@ pub(super) fn constants(ir: &Ir) -> Vec<Option<MemoryConst>> {
 fn constant(
     ir: &Ir,
     consts: &[Option<MemoryConst>],
-    local: &[bool],
+    models: &Models,
     id: TypeId,
 ) -> Option<MemoryConst> {
     let def = ir.ty(id);
     let within = Within::Sum {
         file: def.file,
-        local,
+        models,
     };
     match &def.kind {
         TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
@@ -208,7 +187,7 @@ fn constant(
         }
         // A union's model is its largest payload's: written as a number,
         // for the unions whose payloads depend on nothing outside the file.
-        TypeKind::Union { tag, variants, .. } if local[id.0] => {
+        TypeKind::Union { tag, variants, .. } if models.local[id.0] => {
             let unknown = Memory::sequence([Memory::scalar(tag.size()), Memory::HANDLE]);
             let (name, largest) = variants
                 .iter()
