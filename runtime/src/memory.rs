@@ -28,7 +28,7 @@ const fn round_up(n: usize, align: usize) -> usize {
 /// each at its alignment, the whole rounded up to the largest alignment
 /// (the layout of `#[repr(C)]`). Returns the size; [`max_align`] is the
 /// alignment.
-pub const fn record(fields: &[Part]) -> usize {
+pub const fn record<const N: usize>(fields: [Part; N]) -> usize {
     let mut size = 0;
     let mut i = 0;
     while i < fields.len() {
@@ -39,7 +39,7 @@ pub const fn record(fields: &[Part]) -> usize {
 }
 
 /// The largest alignment of `parts`, at least 1.
-pub const fn max_align(parts: &[Part]) -> usize {
+pub const fn max_align<const N: usize>(parts: [Part; N]) -> usize {
     let mut align = 1;
     let mut i = 0;
     while i < parts.len() {
@@ -55,7 +55,7 @@ pub const fn max_align(parts: &[Part]) -> usize {
 /// unknown variant (the tag and the kept bytes, a `Vec<u8>`), rounded up to
 /// the largest alignment, plus one alignment unit for the discriminant.
 /// Returns the size.
-pub const fn union(tag_size: usize, payloads: &[Part]) -> usize {
+pub const fn union<const N: usize>(tag_size: usize, payloads: [Part; N]) -> usize {
     let (mut size, mut align) = unknown_variant(tag_size);
     let mut i = 0;
     while i < payloads.len() {
@@ -72,7 +72,7 @@ pub const fn union(tag_size: usize, payloads: &[Part]) -> usize {
 
 /// The alignment of a union with a tag of `tag_size` bytes: the largest of
 /// its payloads' and the unknown variant's.
-pub const fn union_align(tag_size: usize, payloads: &[Part]) -> usize {
+pub const fn union_align<const N: usize>(tag_size: usize, payloads: [Part; N]) -> usize {
     let unknown = unknown_variant(tag_size).1;
     let payloads = max_align(payloads);
     if payloads > unknown {
@@ -85,8 +85,8 @@ pub const fn union_align(tag_size: usize, payloads: &[Part]) -> usize {
 /// The unknown variant: the tag, then a `Vec<u8>`.
 const fn unknown_variant(tag_size: usize) -> Part {
     (
-        record(&[(tag_size, tag_size), of::<Vec<u8>>()]),
-        max_align(&[(tag_size, tag_size), of::<Vec<u8>>()]),
+        record([(tag_size, tag_size), of::<Vec<u8>>()]),
+        max_align([(tag_size, tag_size), of::<Vec<u8>>()]),
     )
 }
 
@@ -123,25 +123,26 @@ const fn unknown_variant(tag_size: usize) -> Part {
 #[macro_export]
 macro_rules! memory {
     (record { $($field:ident: $t:ty $(= $part:expr)?,)* }) => {
-        const MEMORY: usize = $crate::memory::record(&[$($crate::memory!(@part $t $(= $part)?)),*]);
+        const MEMORY: usize = $crate::memory::record([$($crate::memory!(@part $t $(= $part)?)),*]);
         const MEMORY_ALIGN: usize =
-            $crate::memory::max_align(&[$($crate::memory!(@part $t $(= $part)?)),*]);
+            $crate::memory::max_align([$($crate::memory!(@part $t $(= $part)?)),*]);
     };
     (union $tag:ty { $($variant:ident($t:ty) $(= $part:expr)?,)* }) => {
         const MEMORY: usize = $crate::memory::union(
             ::core::mem::size_of::<$tag>(),
-            &[$($crate::memory!(@part $t $(= $part)?)),*],
+            [$($crate::memory!(@part $t $(= $part)?)),*],
         );
         const MEMORY_ALIGN: usize = $crate::memory::union_align(
             ::core::mem::size_of::<$tag>(),
-            &[$($crate::memory!(@part $t $(= $part)?)),*],
+            [$($crate::memory!(@part $t $(= $part)?)),*],
         );
     };
     (@part $t:ty = $part:expr) => {
         $part
     };
-    // The type's constants read directly, not through `of`: a generic call
-    // adds to rustc's query depth.
+    // The type's constants read directly, not through `of`, and the parts
+    // passed by value, not by a reference to a promoted array: either adds
+    // to rustc's query depth at every level of a chain of types.
     (@part $t:ty) => {
         (<$t as $crate::Decode>::MEMORY, <$t as $crate::Decode>::MEMORY_ALIGN)
     };
@@ -154,19 +155,19 @@ mod tests {
     #[test]
     fn records_lay_fields_out_at_their_alignment() {
         // u8, u64, u8: 1 + 7 padding + 8 + 1, rounded up to 8.
-        assert_eq!(record(&[of::<u8>(), of::<u64>(), of::<u8>()]), 24);
-        assert_eq!(max_align(&[of::<u8>(), of::<u64>()]), 8);
-        assert_eq!(record(&[of::<u8>(), of::<u8>()]), 2);
-        assert_eq!(record(&[]), 0);
+        assert_eq!(record([of::<u8>(), of::<u64>(), of::<u8>()]), 24);
+        assert_eq!(max_align([of::<u8>(), of::<u64>()]), 8);
+        assert_eq!(record([of::<u8>(), of::<u8>()]), 2);
+        assert_eq!(record([]), 0);
         // string + u32 enum (8) + u16? (4), rounded up to 8.
-        assert_eq!(record(&[of::<String>(), (8, 4), of::<Option<u16>>()]), 40);
-        assert_eq!(record(&[of::<Box<u64>>()]), 8);
+        assert_eq!(record([of::<String>(), (8, 4), of::<Option<u16>>()]), 40);
+        assert_eq!(record([of::<Box<u64>>()]), 8);
     }
 
     #[test]
     fn unions_take_their_largest_payload_and_a_discriminant() {
-        assert_eq!(union(1, &[(2, 1)]), 32 + 8);
-        assert_eq!(union(1, &[(2, 1), (32768, 8)]), 32768 + 8);
-        assert_eq!(union_align(2, &[(2, 1)]), 8);
+        assert_eq!(union(1, [(2, 1)]), 32 + 8);
+        assert_eq!(union(1, [(2, 1), (32768, 8)]), 32768 + 8);
+        assert_eq!(union_align(2, [(2, 1)]), 8);
     }
 }
