@@ -9,6 +9,11 @@
 
 mod code;
 mod memory;
+mod unity;
+mod value;
+
+pub(crate) use unity::assembly_name_error;
+pub use unity::RUNTIME_ASSEMBLY;
 
 use std::path::PathBuf;
 
@@ -109,6 +114,36 @@ const CODECS: &[(&str, &str)] = &[
     codec!("write_array"),
 ];
 
+/// `("value/NAME", source of templates/csharp/value/NAME.hbs)`.
+macro_rules! value {
+    ($name:literal) => {
+        (
+            concat!("value/", $name),
+            include_str!(concat!("../../../templates/csharp/value/", $name, ".hbs")),
+        )
+    };
+}
+
+/// The value semantics templates (see `value.rs`): a type's value part,
+/// and one template per type constructor and operation.
+const VALUES: &[(&str, &str)] = &[
+    value!("class"),
+    value!("struct"),
+    value!("union"),
+    value!("equal_value"),
+    value!("equal_optional"),
+    value!("equal_seq"),
+    value!("equal_map"),
+    value!("hash_value"),
+    value!("hash_optional"),
+    value!("hash_seq"),
+    value!("hash_map"),
+    value!("text_value"),
+    value!("text_optional"),
+    value!("text_seq"),
+    value!("text_map"),
+];
+
 /// The partials shared by the message, union and variable-size struct
 /// templates: the public API wrappers, which differ only in a noun, the
 /// nesting depth of a top-level value and how `ReadFrom` is called.
@@ -120,6 +155,7 @@ const API: &[(&str, &str)] = &[
     api!("decode_into"),
     api!("read_from_new"),
     api!("pkt_name"),
+    api!("pkt_memory"),
 ];
 
 /// Parsed once per process: code generation runs per schema set, and in
@@ -151,6 +187,7 @@ fn templates() -> &'static Templates {
         ]);
         t.register_all(API);
         t.register_all(CODECS);
+        t.register_all(VALUES);
         t
     })
 }
@@ -163,6 +200,8 @@ pub(crate) struct Shared<'ir> {
     ir: &'ir Ir,
     gen: Gen<'ir>,
     runtime: bool,
+    /// The assembly definition to write, by assembly name.
+    asmdef: Option<String>,
 }
 
 impl Backend for CSharpBackend {
@@ -181,14 +220,17 @@ impl Backend for CSharpBackend {
             ir,
             gen: Gen::new(ir),
             runtime: options.runtime,
+            asmdef: options.csharp_asmdef().map(str::to_string),
         }
     }
 
+    /// The type's codec and API, then, for structs, messages and unions, its
+    /// value semantics as a second partial declaration (`value.rs`).
     fn render_type(&self, cx: &Shared<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
         let t = templates();
         let gen = &cx.gen;
         let def = cx.ir.ty(id);
-        match &def.kind {
+        let codec = match &def.kind {
             TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
             TypeKind::Struct { fields } if !def.layout.is_fixed() => t.render(
                 "var_struct",
@@ -212,6 +254,10 @@ impl Backend for CSharpBackend {
             TypeKind::Union { tag, variants, .. } => {
                 t.render("union", &union_view(gen, id, *tag, variants))
             }
+        };
+        match value::part(gen, def) {
+            Some(value) => format!("{}\n\n{value}", codec.trim_end()),
+            None => codec,
         }
     }
 
@@ -239,15 +285,20 @@ impl Backend for CSharpBackend {
         t.render("file", &view)
     }
 
-    /// `PktRuntime.cs`, unless turned off.
+    /// `PktRuntime.cs`, unless turned off, and the assembly definition if
+    /// asked for.
     fn extra_files(&self, cx: &Shared<'_>, _: &[OutputFile<'_>]) -> Vec<GeneratedFile> {
-        if !cx.runtime {
-            return Vec::new();
+        let mut files = Vec::new();
+        if cx.runtime {
+            files.push(GeneratedFile {
+                path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
+                contents: runtime_file(),
+            });
         }
-        vec![GeneratedFile {
-            path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
-            contents: runtime_file(),
-        }]
+        if let Some(name) = &cx.asmdef {
+            files.push(unity::assembly_definition(name, cx.runtime));
+        }
+        files
     }
 }
 
@@ -271,6 +322,7 @@ pub const NAMING: Naming = Naming {
     runtime_types: &["PktReader", "PktWriter"],
     consts_holder: Some(consts_class),
     reserved_stems: &[RUNTIME_STEM],
+    namespace_hides_type: Some("error CS0118: a namespace used like a type"),
 };
 
 /// What the C# backend appends to a field or union variant whose name would
@@ -304,6 +356,9 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "Truncated",
     "UnknownFields",
     "PktMemory",
+    "PktEquals",
+    "PktHash",
+    "PktAppend",
 ];
 
 /// Members every generated class inherits from `System.Object` (and that
@@ -691,8 +746,9 @@ struct StructView {
     /// The C# layout of the struct is its wire layout (see [`Gen::raw`]):
     /// on little-endian hosts it is copied with one `MemoryMarshal` call.
     raw: bool,
-    /// The `PktMemory` constant ([`memory_const`]), after a blank line.
-    memory: Vec<String>,
+    /// The `PktMemory` constant ([`memory_const`]), if the type has one
+    /// (a list, since strict templates cannot test a null).
+    memory: Vec<MemoryView>,
     /// The parts of `size` ([`super::sum_comment`]).
     size_comment: String,
 }
@@ -770,8 +826,9 @@ struct MessageView {
     field_names: Vec<String>,
     preserve_unknown: bool,
     fields: Vec<FieldDecl>,
-    /// The `PktMemory` constant ([`memory_const`]), after a blank line.
-    memory: Vec<String>,
+    /// The `PktMemory` constant ([`memory_const`]), if the type has one
+    /// (a list, since strict templates cannot test a null).
+    memory: Vec<MemoryView>,
     /// Body of `GetEncodedSize`, leaving the size in `n`.
     size: String,
     /// Body of `WriteTo` between the length prefix and its backfill.
@@ -960,8 +1017,9 @@ struct UnionView {
     /// `WriteU8` or `WriteU16`.
     write_tag: &'static str,
     variants: Vec<VariantView>,
-    /// The `PktMemory` constant ([`memory_const`]), after a blank line.
-    memory: Vec<String>,
+    /// The `PktMemory` constant ([`memory_const`]), if the type has one
+    /// (a list, since strict templates cannot test a null).
+    memory: Vec<MemoryView>,
 }
 
 #[derive(Serialize)]
@@ -1044,20 +1102,23 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
     }
 }
 
-/// The lines of a type's `PktMemory` constant ([`memory::constants`]),
-/// starting with a blank one; none for a type without one.
-fn memory_const(gen: &Gen, id: TypeId) -> Vec<String> {
-    let Some(c) = gen.memory_const(id) else {
-        return Vec::new();
-    };
-    let value = match &c.value {
-        MemoryExpr::Literal(n) => n.to_string(),
-        e => e.to_string(),
-    };
-    vec![
-        String::new(),
-        "    /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); code holding this type names it.</summary>".to_string(),
-        "    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]".to_string(),
-        format!("    public const long PktMemory = {value}; // {}", c.parts),
-    ]
+/// A type's `PktMemory` constant ([`memory::constants`]), for
+/// `api/pkt_memory`; none for a type without one.
+#[derive(Serialize)]
+struct MemoryView {
+    value: String,
+    parts: String,
+}
+
+fn memory_const(gen: &Gen, id: TypeId) -> Vec<MemoryView> {
+    gen.memory_const(id)
+        .map(|c| MemoryView {
+            value: match &c.value {
+                MemoryExpr::Literal(n) => n.to_string(),
+                e => e.to_string(),
+            },
+            parts: c.parts.clone(),
+        })
+        .into_iter()
+        .collect()
 }
