@@ -375,22 +375,11 @@ fn generated_rust_is_clippy_clean() {
         ));
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
-    let runtime = common::root().join("runtime");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"pkt-generated-clippy\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .expect("write Cargo.toml");
-    let out = Command::new(&cargo)
-        .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .output()
-        .expect("run cargo clippy");
+    let out = cargo_on_crate(
+        &dir,
+        "pkt-generated-clippy",
+        &["clippy", "--offline", "--quiet", "--", "-D", "warnings"],
+    );
     assert!(
         out.status.success(),
         "generated code is not clippy-clean:\n{}",
@@ -447,27 +436,34 @@ fn a_deep_chain_of_messages_compiles() {
         ),
     )
     .expect("write lib.rs");
+    let out = cargo_on_crate(&dir, "pkt-deep-chain", &["check", "--offline", "--quiet"]);
+    assert!(
+        out.status.success(),
+        "a 120-deep chain of messages does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs cargo with `args` on the crate `name` at `dir` (its `src/lib.rs`
+/// written by the caller), which depends on this workspace's runtime and
+/// builds into its own target directory.
+fn cargo_on_crate(dir: &Path, name: &str, args: &[&str]) -> std::process::Output {
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"pkt-deep-chain\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
              [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
             common::root().join("runtime").display().to_string()
         ),
     )
     .expect("write Cargo.toml");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let out = Command::new(&cargo)
-        .args(["check", "--offline", "--quiet"])
-        .current_dir(&dir)
+    Command::new(&cargo)
+        .args(args)
+        .current_dir(dir)
         .env("CARGO_TARGET_DIR", dir.join("target"))
         .output()
-        .expect("run cargo check");
-    assert!(
-        out.status.success(),
-        "a 120-deep chain of messages does not compile:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .unwrap_or_else(|e| panic!("run cargo {args:?}: {e}"))
 }
 
 /// Before outputs had distinct names, the second `common.cs` overwrote the
