@@ -376,12 +376,12 @@ pub const OBJECT_MEMBERS: &[&str] = &[
 
 /// Members of C# union classes, which variant classes (nested in the union)
 /// must not be named after.
-pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
+pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body", memory::PARTS_CLASS];
 
 /// Members of the C# class of a union itself (besides
 /// [`GENERATED_MEMBERS`] and [`OBJECT_MEMBERS`]): a union may not be named
 /// after them.
-pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
+pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown", memory::PARTS_CLASS];
 
 /// The namespace of the C# runtime support types (`PktRuntime.cs`).
 pub const RUNTIME_NAMESPACE: &str = "Pkt";
@@ -1103,11 +1103,21 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
 }
 
 /// A type's `PktMemory` constant ([`memory::constants`]), for
-/// `api/pkt_memory`; none for a type without one.
+/// `api/pkt_memory`: its value, the comment of its parts, and for a union
+/// of other files' types the class of its largest payloads so far.
 #[derive(Serialize)]
 struct MemoryView {
     value: String,
     parts: String,
+    parts_class: &'static str,
+    largest_so_far: Vec<LargestSoFar>,
+}
+
+/// The largest payload of a union's variants up to `variant`.
+#[derive(Serialize)]
+struct LargestSoFar {
+    variant: String,
+    expr: String,
 }
 
 fn memory_const(gen: &Gen, id: TypeId) -> Vec<MemoryView> {
@@ -1118,6 +1128,15 @@ fn memory_const(gen: &Gen, id: TypeId) -> Vec<MemoryView> {
                 e => e.to_string(),
             },
             parts: c.parts.clone(),
+            parts_class: memory::PARTS_CLASS,
+            largest_so_far: c
+                .largest_so_far
+                .iter()
+                .map(|(variant, expr)| LargestSoFar {
+                    variant: variant.clone(),
+                    expr: expr.clone(),
+                })
+                .collect(),
         })
         .into_iter()
         .collect()

@@ -2,8 +2,10 @@
 //! it. A struct, message or union has a `PktMemory` constant when its value
 //! can be written so that it changes only with its own schema file: as a
 //! sum that names the `PktMemory` constants of the types it holds (the
-//! alignments, which rarely change, as numbers), or as a number when it
-//! depends on nothing outside its file but types that are frozen. Code
+//! alignments, which rarely change, as numbers), for a union as the largest
+//! of its payloads' constants (C# constants cannot call a function, so a
+//! private class compares them one variant at a time), or as a number when
+//! it depends on nothing outside its file but types that are frozen. Code
 //! charging the model of such a type names its constant, so that a change
 //! to one schema file changes no number in the generated code of another.
 //! Any other type's model is written as a number where it is used.
@@ -70,7 +72,16 @@ impl std::fmt::Display for MemoryExpr {
 pub(super) struct MemoryConst {
     pub value: MemoryExpr,
     pub parts: String,
+    /// For a union of other files' types, the largest payload among its
+    /// first variants, per variant (named after it): C# constants cannot
+    /// call a maximum function, and a conditional per variant over the
+    /// previous one keeps the text linear.
+    pub largest_so_far: Vec<(String, String)>,
 }
+
+/// The name of the private class holding a union's
+/// [`MemoryConst::largest_so_far`].
+pub const PARTS_CLASS: &str = "PktMemoryParts";
 
 /// The largest power of two that divides `n` (a model size), at most 8,
 /// the largest alignment; 8 for 0.
@@ -185,28 +196,60 @@ fn constant(
             }
             Some(record(&parts, def.memory))
         }
-        // A union's model is its largest payload's: written as a number,
-        // for the unions whose payloads depend on nothing outside the file.
-        TypeKind::Union { tag, variants, .. } if models.local[id.0] => {
+        TypeKind::Union { tag, variants, .. } => {
             let unknown = Memory::sequence([Memory::scalar(tag.size()), Memory::HANDLE]);
-            let (name, largest) = variants
-                .iter()
-                .map(|v| (v, ir.slot_memory(&v.ty, v.cyclic).size))
-                .filter(|&(_, m)| m > unknown.size)
-                .max_by_key(|&(v, m)| (m, std::cmp::Reverse(v.tag)))
-                .map(|(v, m)| {
-                    (
-                        names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
-                        m,
-                    )
-                })
-                .unwrap_or(("Unknown".to_string(), unknown.size));
+            let ident = |v: &crate::ir::Variant| {
+                names::csharp_member_ident(NameKind::Variant, &v.name, &def.name)
+            };
+            // The largest payload whose model is a number here (the unknown
+            // variant's at least; of equal ones, the lowest tag's), then
+            // those naming another file's constants, in declaration order.
+            let mut largest: (Option<&crate::ir::Variant>, u64) = (None, unknown.size);
+            let mut named = Vec::new();
+            for v in variants {
+                match inline(ir, consts, &v.ty, v.cyclic, within)? {
+                    MemoryExpr::Literal(n)
+                        if n > largest.1
+                            || (n == largest.1 && largest.0.is_some_and(|l| v.tag < l.tag)) =>
+                    {
+                        largest = (Some(v), n)
+                    }
+                    MemoryExpr::Literal(_) => {}
+                    e => named.push((ident(v), e)),
+                }
+            }
+            let largest = (largest.0.map_or("Unknown".to_string(), ident), largest.1);
+            let discriminant = u64::from(def.memory.align);
+            if named.is_empty() {
+                let (name, size) = largest;
+                return Some(MemoryConst {
+                    value: MemoryExpr::Literal(def.memory.size),
+                    parts: format!(
+                        "{size} {name}, the largest variant, + {} for the discriminant",
+                        def.memory.size.saturating_sub(size)
+                    ),
+                    largest_so_far: Vec::new(),
+                });
+            }
+            let mut previous = MemoryExpr::Literal(largest.1).to_string();
+            let mut steps = Vec::new();
+            for (name, e) in named {
+                let e = match e.to_string() {
+                    e if e.contains(' ') => format!("({e})"),
+                    e => e,
+                };
+                steps.push((name.clone(), format!("{e} > {previous} ? {e} : {previous}")));
+                previous = name;
+            }
+            let payload =
+                MemoryExpr::Expr(format!("{PARTS_CLASS}.{previous}")).round_up(discriminant, 1);
             Some(MemoryConst {
-                value: MemoryExpr::Literal(def.memory.size),
+                value: payload.add(MemoryExpr::Literal(discriminant)),
                 parts: format!(
-                    "{largest} {name}, the largest variant, + {} for the discriminant",
-                    def.memory.size.saturating_sub(largest)
+                    "the largest variant, at least {} {}, rounded up to {discriminant}, + {discriminant} for the discriminant",
+                    largest.1, largest.0
                 ),
+                largest_so_far: steps,
             })
         }
         _ => None,
@@ -261,6 +304,7 @@ fn record(parts: &[(String, MemoryExpr, Memory)], whole: Memory) -> MemoryConst 
         } else {
             terms.join(" + ")
         },
+        largest_so_far: Vec::new(),
     }
 }
 
