@@ -2,7 +2,8 @@
 //! output, determinism, rustfmt cleanliness, and the `gen` command's
 //! write-only-when-changed, stale-file and `--check` behaviour. (That the output
 //! compiles and behaves is tested by the rust-tests crate.) The output of every
-//! schema is also linted with `cargo clippy -- -D warnings` in a crate of its own.
+//! schema is also linted with `cargo clippy -- -D warnings` in a crate of its own,
+//! and a deep chain of messages across two files is compiled.
 //! Each generated file's snapshot is a test case of its own
 //! (`generated/game.rs`).
 
@@ -92,6 +93,10 @@ fn main() {
         trial(
             "generated_rust_is_clippy_clean",
             generated_rust_is_clippy_clean,
+        ),
+        trial(
+            "a_deep_chain_of_messages_compiles",
+            a_deep_chain_of_messages_compiles,
         ),
         trial(
             "gen_check_passes_after_gen_with_same_named_files",
@@ -366,12 +371,13 @@ fn generated_rust_is_clippy_clean() {
     let every_u8 = dir.join("every_u8.pkt");
     std::fs::create_dir_all(&dir).expect("create crate dir");
     std::fs::write(&every_u8, every_u8_schema()).expect("write schema");
-    let sets: [(&str, Vec<PathBuf>); 3] = [
+    let sets: [(&str, Vec<PathBuf>); 4] = [
         ("all", all_schemas()),
         (
             "same_stem",
             vec![PathBuf::from("schemas/same_stem/top.pkt")],
         ),
+        ("stable", vec![PathBuf::from("schemas/stable/v2/game.pkt")]),
         ("every_u8", vec![every_u8]),
     ];
     let mut lib = String::from(
@@ -399,13 +405,11 @@ fn generated_rust_is_clippy_clean() {
         ));
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
-    write_manifest(&dir, "pkt-generated-clippy");
-    let out = Command::new(&cargo)
-        .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .output()
-        .expect("run cargo clippy");
+    let out = cargo_on_crate(
+        &dir,
+        "pkt-generated-clippy",
+        &["clippy", "--offline", "--quiet", "--", "-D", "warnings"],
+    );
     assert!(
         out.status.success(),
         "generated code is not clippy-clean:\n{}",
@@ -417,6 +421,82 @@ fn generated_rust_is_clippy_clean() {
 fn every_u8_schema() -> String {
     let values: String = (0..=255).map(|n| format!("    V{n} = {n},\n")).collect();
     format!("namespace every_u8;\n\nenum Full : u8 {{\n{values}}}\n\nmessage M {{\n    full: Full,\n}}\n")
+}
+
+/// A chain of 120 messages each holding the next inline, the last holding a
+/// message of another file, compiles (`cargo check`): rustc evaluates the
+/// decoded-size models (`pkt_runtime::memory!`) along such a chain and must
+/// not run out of query depth before its own limit on nesting types (about
+/// 124 here). The model at the head of the chain is the IR's.
+fn a_deep_chain_of_messages_compiles() {
+    let dir = common::root().join("target/deep-chain-generated");
+    let src = dir.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(&src).expect("create source dir");
+    let mut chain = String::from("namespace deep.chain;\n\nimport \"tail.pkt\";\n");
+    for i in 0..120 {
+        let next = if i < 119 {
+            format!("M{}", i + 1)
+        } else {
+            "deep.tail.Tail".to_string()
+        };
+        chain.push_str(&format!(
+            "\nmessage M{i} {{\n    v: u32,\n    next: {next},\n}}\n"
+        ));
+    }
+    std::fs::write(src.join("chain.pkt"), chain).expect("write chain.pkt");
+    std::fs::write(
+        src.join("tail.pkt"),
+        "namespace deep.tail;\n\nmessage Tail {\n    text: string,\n}\n",
+    )
+    .expect("write tail.pkt");
+    let checked = generate_into(&src.join("generated"), &[src.join("chain.pkt")]);
+    let head = checked
+        .ir
+        .types
+        .iter()
+        .find(|t| t.name == "M0")
+        .expect("M0");
+    std::fs::write(
+        src.join("lib.rs"),
+        format!(
+            "pub mod generated {{\n    include!(\"generated/mod.rs\");\n}}\n\n\
+             pub fn head_memory() -> usize {{\n    \
+             <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY\n}}\n\n\
+             const _: () = assert!(\n    \
+             <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY == {}\n);\n",
+            head.memory.size
+        ),
+    )
+    .expect("write lib.rs");
+    let out = cargo_on_crate(&dir, "pkt-deep-chain", &["check", "--offline", "--quiet"]);
+    assert!(
+        out.status.success(),
+        "a 120-deep chain of messages does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs cargo with `args` on the crate `name` at `dir` (its `src/lib.rs`
+/// written by the caller), which depends on this workspace's runtime and
+/// builds into its own target directory.
+fn cargo_on_crate(dir: &Path, name: &str, args: &[&str]) -> std::process::Output {
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            common::root().join("runtime").display().to_string()
+        ),
+    )
+    .expect("write Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    Command::new(&cargo)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .unwrap_or_else(|e| panic!("run cargo {args:?}: {e}"))
 }
 
 /// Before outputs had distinct names, the second `common.cs` overwrote the
@@ -557,14 +637,11 @@ fn safe_changes_break_rust_source_where_documented() {
         }
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
-    write_manifest(&dir, "pkt-source-compat");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let out = Command::new(&cargo)
-        .args(["check", "--offline", "--quiet", "--message-format=json"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .output()
-        .expect("run cargo check");
+    let out = cargo_on_crate(
+        &dir,
+        "pkt-source-compat",
+        &["check", "--offline", "--quiet", "--message-format=json"],
+    );
     // (file, line, "error[E0063]" or "warning[deprecated]") of every diagnostic.
     let mut found: Vec<(String, usize, String)> = Vec::new();
     let mut rendered = String::new();
@@ -624,25 +701,13 @@ fn safe_changes_break_rust_source_where_documented() {
     );
 }
 
-/// The Rust generated from `schemas`, written into `out`.
-fn generate_into(out: &Path, schemas: &[PathBuf]) {
+/// The Rust generated from `schemas` (read from the workspace root, or
+/// absolute), written into `out`; the checked schemas are returned.
+fn generate_into(out: &Path, schemas: &[PathBuf]) -> pktc::Checked {
     let checked = pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
     std::fs::create_dir_all(out).expect("create source dir");
     for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
         std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
     }
-}
-
-/// The manifest of a crate `name` of its own (not of this workspace) in
-/// `dir`, that depends on this repository's runtime.
-fn write_manifest(dir: &Path, name: &str) {
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            common::root().join("runtime").display().to_string()
-        ),
-    )
-    .expect("write Cargo.toml");
+    checked
 }
