@@ -77,7 +77,9 @@ fn a_sixteen_mebibyte_frame_of_absent_big_optionals_is_rejected_at_its_count() {
     let e = err.expect("rejected");
     assert_eq!(e.offset, 4);
     match e.kind {
-        ErrorKind::BudgetExceeded { field, .. } => assert_eq!(field, "OptionalBigs.items"),
+        ErrorKind::BudgetExceeded { field, .. } => {
+            assert_eq!(field, "test.amplify.OptionalBigs.items")
+        }
         other => panic!("{other}"),
     }
 }
@@ -129,7 +131,7 @@ fn nested_arrays_and_empty_values_stay_within_the_inspect_heap_bound() {
                 + match &**elem_ty {
                     pktc::ir::Type::Map(k, v) => {
                         let entry = ir.memory(k).size + ir.memory(v).size;
-                        pkt_runtime::model::map(1, entry as usize)
+                        pkt_runtime::memory::map(1, entry as usize)
                     }
                     _ => 0,
                 };

@@ -65,7 +65,7 @@ namespace Pkt
 
     /// <summary>
     /// Schema names of a generated message or union, for error messages: the
-    /// type's name for <c>-1</c>, else <c>Type.field</c> (or <c>Union.Variant</c>)
+    /// type's name with its namespace for <c>-1</c>, else <c>namespace.Type.field</c> (or <c>namespace.Union.Variant</c>)
     /// by declaration index. Called only to build an exception, so the hot
     /// paths hold no string literals (which a runtime may materialise on first use).
     /// </summary>
@@ -384,7 +384,7 @@ namespace Pkt
 
         /// <summary>
         /// The decode budget a map of <paramref name="count"/> entries is charged
-        /// (pkt_runtime::model::map): one leaf of 11 slots and 40 bytes up to 11
+        /// (pkt_runtime::memory::map): one leaf of 11 slots and 40 bytes up to 11
         /// entries, else one node with 96 bytes of links more per 5 entries
         /// after the first and one for the root. Saturates.
         /// </summary>

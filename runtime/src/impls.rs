@@ -1,6 +1,6 @@
 //! [`Encode`], [`Decode`] and [`FixedSize`] for scalars and std containers.
 
-use crate::model::HANDLE;
+use crate::memory::HANDLE;
 use std::collections::BTreeMap;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
@@ -332,7 +332,7 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
 
 impl<T: Decode, const N: usize> Decode for [T; N] {
     const MIN_ENCODED_LEN: usize = T::MIN_ENCODED_LEN * N;
-    const MEMORY: usize = crate::model::array(T::MEMORY, N);
+    const MEMORY: usize = crate::memory::array(T::MEMORY, N);
     const MEMORY_ALIGN: usize = T::MEMORY_ALIGN;
     #[inline]
     fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {

@@ -64,7 +64,7 @@ pub mod frame;
 mod impls;
 mod limits;
 pub mod list;
-pub mod model;
+pub mod memory;
 pub mod plain;
 mod reader;
 #[cfg(feature = "serde")]

@@ -110,7 +110,7 @@ pub fn decode_vec_in_place<T: Decode + Default>(
 }
 
 /// [`Decode::decode_vec`] for large elements
-/// ([`model::DECODE_IN_PLACE_MIN`](crate::model::DECODE_IN_PLACE_MIN)):
+/// ([`memory::DECODE_IN_PLACE_MIN`](crate::memory::DECODE_IN_PLACE_MIN)):
 /// each element is decoded into a placeholder
 /// ([`Decode::placeholder`]) pushed where it will lie, so that no stack
 /// frame holds an element while it is decoded (the elements of a recursive

@@ -214,7 +214,7 @@ impl<'a> Reader<'a> {
     /// Charges a boxed value of `memory` model bytes about to be decoded at
     /// the current position. `optional`: the value is `T?`, charged only when
     /// its flag byte says present (the charge names the flag's offset).
-    /// `field` (`Type.field`, or empty) is named in the error.
+    /// `field` (`namespace.Type.field`, or empty) is named in the error.
     #[inline]
     pub fn charge_boxed(
         &mut self,
@@ -228,7 +228,7 @@ impl<'a> Reader<'a> {
         self.charge(memory, self.pos).map_err(|e| e.in_field(field))
     }
 
-    /// Decodes the value of message field `field` (`Type.field`), naming it
+    /// Decodes the value of message field `field` (`namespace.Type.field`), naming it
     /// in a [`DecodeErrorKind::BudgetExceeded`] from inside that names no
     /// field yet.
     #[inline]
@@ -246,7 +246,7 @@ impl<'a> Reader<'a> {
         value.decode_into_raw(self).map_err(|e| e.in_field(field))
     }
 
-    /// Views the value of message field `field` (`Type.field`), naming it
+    /// Views the value of message field `field` (`namespace.Type.field`), naming it
     /// in errors as [`field`](Reader::field) does.
     #[inline]
     pub fn view_field<V: crate::View<'a>>(
@@ -452,7 +452,7 @@ impl<'a> Reader<'a> {
     /// Reads a map's entry count as [`read_count`](Reader::read_count)
     /// reads a list's, with `min_entry_size` the smallest encoded key and
     /// value, and charges what the decoded map may allocate
-    /// ([`model::map`](crate::model::map)) where a key and a value take
+    /// ([`memory::map`](crate::memory::map)) where a key and a value take
     /// `entry_memory` model bytes together.
     #[inline]
     pub fn read_map_count(
@@ -461,7 +461,7 @@ impl<'a> Reader<'a> {
         entry_memory: usize,
     ) -> Result<usize, DecodeError> {
         self.read_count_charging(min_entry_size, |count| {
-            crate::model::map(count, entry_memory)
+            crate::memory::map(count, entry_memory)
         })
     }
 

@@ -174,12 +174,12 @@ pub trait Decode: Sized {
 
     /// A value to decode into where the value will live: containers put it
     /// there first and decode into it ([`decode_into_raw`](Decode::decode_into_raw))
-    /// when the value is large ([`model::DECODE_IN_PLACE_MIN`]), rather than
+    /// when the value is large ([`memory::DECODE_IN_PLACE_MIN`]), rather than
     /// build the value on the stack and move it. The default value for
     /// generated types, zero for numbers, the empty value of strings,
     /// lists, maps and optionals, and arrays of those.
     ///
-    /// [`model::DECODE_IN_PLACE_MIN`]: crate::model::DECODE_IN_PLACE_MIN
+    /// [`memory::DECODE_IN_PLACE_MIN`]: crate::memory::DECODE_IN_PLACE_MIN
     fn placeholder() -> Self;
 
     /// Decodes one value into a new box. Generated messages and unions
@@ -353,12 +353,12 @@ pub trait Decode: Sized {
 }
 
 /// Whether values of `T` are decoded where they will live below the top
-/// level ([`model::DECODE_IN_PLACE_MIN`](crate::model::DECODE_IN_PLACE_MIN)).
+/// level ([`memory::DECODE_IN_PLACE_MIN`](crate::memory::DECODE_IN_PLACE_MIN)).
 /// Tested in `const` blocks, so that the branch not taken is not compiled
 /// for `T` and costs nothing, not even stack in a debug build.
 #[inline(always)]
 pub(crate) const fn is_placed<T: Decode>() -> bool {
-    T::MEMORY >= crate::model::DECODE_IN_PLACE_MIN
+    T::MEMORY >= crate::memory::DECODE_IN_PLACE_MIN
 }
 
 /// Pushes [`Decode::placeholder`] onto `v` and returns it, in a stack
@@ -402,7 +402,7 @@ fn set_placeholder<T: Decode>(slot: &mut Option<T>) -> &mut T {
 
 /// Makes `slot` the variant `wrap` of [`Decode::placeholder`], in a stack
 /// frame of its own. A union's `decode_into_raw` switches to a variant of
-/// [`model::DECODE_IN_PLACE_MIN`](crate::model::DECODE_IN_PLACE_MIN) bytes
+/// [`memory::DECODE_IN_PLACE_MIN`](crate::memory::DECODE_IN_PLACE_MIN) bytes
 /// or more this way and decodes into its payload where it lies, instead of
 /// building it on the stack ([`decode_variant`]), where a recursive union
 /// would hold it while its children are decoded.

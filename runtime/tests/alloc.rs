@@ -222,7 +222,7 @@ fn a_decoded_map_allocates_at_most_its_charge() {
             let charged = limits.decode_budget(input.len()) - budget.memory_left();
             assert_eq!(
                 charged,
-                pkt_runtime::model::map(count as usize, 4 + 72),
+                pkt_runtime::memory::map(count as usize, 4 + 72),
                 "{count} {order}"
             );
             assert!(

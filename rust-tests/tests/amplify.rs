@@ -217,7 +217,7 @@ elem_model! {
     OneByteArrays => <[u8; 1] as Decode>::MEMORY;
     NestedArrays => <[[[[u8; 1]; 1]; 1]; 1] as Decode>::MEMORY;
     SparseMaps => <std::collections::BTreeMap<u8, Option<Block>> as Decode>::MEMORY
-        + pkt_runtime::model::map(1, 1 + <Option<Block> as Decode>::MEMORY);
+        + pkt_runtime::memory::map(1, 1 + <Option<Block> as Decode>::MEMORY);
     ManyOptionals => <pkt_rust_tests::test::arrays::OptionalsAtTheBound as Decode>::MEMORY;
     ManyStrings => <pkt_rust_tests::test::arrays::StringsAtTheBound as Decode>::MEMORY;
     ManyNumbers => <pkt_rust_tests::test::arrays::NumbersAtTheBound as Decode>::MEMORY;
@@ -283,7 +283,7 @@ fn a_sixteen_mebibyte_frame_is_refused_by_the_frame_decoder_before_allocating() 
     assert!(
         matches!(
             e.kind(),
-            DecodeErrorKind::BudgetExceeded { field, .. } if field == "OptionalBigs.items"
+            DecodeErrorKind::BudgetExceeded { field, .. } if field == "test.amplify.OptionalBigs.items"
         ),
         "{e}"
     );

@@ -49,6 +49,7 @@
 
 mod backend;
 mod csharp;
+mod model;
 pub mod output;
 mod rust;
 mod templates;
@@ -87,6 +88,12 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// The directory the files will be written to, given as the schema
+    /// paths were (relative to the current directory, or absolute). Each
+    /// file's header names its schema by the path from there, so the text
+    /// does not depend on the directory pktc runs in; without it, by the
+    /// schema's file name.
+    pub out_dir: Option<PathBuf>,
     /// C#: the assembly definition to write beside the generated files
     /// (see [`GenOptions::set_csharp_asmdef`]).
     asmdef: Option<String>,
@@ -98,6 +105,7 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            out_dir: None,
             asmdef: None,
         }
     }
@@ -134,4 +142,20 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
 /// checker reports their diagnostics.
 pub fn namings() -> [&'static crate::names::Naming; 2] {
     [&RUST_NAMING, &CSHARP_NAMING]
+}
+
+/// A constant that is a sum, written so that a reviewer can check it: ` //
+/// ` and its nonzero `(size, what)` parts joined by ` + `, to follow the
+/// number on its line; empty when there are fewer than two such parts.
+pub(crate) fn sum_comment(parts: &[(u64, String)]) -> String {
+    let terms: Vec<String> = parts
+        .iter()
+        .filter(|(size, _)| *size > 0)
+        .map(|(size, what)| format!("{size} {what}"))
+        .collect();
+    if terms.len() < 2 {
+        String::new()
+    } else {
+        format!(" // {}", terms.join(" + "))
+    }
 }

@@ -76,6 +76,7 @@ pub(crate) struct Shared<'ir> {
     plain: Vec<bool>,
     total: Vec<bool>,
     fixed_sizes: Vec<u64>,
+    models: super::model::Models,
 }
 
 impl<'ir> Shared<'ir> {
@@ -89,6 +90,7 @@ impl<'ir> Shared<'ir> {
             plain: &self.plain,
             total: &self.total,
             fixed_sizes: &self.fixed_sizes,
+            models: &self.models,
         }
     }
 }
@@ -113,6 +115,7 @@ impl Backend for RustBackend {
             plain: plain_structs(ir),
             total: total_structs(ir),
             fixed_sizes: fixed_sizes(ir),
+            models: super::model::analyze(ir),
         }
     }
 
@@ -133,7 +136,7 @@ impl Backend for RustBackend {
             })
             .collect();
         let view = FileView {
-            source: file.file.name.clone(),
+            source: file.source.clone(),
             consts,
             items,
         };
@@ -606,6 +609,9 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
             for d in &child.doc {
                 body.push_str(&format!("{pad}{d}\n"));
             }
+            if depth == 0 {
+                body.push_str(&format!("{MODULE_ALLOW}\n"));
+            }
             body.push_str(&format!(
                 "{pad}pub mod {} {{\n{}{pad}}}\n",
                 child.name, child.body
@@ -615,6 +621,22 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
     }
     render(&mut root, 0);
     root
+}
+
+/// On each outermost namespace module: the lints a crate may deny beyond
+/// rustc's and clippy's defaults, so that a crate with
+/// `#![deny(missing_docs, clippy::pedantic)]` compiles its generated code.
+/// The code follows the schema (a field without a doc comment has no docs),
+/// not the including crate's style, and is not edited by hand.
+const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implementations,\n    unused_results,\n    variant_size_differences,\n    clippy::pedantic,\n    clippy::nursery,\n    clippy::restriction\n)]";
+
+/// The attribute of a deprecated item, with the schema's reason as its note.
+fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
+    deprecated.then(|| match note {
+        // Debug formatting is a Rust string literal for any text.
+        Some(note) => format!("#[deprecated(note = {note:?})]"),
+        None => "#[deprecated]".to_string(),
+    })
 }
 
 fn module_ident(segment: &str) -> String {
@@ -659,6 +681,8 @@ struct Cx<'a> {
     total: &'a [bool],
     /// See [`fixed_sizes`].
     fixed_sizes: &'a [u64],
+    /// See [`super::model::analyze`].
+    models: &'a super::model::Models,
 }
 
 /// Values at least this large (by the decoded-size model) decode in place:
@@ -667,7 +691,7 @@ struct Cx<'a> {
 /// (about twenty in debug builds), and a union's variant into a
 /// placeholder where it will lie. The runtime places list elements and the
 /// values of optionals and maps of this size the same way.
-const DECODE_IN_PLACE_MIN: u64 = pkt_runtime::model::DECODE_IN_PLACE_MIN as u64;
+const DECODE_IN_PLACE_MIN: u64 = pkt_runtime::memory::DECODE_IN_PLACE_MIN as u64;
 
 /// serde implements its traits for arrays of at most this many elements.
 const SERDE_MAX_ARRAY: u32 = 32;
@@ -932,7 +956,7 @@ impl Cx<'_> {
                     valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
                     short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
-                    deprecated: f.deprecated,
+                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, false),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
@@ -968,7 +992,7 @@ impl Cx<'_> {
                 derive,
                 // Structs are frozen: every field must be present.
                 self.serde_type_attrs(&[]),
-                fields.iter().any(|f| f.deprecated)
+                fields.iter().any(|f| f.deprecated.is_some())
                     || def
                         .kind
                         .fields()
@@ -976,6 +1000,18 @@ impl Cx<'_> {
                         .any(|f| self.uses_deprecated(&f.ty)),
             ),
             size,
+            size_comment: super::sum_comment(
+                &def.kind
+                    .fields()
+                    .iter()
+                    .map(|f| {
+                        (
+                            u64::from(f.layout.min_size()),
+                            names::ident(Lang::Rust, NameKind::Field, &f.name),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
             derive_default,
             bytes_used: !fields.is_empty(),
             fields,
@@ -993,20 +1029,102 @@ impl Cx<'_> {
             derive,
             attrs,
             doc: doc_lines(&def.doc),
-            deprecated: def.deprecated,
+            deprecated: deprecated_attr(def.deprecated, &def.deprecated_note),
             allow_deprecated: def.deprecated || members_deprecated,
             name: names::ident(Lang::Rust, NameKind::Type, &def.name),
             schema_name: def.name.clone(),
-            memory: def.memory.size,
-            memory_align: def.memory.align,
+            memory: self.memory_block(def),
             decode_boxed: false,
         }
+    }
+
+    /// `Decode::MEMORY` and `MEMORY_ALIGN` of a message, variable-size
+    /// struct or union, as `pkt_runtime::memory!` of the types it holds
+    /// (empty for the fixed-size types, whose `fixed_codec!` states them).
+    /// A part that holds a declared type states its model (`= (size,
+    /// align)`) where that number cannot change while this file does not
+    /// ([`super::model::Models::numbers_stay`]), which also keeps the chain
+    /// of constants rustc evaluates short; any other reads its type's
+    /// constants, so that a change to another file does not change this one.
+    /// A boxed field or variant is a pointer, `Box<T>` (as `Option<Box<T>>`
+    /// is in memory). rustfmt leaves a braced macro's body as it is.
+    fn memory_block(&self, def: &TypeDef) -> String {
+        let field_ident = |f: &Field| names::ident(Lang::Rust, NameKind::Field, &f.name);
+        // The part's type, and its model where the part states it.
+        let part = |ty: &Type, cyclic: bool| match (cyclic, ty) {
+            (true, Type::Optional(t)) => (format!("Box<{}>", self.rust_type(t)), None),
+            (true, t) => (format!("Box<{}>", self.rust_type(t)), None),
+            (false, t) => {
+                let mut held = Vec::new();
+                t.named_parts(&mut held);
+                // Lists and maps hold their elements behind a handle.
+                let inline = !matches!(t, Type::List(_) | Type::Map(..));
+                let m = self.ir.memory(t);
+                let model = (!held.is_empty()
+                    && inline
+                    && self.models.numbers_stay(self.ir, def.file, &held))
+                .then(|| format!(" = ({}, {})", m.size, m.align));
+                (self.rust_type(t), model)
+            }
+        };
+        let field = |f: &Field| {
+            let (ty, model) = part(&f.ty, f.cyclic);
+            format!("{}: {ty}{},", field_ident(f), model.unwrap_or_default())
+        };
+        let (head, parts): (String, Vec<String>) = match &def.kind {
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                ("record".to_string(), fields.iter().map(field).collect())
+            }
+            TypeKind::Message {
+                fields,
+                preserve_unknown,
+            } => (
+                "record".to_string(),
+                fields
+                    .iter()
+                    .map(field)
+                    .chain(preserve_unknown.then(|| "unknown_fields: Vec<u8>,".to_string()))
+                    .collect(),
+            ),
+            TypeKind::Union { tag, variants, .. } => (
+                format!("union {}", tag.name()),
+                variants
+                    .iter()
+                    .map(|v| {
+                        let (ty, model) = part(&v.ty, v.cyclic);
+                        let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                        format!("{name}({ty}){},", model.unwrap_or_default())
+                    })
+                    .collect(),
+            ),
+            _ => return String::new(),
+        };
+        let mut out = format!("    ::pkt_runtime::memory! {{\n        {head} {{\n");
+        for p in parts {
+            out.push_str(&format!("            {p}\n"));
+        }
+        out.push_str("        }\n    }");
+        out
+    }
+
+    /// What a boxed field or variant of type `ty` is charged when present:
+    /// the boxed type's `Decode::MEMORY`, by name, so that it follows the
+    /// type wherever it is declared (`Ir::boxed_memory`).
+    fn boxed_memory(&self, ty: &Type) -> String {
+        let inner = match ty {
+            Type::Optional(t) => t,
+            t => t,
+        };
+        format!(
+            "<{} as ::pkt_runtime::Decode>::MEMORY",
+            self.rust_type(inner)
+        )
     }
 
     /// The checks before a present field's value, read from `reader` at
     /// `indent` columns: its `@max` and the charge for its box.
     fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
-        let schema_name = format!("\"{}.{}\"", def.name, f.name);
+        let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
         let optional = matches!(f.ty, Type::Optional(_));
         let mut lines = Vec::new();
         if let Some(max) = f.max {
@@ -1021,11 +1139,7 @@ impl Cx<'_> {
             lines.push(call_statement(
                 indent,
                 &format!("{reader}.charge_boxed"),
-                &[
-                    schema_name,
-                    self.ir.boxed_memory(&f.ty).to_string(),
-                    optional.to_string(),
-                ],
+                &[schema_name, self.boxed_memory(&f.ty), optional.to_string()],
                 "?;",
             ));
         }
@@ -1034,6 +1148,7 @@ impl Cx<'_> {
 
     fn message_view(&self, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
         let mut fixed_len = u64::from(wire::BODY_PREFIX);
+        let mut fixed_parts = vec![(fixed_len, "length".to_string())];
         let mut variable = Vec::new();
         let mut derive_default = true;
         let views: Vec<MessageFieldView> = fields
@@ -1041,7 +1156,10 @@ impl Cx<'_> {
             .map(|f| {
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 match f.layout {
-                    Layout::Fixed { size } => fixed_len += size as u64,
+                    Layout::Fixed { size } => {
+                        fixed_len += size as u64;
+                        fixed_parts.push((u64::from(size), name.clone()));
+                    }
                     Layout::Variable { .. } => variable.push(call_statement(
                         8,
                         "n += ::pkt_runtime::Encode::encoded_len",
@@ -1054,7 +1172,7 @@ impl Cx<'_> {
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
-                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
                     _ => None,
@@ -1114,12 +1232,12 @@ impl Cx<'_> {
                         "body.field_into",
                         &[
                             format!("&mut self.{name}"),
-                            format!("\"{}.{}\"", def.name, f.name),
+                            format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                         ],
                         "?;",
                     ),
                     doc: doc_lines(&f.doc),
-                    deprecated: f.deprecated,
+                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     ty_sep: type_separator(4, &name, &ty),
                     name,
@@ -1140,7 +1258,7 @@ impl Cx<'_> {
                     8,
                     "::pkt_runtime::check_max",
                     &[
-                        format!("\"{}.{}\"", def.name, f.name),
+                        format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                         format!("&self.{name}"),
                         max.to_string(),
                     ],
@@ -1191,6 +1309,8 @@ impl Cx<'_> {
             },
             has_variable: !variable.is_empty() || preserve_unknown,
             fixed_len: fixed_len.to_string(),
+            fixed_comment: super::sum_comment(&fixed_parts),
+            fixed_parts,
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
             decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
@@ -1206,9 +1326,14 @@ impl Cx<'_> {
     fn var_struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> MessageView {
         let mut view = self.message_view(def, fields, false);
         // No length prefix.
-        view.fixed_len = (view.fixed_len.parse::<u64>().expect("a number")
-            - u64::from(wire::BODY_PREFIX))
-        .to_string();
+        view.fixed_parts.remove(0);
+        view.fixed_len = view
+            .fixed_parts
+            .iter()
+            .map(|(size, _)| size)
+            .sum::<u64>()
+            .to_string();
+        view.fixed_comment = super::sum_comment(&view.fixed_parts);
         // Frozen: every field is present, in JSON too.
         view.common.attrs = self.serde_type_attrs(&[]);
         // A struct is no nesting level: its fields are checked at its own depth.
@@ -1229,7 +1354,7 @@ impl Cx<'_> {
                 "r.field_into",
                 &[
                     format!("&mut self.{}", v.name),
-                    format!("\"{}.{}\"", def.name, f.name),
+                    format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                 ],
                 "?;",
             );
@@ -1265,6 +1390,7 @@ impl Cx<'_> {
                 values.iter().any(|v| v.deprecated),
             ),
             unknown_discriminant: unknown.map_or(String::new(), |n| format!(" = {n}")),
+            has_unnamed: unknown.is_some(),
             // Named values serialize as their names; `Unknown(n)` as the bare
             // number, and a number deserializes to `Unknown(n)`.
             unknown_attrs: if self.serde {
@@ -1280,7 +1406,7 @@ impl Cx<'_> {
                 .map(|(i, v)| EnumValueView {
                     first: i == 0,
                     doc: doc_lines(&v.doc),
-                    deprecated: v.deprecated,
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
                     value: v.value.to_string(),
                     discriminant: discriminant(v.value),
@@ -1330,7 +1456,7 @@ impl Cx<'_> {
                     encode_head,
                     encode_tail,
                     doc: doc_lines(&v.doc),
-                    deprecated: v.deprecated,
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     attrs: self.serde_field_attrs(&v.ty, v.cyclic),
                     decl: if decl.chars().count() <= 100 {
                         decl
@@ -1368,7 +1494,18 @@ impl Cx<'_> {
                     if_placed: if_head(16, &format!("if let Self::{name}(v) = slot")),
                     name,
                     tag: v.tag.to_string(),
-                    boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+                    charge_boxed: v.cyclic.then(|| {
+                        call_statement(
+                            16,
+                            "body.charge_boxed",
+                            &[
+                                "\"\"".to_string(),
+                                self.boxed_memory(&v.ty),
+                                "false".to_string(),
+                            ],
+                            "?;",
+                        )
+                    }),
                     fixed_payload: fixed_size.is_some(),
                     fixed_append,
                 }
@@ -1477,13 +1614,14 @@ struct Common {
     /// Attribute lines after the type's `#[derive(..)]`.
     attrs: Vec<String>,
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     allow_deprecated: bool,
     name: String,
     schema_name: String,
-    /// The decoded-size model of the type (`Decode::MEMORY`), from the IR.
-    memory: u64,
-    memory_align: u32,
+    /// `Decode::MEMORY` and `MEMORY_ALIGN`, from the types the type holds
+    /// ([`Cx::memory_block`]).
+    memory: String,
     /// Some field or variant boxes this type: its decoder overrides
     /// `Decode::decode_boxed`.
     decode_boxed: bool,
@@ -1494,6 +1632,8 @@ struct StructView {
     #[serde(flatten)]
     common: Common,
     size: u32,
+    /// The parts of `size` ([`super::sum_comment`]).
+    size_comment: String,
     derive_default: bool,
     /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
     /// bulk list paths and `pkt_runtime::plain!`.
@@ -1516,7 +1656,8 @@ struct StructView {
 #[derive(Serialize)]
 struct StructFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
@@ -1544,6 +1685,10 @@ struct MessageView {
     common: Common,
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
+    /// The parts of `fixed_len` as a comment ([`super::sum_comment`]).
+    fixed_comment: String,
+    #[serde(skip)]
+    fixed_parts: Vec<(u64, String)>,
     has_variable: bool,
     /// The statements of `encoded_len` that add the fields whose size
     /// depends on the value.
@@ -1565,7 +1710,8 @@ struct MessageView {
 #[derive(Serialize)]
 struct MessageFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
@@ -1607,6 +1753,9 @@ struct EnumView {
     unknown_attrs: Vec<String>,
     /// ` = n` after `Unknown(..)`, or empty (see `enum_view`).
     unknown_discriminant: String,
+    /// Whether some number of the base has no name, so that `from_raw`
+    /// needs an arm for `Unknown` (without one an unreachable pattern).
+    has_unnamed: bool,
     values: Vec<EnumValueView>,
 }
 
@@ -1615,7 +1764,8 @@ struct EnumValueView {
     /// The default value.
     first: bool,
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     value: String,
     /// ` = value` after the variant's name, or empty (see `enum_view`).
@@ -1669,7 +1819,8 @@ fn byte_array(bytes: &[u8]) -> String {
 #[derive(Serialize)]
 struct VariantView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the variant.
     attrs: Vec<String>,
     name: String,
@@ -1689,8 +1840,8 @@ struct VariantView {
     set_placeholder: String,
     if_placed: String,
     tag: String,
-    /// `Ir::boxed_memory` of a boxed variant's type.
-    boxed_memory: Option<u64>,
+    /// The charge for a boxed variant's box, a statement.
+    charge_boxed: Option<String>,
     /// The payload is fixed-size: decoded straight from the frame's bytes
     /// (`Reader::fixed_variant`), with no sub-reader to set up and finish.
     fixed_payload: bool,
@@ -1714,7 +1865,10 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     let pad = " ".repeat(indent);
     let joined = args.join(", ");
     let line = format!("{pad}{callee}({joined}){tail}");
-    if joined.len() <= 60 && line.chars().count() <= 100 {
+    // rustfmt lets a lone string literal argument run past the 60 columns
+    // of call arguments while the line fits.
+    let lone_string = matches!(args, [a] if a.starts_with('"') && a.ends_with('"'));
+    if (joined.len() <= 60 || lone_string) && line.chars().count() <= 100 {
         return line;
     }
     let mut out = format!("{pad}{callee}(\n");
@@ -1808,6 +1962,7 @@ mod tests {
                     doc: Vec::new(),
                     value,
                     deprecated: false,
+                    deprecated_note: None,
                     span: crate::diag::Span::default(),
                 })
                 .collect()

@@ -9,7 +9,7 @@
 
 mod layout;
 mod lower;
-mod memory;
+pub(crate) mod memory;
 mod naming;
 mod size;
 

@@ -113,7 +113,7 @@ impl Cx<'_> {
         let ty = self.field_view_type(&f.ty, f.cyclic);
         ViewFieldView {
             doc: doc_lines(&f.doc),
-            deprecated: f.deprecated,
+            deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
             decl: field_decl(4, &name, &ty),
             default: split_line(
                 12,
@@ -130,7 +130,7 @@ impl Cx<'_> {
             value: call_statement(
                 indent + 4,
                 &format!("{reader}.view_field"),
-                &[format!("\"{}.{}\"", def.name, f.name)],
+                &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                 "?",
             ),
             owned: owned_field(12, &name),
@@ -185,7 +185,7 @@ impl Cx<'_> {
                 v.value = call_statement(
                     8,
                     &format!("let {local} = r.view_field"),
-                    &[format!("\"{}.{}\"", def.name, f.name)],
+                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                     "?;",
                 );
                 v.init = split_line(12, &v.name, ": ", &format!("{local},"));
@@ -240,7 +240,7 @@ impl Cx<'_> {
                 let decl = format!("    {}({ty}),", o.name);
                 ViewVariantView {
                     doc: o.doc.clone(),
-                    deprecated: o.deprecated,
+                    deprecated: o.deprecated.clone(),
                     decl: if decl.chars().count() <= 100 {
                         decl
                     } else {
@@ -253,7 +253,7 @@ impl Cx<'_> {
                     ),
                     name: o.name.clone(),
                     tag: o.tag.clone(),
-                    boxed_memory: o.boxed_memory,
+                    charge_boxed: o.charge_boxed.clone(),
                     fixed_payload: o.fixed_payload,
                 }
             })
@@ -475,7 +475,8 @@ pub(super) struct MessageViewModel {
 #[derive(Serialize)]
 struct ViewFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     /// `pub name: Type,` as rustfmt lays it out.
     decl: String,
@@ -516,13 +517,15 @@ pub(super) struct UnionViewModel {
 #[derive(Serialize)]
 struct ViewVariantView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     decl: String,
     /// The match arm of `to_owned`.
     owned_arm: String,
     tag: String,
-    boxed_memory: Option<u64>,
+    /// The charge for a boxed variant's box, a statement.
+    charge_boxed: Option<String>,
     /// Viewed straight from the frame's bytes, as the owned decode does.
     fixed_payload: bool,
 }

@@ -161,7 +161,7 @@ fn rows_from(tree: &Tree<'_>, root: NodeId, depth: usize, outer: String, out: &m
                     Kind::List => format!("list, {}", plural(count, "element", "elements")),
                     Kind::Array => format!("array, {}", plural(count, "element", "elements")),
                     Kind::Map => format!("map, {}", plural(count.div_ceil(2), "entry", "entries")),
-                    Kind::Struct(t) => format!("struct {}", ir.ty(t).name),
+                    Kind::Struct(t) => format!("struct {}", ir.ty(t).display_name),
                     _ => String::new(),
                 };
                 row(out, n.start, n.head, depth, &path, text);
@@ -169,7 +169,7 @@ fn rows_from(tree: &Tree<'_>, root: NodeId, depth: usize, outer: String, out: &m
             }
             Kind::Message { id: t, .. } => {
                 let body = n.end.saturating_sub(n.head);
-                let text = format!("message {}, body {body} bytes", ir.ty(t).name);
+                let text = format!("message {}, body {body} bytes", ir.ty(t).display_name);
                 row(out, n.start, n.head, depth, &path, text);
                 stack.push(Step::Tail(id, depth));
                 children(&mut stack);
@@ -181,7 +181,7 @@ fn rows_from(tree: &Tree<'_>, root: NodeId, depth: usize, outer: String, out: &m
                 ..
             } => {
                 let frame = n.end.saturating_sub(n.head);
-                let text = format!("union {}, frame {frame} bytes", ir.ty(t).name);
+                let text = format!("union {}, frame {frame} bytes", ir.ty(t).display_name);
                 row(out, n.start, n.head, depth, &path, text);
                 let width = match &ir.ty(t).kind {
                     TypeKind::Union { tag, .. } => tag.size() as usize,
