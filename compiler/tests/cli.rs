@@ -36,6 +36,11 @@ fn main() {
             unreadable_input_is_an_error_not_a_panic,
         ),
     ];
+    for args in CLOSED_PIPE_RUNS {
+        trials.push(trial(format!("closed_pipe/{}", args[0]), move || {
+            a_closed_pipe_keeps_the_exit_status(args)
+        }));
+    }
     for args in MISSING_FILE_RUNS {
         trials.push(trial(format!("missing_file/{}", args[0]), move || {
             command_reports_a_missing_file_alike(args)
@@ -190,6 +195,40 @@ fn unreadable_input_is_an_error_not_a_panic() {
         "{}",
         stderr(&o)
     );
+}
+
+/// Commands whose output is often cut short (`| head`), with the exit
+/// status each has when its output is read whole.
+const CLOSED_PIPE_RUNS: [&[&str]; 4] = [
+    &["dump", "ir", "schemas/everything.pkt"],
+    &["layout", "schemas/everything.pkt"],
+    &["explain", "message-field-removed"],
+    &[
+        "compat",
+        "schemas/compat/message_fields_swapped/old.pkt",
+        "schemas/compat/message_fields_swapped/new.pkt",
+    ],
+];
+
+/// A reader that closes the pipe before reading anything: the command
+/// neither panics nor changes its exit status (a breaking `compat` piped
+/// into `head` still fails the CI step).
+fn a_closed_pipe_keeps_the_exit_status(args: &[&str]) {
+    use std::process::Stdio;
+    let whole = pktc(args);
+    assert!(!whole.stdout.is_empty(), "{args:?} prints something");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pktc runs");
+    drop(child.stdout.take());
+    let cut = child.wait_with_output().expect("pktc ends");
+    let err = stderr(&cut);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(cut.status.code(), whole.status.code(), "{args:?}: {err}");
 }
 
 /// Every command words a missing file the same way, without the operating
