@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{check, schema_trials, schemas_in, stem, trial};
+use pkt_test_support::full_aot::FullAot;
+use pkt_test_support::long_tests;
 
 fn main() {
     let mut trials = Vec::new();
@@ -53,6 +55,18 @@ fn main() {
             "generated_csharp_compiles_and_passes_the_mono_tests",
             generated_csharp_compiles_and_passes_the_mono_tests,
         ),
+        // Minutes the first time (the framework is compiled ahead of time
+        // once per Mono installation), so only in the long runs.
+        trial(
+            "generated_csharp_passes_the_mono_tests_under_full_aot",
+            generated_csharp_passes_the_mono_tests_under_full_aot,
+        )
+        .with_ignored_flag(!long_tests()),
+        trial(
+            "full_aot_refuses_code_that_needs_a_jit",
+            full_aot_refuses_code_that_needs_a_jit,
+        )
+        .with_ignored_flag(!long_tests()),
     ]);
     common::run(trials)
 }
@@ -194,7 +208,99 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
     if !mono_available() {
         return;
     }
-    let dir = work_dir("mono");
+    let exe = build_mono_tests(&work_dir("mono"));
+    let mut mono = Command::new("mono");
+    mono.arg(&exe);
+    run_mono_tests(mono, &exe);
+}
+
+/// The same tests with every method compiled ahead of time and no JIT at
+/// run time (`mono --full-aot`), as Unity's IL2CPP runs the generated code:
+/// nothing in the generated code or the runtime may need a JIT.
+fn generated_csharp_passes_the_mono_tests_under_full_aot() {
+    if !mono_available() {
+        return;
+    }
+    let exe = build_mono_tests(&work_dir("mono-aot"));
+    let Some(aot) = full_aot(&exe) else { return };
+    run_mono_tests(aot.command(&exe), &exe);
+}
+
+/// The check of the check: under the same setup, code that needs the JIT
+/// (here `Reflection.Emit`) fails instead of running.
+fn full_aot_refuses_code_that_needs_a_jit() {
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("mono-aot-jit");
+    let source = dir.join("NeedsJit.cs");
+    std::fs::write(
+        &source,
+        r#"using System;
+using System.Reflection.Emit;
+
+static class NeedsJit
+{
+    static int Main()
+    {
+        var m = new DynamicMethod("Seven", typeof(int), Type.EmptyTypes);
+        var il = m.GetILGenerator();
+        il.Emit(OpCodes.Ldc_I4_7);
+        il.Emit(OpCodes.Ret);
+        var f = (Func<int>)m.CreateDelegate(typeof(Func<int>));
+        Console.WriteLine("ran " + f());
+        return 0;
+    }
+}
+"#,
+    )
+    .expect("write NeedsJit.cs");
+    let exe = dir.join("NeedsJit.exe");
+    let out = Command::new("mcs")
+        .args(["-nologo".to_owned(), format!("-out:{}", exe.display())])
+        .arg(&source)
+        .output()
+        .expect("run mcs");
+    assert!(out.status.success(), "mcs: {out:?}");
+    let jit = Command::new("mono").arg(&exe).output().expect("run mono");
+    assert!(
+        String::from_utf8_lossy(&jit.stdout).contains("ran 7"),
+        "runs under the JIT: {jit:?}"
+    );
+    let Some(aot) = full_aot(&exe) else { return };
+    let run = aot.command(&exe).output().expect("run mono --full-aot");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        !run.status.success() && !stdout.contains("ran 7"),
+        "full AOT ran code that needs a JIT:\n{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+/// The framework and `exe` compiled ahead of time, or None (with a loud
+/// warning) when that is impossible here; under `CI=true` that is a failure.
+fn full_aot(exe: &Path) -> Option<FullAot> {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mono-aot");
+    let result = FullAot::prepare(&cache, &[exe]).and_then(|aot| aot.compile(exe).map(|()| aot));
+    match result {
+        Ok(aot) => Some(aot),
+        Err(e) => {
+            let msg = format!(
+                "full AOT is not possible here, so the C# tests did NOT run without a JIT: {e}"
+            );
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{msg}");
+            }
+            eprintln!("warning: {msg}");
+            None
+        }
+    }
+}
+
+/// Generates every schema (with the runtime) into `dir/generated` and
+/// compiles it with the hand-written tests into `dir/PktTests.exe`,
+/// warning-free.
+fn build_mono_tests(dir: &Path) -> PathBuf {
     let gen_dir = dir.join("generated");
     std::fs::create_dir_all(&gen_dir).expect("generated dir");
 
@@ -213,12 +319,13 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
             sources.insert(f.path, f.contents);
         }
     }
+    let exe = dir.join("PktTests.exe");
     let mut args: Vec<String> = vec![
         "-langversion:7.2".into(),
         "-optimize+".into(),
         "-warnaserror".into(),
         "-nologo".into(),
-        format!("-out:{}", dir.join("PktTests.exe").display()),
+        format!("-out:{}", exe.display()),
     ];
     for (path, contents) in &sources {
         let p = gen_dir.join(path);
@@ -250,10 +357,14 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
         !text.to_lowercase().contains("warning"),
         "mcs reported warnings:\n{text}"
     );
+    exe
+}
 
-    let run = Command::new("mono")
-        .arg(dir.join("PktTests.exe"))
-        .current_dir(&dir)
+/// Runs the test program with `mono` (its arguments already given) in its
+/// directory; every test must pass.
+fn run_mono_tests(mut mono: Command, exe: &Path) {
+    let run = mono
+        .current_dir(exe.parent().expect("exe in a directory"))
         .output()
         .expect("run mono");
     let stdout = String::from_utf8_lossy(&run.stdout);
