@@ -65,6 +65,16 @@ impl Config {
         self
     }
 
+    /// C# only: whether to generate `unsafe` code for the hot paths (off by
+    /// default): fixed-size structs store and load through a pointer after
+    /// the same bounds checks, on little-endian hosts. The C# project must
+    /// allow unsafe code (`/unsafe`, `AllowUnsafeBlocks`, Unity's "Allow
+    /// 'unsafe' Code").
+    pub fn csharp_unsafe(&mut self, yes: bool) -> &mut Self {
+        self.options.unsafe_code = yes;
+        self
+    }
+
     /// Rust only: whether every generated type derives `serde::Serialize`
     /// and `serde::Deserialize` (off by default). The crate then depends on
     /// `serde` (with `derive`) and, for fields that are arrays longer than 32

@@ -43,6 +43,11 @@ enum Command {
         /// Rust: derive serde::Serialize and serde::Deserialize on every type.
         #[arg(long)]
         serde: bool,
+        /// C#: generate unsafe code for the hot paths (pointer stores and
+        /// loads after the same bounds checks); the project must allow
+        /// unsafe code.
+        #[arg(long = "unsafe")]
+        unsafe_code: bool,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -145,6 +150,7 @@ fn main() -> ExitCode {
             check,
             no_runtime,
             serde,
+            unsafe_code,
             files,
         } => {
             let mut options = pktc::emit::GenOptions::new(match lang {
@@ -153,6 +159,7 @@ fn main() -> ExitCode {
             });
             options.runtime = !no_runtime;
             options.serde = serde;
+            options.unsafe_code = unsafe_code;
             gen(&files, &out_dir, &options, check)
         }
         Command::Compat {

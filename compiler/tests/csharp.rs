@@ -55,11 +55,25 @@ fn main() {
             "generated_csharp_compiles_and_passes_the_mono_tests",
             generated_csharp_compiles_and_passes_the_mono_tests,
         ),
+        trial(
+            "unsafe_csharp_compiles_and_passes_the_mono_tests",
+            unsafe_csharp_compiles_and_passes_the_mono_tests,
+        ),
         // Minutes the first time (the framework is compiled ahead of time
         // once per Mono installation), so only in the long runs.
         trial(
             "generated_csharp_passes_the_mono_tests_under_full_aot",
             generated_csharp_passes_the_mono_tests_under_full_aot,
+        )
+        .with_ignored_flag(!long_tests()),
+        trial(
+            "unsafe_csharp_passes_the_mono_tests_under_full_aot",
+            unsafe_csharp_passes_the_mono_tests_under_full_aot,
+        )
+        .with_ignored_flag(!long_tests()),
+        trial(
+            "unsafe_csharp_byte_path_passes_the_mono_tests",
+            unsafe_csharp_byte_path_passes_the_mono_tests,
         )
         .with_ignored_flag(!long_tests()),
         trial(
@@ -82,9 +96,14 @@ fn settings() -> insta::Settings {
 }
 
 fn generate_for(path: &Path, runtime: bool) -> Vec<GeneratedFile> {
+    generate_with(path, runtime, false)
+}
+
+fn generate_with(path: &Path, runtime: bool, unsafe_code: bool) -> Vec<GeneratedFile> {
     let checked = check(path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
     let mut options = GenOptions::new(Lang::CSharp);
     options.runtime = runtime;
+    options.unsafe_code = unsafe_code;
     generate(&checked.ir, &options)
 }
 
@@ -208,7 +227,45 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
     if !mono_available() {
         return;
     }
-    let exe = build_mono_tests(&work_dir("mono"));
+    let exe = build_mono_tests(&work_dir("mono"), false);
+    let mut mono = Command::new("mono");
+    mono.arg(&exe);
+    run_mono_tests(mono, &exe);
+}
+
+/// The same tests against the unsafe output (`gen --unsafe`): the same
+/// bytes, the same errors at the same offsets, and hostile input rejected
+/// before any pointer access.
+fn unsafe_csharp_compiles_and_passes_the_mono_tests() {
+    if !mono_available() {
+        return;
+    }
+    let exe = build_mono_tests(&work_dir("mono-unsafe"), true);
+    let mut mono = Command::new("mono");
+    mono.arg(&exe);
+    run_mono_tests(mono, &exe);
+}
+
+/// The unsafe output's byte-at-a-time path, which 32-bit and big-endian
+/// hosts take (`PktHost.PointerAccess` false): this machine takes the other,
+/// so the test compiles the output with the condition replaced by `false`.
+fn unsafe_csharp_byte_path_passes_the_mono_tests() {
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("mono-unsafe-bytes");
+    // False, though not a constant (which would make the other branch
+    // unreachable code, a warning).
+    let never = "global::System.IntPtr.Size < 0";
+    let exe = build_mono_tests_with(&dir, true, |text| {
+        text.replace("global::Pkt.PktHost.PointerAccess", never)
+    });
+    let generated = std::fs::read_to_string(dir.join("generated/seed_packets.cs"))
+        .expect("generated seed packets");
+    assert!(
+        generated.contains(never) && !generated.contains("PktHost.PointerAccess"),
+        "every pointer access takes the byte path"
+    );
     let mut mono = Command::new("mono");
     mono.arg(&exe);
     run_mono_tests(mono, &exe);
@@ -221,7 +278,17 @@ fn generated_csharp_passes_the_mono_tests_under_full_aot() {
     if !mono_available() {
         return;
     }
-    let exe = build_mono_tests(&work_dir("mono-aot"));
+    let exe = build_mono_tests(&work_dir("mono-aot"), false);
+    let Some(aot) = full_aot(&exe) else { return };
+    run_mono_tests(aot.command(&exe), &exe);
+}
+
+/// The unsafe output under full AOT.
+fn unsafe_csharp_passes_the_mono_tests_under_full_aot() {
+    if !mono_available() {
+        return;
+    }
+    let exe = build_mono_tests(&work_dir("mono-unsafe-aot"), true);
     let Some(aot) = full_aot(&exe) else { return };
     run_mono_tests(aot.command(&exe), &exe);
 }
@@ -297,17 +364,22 @@ fn full_aot(exe: &Path) -> Option<FullAot> {
     }
 }
 
-/// Generates every schema (with the runtime) into `dir/generated` and
-/// compiles it with the hand-written tests into `dir/PktTests.exe`,
-/// warning-free.
-fn build_mono_tests(dir: &Path) -> PathBuf {
+/// Generates every schema (with the runtime; the unsafe output with
+/// `unsafe_code`) into `dir/generated` and compiles it with the hand-written
+/// tests into `dir/PktTests.exe`, warning-free.
+fn build_mono_tests(dir: &Path, unsafe_code: bool) -> PathBuf {
+    build_mono_tests_with(dir, unsafe_code, |text| text.to_string())
+}
+
+/// [`build_mono_tests`], with `edit` applied to every generated file.
+fn build_mono_tests_with(dir: &Path, unsafe_code: bool, edit: impl Fn(&str) -> String) -> PathBuf {
     let gen_dir = dir.join("generated");
     std::fs::create_dir_all(&gen_dir).expect("generated dir");
 
     // Every schema, with its imports; files generated twice must agree.
     let mut sources: BTreeMap<PathBuf, String> = BTreeMap::new();
     for path in schemas_in("schemas") {
-        for f in generate_for(&path, true) {
+        for f in generate_with(&path, true, unsafe_code) {
             if let Some(prev) = sources.get(&f.path) {
                 assert_eq!(
                     prev,
@@ -327,9 +399,12 @@ fn build_mono_tests(dir: &Path) -> PathBuf {
         "-nologo".into(),
         format!("-out:{}", exe.display()),
     ];
+    if unsafe_code {
+        args.push("-unsafe".into());
+    }
     for (path, contents) in &sources {
         let p = gen_dir.join(path);
-        std::fs::write(&p, contents).expect("write generated file");
+        std::fs::write(&p, edit(contents)).expect("write generated file");
         args.push(p.display().to_string());
     }
     let tests_dir = common::root().join("compiler/tests/csharp");

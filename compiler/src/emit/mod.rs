@@ -82,6 +82,11 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// C#: generate `unsafe` code (pointer stores and loads after the same
+    /// bounds checks) for the hot paths; the project must compile with
+    /// `/unsafe` (`AllowUnsafeBlocks`). Off by default: the default output
+    /// needs no unsafe code.
+    pub unsafe_code: bool,
 }
 
 impl GenOptions {
@@ -90,6 +95,7 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            unsafe_code: false,
         }
     }
 }
