@@ -601,6 +601,7 @@ namespace Pkt
         }
 
         /// <summary>Enters a length-prefixed message body or union frame; returns the enclosing end to pass to the matching Leave call.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public int EnterFrame()
         {
             int at = pos;
@@ -613,6 +614,7 @@ namespace Pkt
         }
 
         /// <summary>Leaves a message body, skipping what is left of it.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void LeaveMessage(int outer)
         {
             pos = end;
@@ -628,6 +630,7 @@ namespace Pkt
             depth--;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void ExpectEnd()
         {
             if (pos != end) throw Trailing();
@@ -677,6 +680,7 @@ namespace Pkt
         public global::System.Span<byte> Buffer { get { return buf; } }
 
         /// <summary>A writer into <paramref name="buffer"/> from <paramref name="offset"/> to its end.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public PktWriter(byte[] buffer, int offset)
         {
             CheckRange(buffer, offset, 0);
@@ -1051,6 +1055,7 @@ namespace Pkt
         }
 
         /// <summary>Backfills the length prefix with the bytes written since <see cref="BeginLength"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void EndLength(int start)
         {
             PktBytes.PutU32(ref buf, start - 4, (uint)(pos - start));
@@ -1272,6 +1277,9 @@ namespace Pkt
             bytes.CopyTo(global::System.Runtime.InteropServices.MemoryMarshal.AsBytes(new global::System.Span<T>(a, at, count)));
             return true;
         }
+
+        /// <summary>Whether lists of T decode with one copy here (little-endian, and the probe passed).</summary>
+        public static bool Available { get { return works; } }
 
         public int Count { get { return count; } }
         public bool IsReadOnly { get { return true; } }

@@ -178,6 +178,11 @@ namespace PktTests
             Run("array_api.encode_range_errors", ArrayApiTests.EncodeRangeErrors);
             Run("array_api.decode_at_offset", ArrayApiTests.DecodeAtOffset);
             Run("array_api.decode_errors_agree", ArrayApiTests.DecodeErrorsAgree);
+            Run("lists.both_paths", ListTests.BothPaths);
+            Run("lists.decode_into_replaces", ListTests.DecodeIntoReplaces);
+            Run("lists.invalid_bool", ListTests.InvalidBool);
+            Run("lists.count_beyond_input", ListTests.CountBeyondInput);
+            Run("lists.concurrent", ListTests.Concurrent);
             Run("frozen.golden", FrozenTests.Golden);
             Run("frozen.errors", FrozenTests.Errors);
             Run("frozen.decode_into_reuse", FrozenTests.DecodeIntoReuse);
