@@ -175,6 +175,7 @@ pub const NAMING: Naming = Naming {
     runtime_types: &[],
     consts_holder: None,
     reserved_stems: &["mod"],
+    namespace_hides_type: None,
 };
 
 fn convert_name(kind: NameKind, name: &str) -> String {

@@ -62,9 +62,9 @@ fn failed(path: &Path, what: &str, e: &io::Error) -> WriteError {
 /// Writes `files` into `out_dir` and removes stale generated files there.
 ///
 /// A file is stale when it sits directly in `out_dir`, has the extension of
-/// one of `files` (so Rust and C# output may share a directory), carries the
-/// generated-file marker and is not one of `files`. Files without the marker
-/// are never removed.
+/// one of `files` (so Rust and C# output may share a directory; see
+/// [`kind`]), carries the generated-file marker and is not one of `files`.
+/// Files without the marker are never removed.
 pub fn write_files(
     out_dir: &Path,
     files: &[GeneratedFile],
@@ -120,7 +120,7 @@ fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, 
         let ours = files.iter().any(|f| f.path == name);
         let same_kind = files
             .iter()
-            .any(|f| f.path.extension().is_some() && f.path.extension() == name.extension());
+            .any(|f| f.path.extension().is_some() && kind(&f.path) == kind(&name));
         // Symbolic links and directories are never pktc's.
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());
         if ours || !same_kind || !is_file {
@@ -133,6 +133,16 @@ fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, 
     }
     stale.sort();
     Ok(stale)
+}
+
+/// The language output a file belongs to, by extension: a Unity assembly
+/// definition goes with C# files, so generating C# without `--asmdef`
+/// removes the one an earlier run wrote.
+fn kind(path: &Path) -> Option<&std::ffi::OsStr> {
+    match path.extension() {
+        Some(e) if e == "asmdef" => Some(std::ffi::OsStr::new("cs")),
+        other => other,
+    }
 }
 
 /// Reads only the first lines: an unrelated large file costs nothing.
