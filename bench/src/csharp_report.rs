@@ -270,7 +270,10 @@ fn targets(r: &Results) -> Vec<Target> {
         };
         for p in PACKETS {
             out.push(ratio_target(
-                format!("{p} {verb}, default output (`{}`) ≤ 2.0x {reader}", &safe[5..]),
+                format!(
+                    "{p} {verb}, default output (`{}`) ≤ 2.0x {reader}",
+                    &safe[5..]
+                ),
                 group,
                 p,
                 safe,
@@ -281,7 +284,10 @@ fn targets(r: &Results) -> Vec<Target> {
         }
         for p in PACKETS {
             out.push(ratio_target(
-                format!("{p} {verb}, unsafe output (`{}`) ≤ 1.3x {reader}", &fast[12..]),
+                format!(
+                    "{p} {verb}, unsafe output (`{}`) ≤ 1.3x {reader}",
+                    &fast[12..]
+                ),
                 group,
                 p,
                 fast,
@@ -317,10 +323,7 @@ fn targets(r: &Results) -> Vec<Target> {
         }
     }
     for shape in SHAPES {
-        for (output, method) in [
-            ("default", "pktc Decode"),
-            ("unsafe", "pktc unsafe Decode"),
-        ] {
+        for (output, method) in [("default", "pktc Decode"), ("unsafe", "pktc unsafe Decode")] {
             let cells = MODES
                 .iter()
                 .map(|(m, _)| {
@@ -452,7 +455,6 @@ const SCENARIOS: [(&str, &str, &str, &str); 17] = [
     ),
 ];
 
-
 /// The C# section, or None when there is no results file.
 pub fn section(results: &Path) -> Option<String> {
     let text = std::fs::read_to_string(results).ok()?;
@@ -542,16 +544,24 @@ pub fn section(results: &Path) -> Option<String> {
     }
     for (k, label) in [
         ("small.encode_span", "`Small` → `Encode(Span)`"),
-        ("transform.encode_span", "`TransformPacket` → `Encode(Span)`"),
-        ("world.encode_writer", "`WorldSnapshot` → `Encode(IBufferWriter)`"),
+        (
+            "transform.encode_span",
+            "`TransformPacket` → `Encode(Span)`",
+        ),
+        (
+            "world.encode_writer",
+            "`WorldSnapshot` → `Encode(IBufferWriter)`",
+        ),
     ] {
         let cells: Vec<String> = MODES
             .iter()
-            .map(|(m, _)| match r.runs.get(*m).and_then(|run| run.alloc.get(k)) {
-                Some(a) if a.bytes == 0.0 => "met (0 B/op)".to_owned(),
-                Some(a) => format!("**missed** ({} B/op)", bytes(a.bytes)),
-                None => "not run".to_owned(),
-            })
+            .map(
+                |(m, _)| match r.runs.get(*m).and_then(|run| run.alloc.get(k)) {
+                    Some(a) if a.bytes == 0.0 => "met (0 B/op)".to_owned(),
+                    Some(a) => format!("**missed** ({} B/op)", bytes(a.bytes)),
+                    None => "not run".to_owned(),
+                },
+            )
             .collect();
         let _ = writeln!(
             o,
@@ -563,15 +573,17 @@ pub fn section(results: &Path) -> Option<String> {
         let size = jit.alloc.get(k).map_or(0, |a| a.result);
         let cells: Vec<String> = MODES
             .iter()
-            .map(|(m, _)| match r.runs.get(*m).and_then(|run| run.alloc.get(k)) {
-                Some(a) if a.bytes == a.expected => format!("met ({} B/op)", bytes(a.bytes)),
-                Some(a) => format!(
-                    "**missed** ({} B/op, the array alone {})",
-                    bytes(a.bytes),
-                    bytes(a.expected)
-                ),
-                None => "not run".to_owned(),
-            })
+            .map(
+                |(m, _)| match r.runs.get(*m).and_then(|run| run.alloc.get(k)) {
+                    Some(a) if a.bytes == a.expected => format!("met ({} B/op)", bytes(a.bytes)),
+                    Some(a) => format!(
+                        "**missed** ({} B/op, the array alone {})",
+                        bytes(a.bytes),
+                        bytes(a.expected)
+                    ),
+                    None => "not run".to_owned(),
+                },
+            )
             .collect();
         let _ = writeln!(
             o,
@@ -700,7 +712,11 @@ fn speed_table(o: &mut String, r: &Results, group: &str, packets: &[&str], basel
          | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for p in packets {
-        for s in jit.speed.iter().filter(|s| s.group == group && s.packet == *p) {
+        for s in jit
+            .speed
+            .iter()
+            .filter(|s| s.group == group && s.packet == *p)
+        {
             let mut line = format!(
                 "| {p} | {} |",
                 if s.method.starts_with("pktc") {
