@@ -219,9 +219,10 @@ impl Why {
                  on unaligned float loads), each a few tenths of a nanosecond"
             }
             Why::EncodeChecks => {
-                "the generated encoder sizes the message exactly before writing (a pass \
-                 over the name for its UTF-8 length), tracks the nesting depth and backfills \
-                 the body length; the hand-written one trusts its caller"
+                "the generated encoder writes without sizing the message first, so it \
+                 checks the room left before every field, and it tracks the nesting depth \
+                 and backfills the body length; the hand-written one sizes the message, \
+                 checks the buffer once and then stores through a pointer unchecked"
             }
             Why::DecodeChecks => {
                 "the generated decoder does what hostile and evolving input needs and the \
