@@ -64,6 +64,7 @@ pub mod frame;
 mod impls;
 mod limits;
 pub mod list;
+pub mod memory;
 pub mod plain;
 mod reader;
 #[cfg(feature = "serde")]

@@ -232,7 +232,7 @@ impl Cx<'_> {
                     ),
                     name: o.name.clone(),
                     tag: o.tag.clone(),
-                    boxed_memory: o.boxed_memory,
+                    charge_boxed: o.charge_boxed.clone(),
                     fixed_payload: o.fixed_payload,
                 }
             })
@@ -501,7 +501,8 @@ struct ViewVariantView {
     /// The match arm of `to_owned`.
     owned_arm: String,
     tag: String,
-    boxed_memory: Option<u64>,
+    /// The charge for a boxed variant's box, a statement.
+    charge_boxed: Option<String>,
     /// Viewed straight from the frame's bytes, as the owned decode does.
     fixed_payload: bool,
 }

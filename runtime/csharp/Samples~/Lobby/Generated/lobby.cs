@@ -25,6 +25,9 @@ namespace Lobby
         /// <summary>The variant's tag on the wire.</summary>
         public abstract byte Tag { get; }
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 40; // 32 Unknown, the largest variant, + 8 for the discriminant
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -413,6 +416,9 @@ namespace Lobby
     {
         public string Name = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 24; // 24 Name
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -433,7 +439,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 8;
+            long n = 8; // 4 length + 4 Name
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Name);
@@ -650,6 +656,9 @@ namespace Lobby
     {
         public string Text = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 24; // 24 Text
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -670,7 +679,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 8;
+            long n = 8; // 4 length + 4 Text
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Text);
@@ -902,6 +911,9 @@ namespace Lobby
 
         /// <summary>The variant's tag on the wire.</summary>
         public abstract byte Tag { get; }
+
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 40; // 32 Unknown, the largest variant, + 8 for the discriminant
 
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
@@ -1293,6 +1305,9 @@ namespace Lobby
 
         public string Motd = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 32; // 4 PlayerId + 4 padding + 24 Motd
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -1313,7 +1328,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 12;
+            long n = 12; // 4 length + 4 PlayerId + 4 Motd
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Motd);
@@ -1549,6 +1564,9 @@ namespace Lobby
 
         public string Text = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 32; // 4 PlayerId + 4 padding + 24 Text
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -1569,7 +1587,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 12;
+            long n = 12; // 4 length + 4 PlayerId + 4 Text
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Text);
