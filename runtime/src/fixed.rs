@@ -276,10 +276,12 @@ macro_rules! fixed_is_valid {
 /// [`FixedSize`] type that is `Copy + Default`, including the bulk paths that
 /// move a whole list or array of it with one bounds check. Generated structs
 /// and enums use it, with the decoded-size model (`memory`, `align`) the
-/// schema compiler computed.
+/// schema compiler computed. (A type deprecated in its schema gets its codec
+/// without a warning: implementing it is no use of the type.)
 #[macro_export]
 macro_rules! fixed_codec {
     ($t:ty, memory = $memory:expr, align = $align:expr) => {
+        #[allow(deprecated)]
         impl $crate::Encode for $t {
             #[inline]
             fn encoded_len(&self) -> usize {
@@ -310,6 +312,7 @@ macro_rules! fixed_codec {
             }
         }
 
+        #[allow(deprecated)]
         impl $crate::Decode for $t {
             const MIN_ENCODED_LEN: usize = <$t as $crate::FixedSize>::SIZE;
             const MEMORY: usize = $memory;

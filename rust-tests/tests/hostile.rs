@@ -83,7 +83,7 @@ fn max_is_enforced_before_reading_the_value() {
     assert_eq!(
         k,
         DecodeErrorKind::FieldTooLong {
-            field: "ChatPacket.nickname".into(),
+            field: "seeds.chat.ChatPacket.nickname".into(),
             len: 33,
             max: 32
         }
@@ -150,7 +150,7 @@ fn encoders_refuse_values_over_their_limits() {
     assert_eq!(
         err.kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "ChatPacket.nickname",
+            field: "seeds.chat.ChatPacket.nickname",
             len: 33,
             max: 32
         }
@@ -167,7 +167,7 @@ fn encoders_refuse_values_over_their_limits() {
     assert_eq!(
         chat.encode_to_vec().unwrap_err().kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "ChatMessage.mentions",
+            field: "game.net.ChatMessage.mentions",
             len: 9,
             max: 8
         }

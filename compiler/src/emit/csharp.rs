@@ -276,7 +276,7 @@ impl Backend for CSharpBackend {
         let namespace = namespace(&file.file.namespace);
         let indent = if namespace.is_some() { "    " } else { "" };
         let view = FileView {
-            source: file.file.name.clone(),
+            source: file.source.clone(),
             doc: file.file.doc.iter().map(|l| comment_line(l)).collect(),
             has_namespace: namespace.is_some(),
             namespace: namespace.unwrap_or_default(),
@@ -624,6 +624,14 @@ fn float_literal(p: Prim, v: f64) -> String {
     format!("{text}{suffix}")
 }
 
+/// The attribute of a deprecated item, with the schema's reason as its message.
+fn obsolete_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
+    deprecated.then(|| match note {
+        Some(note) => format!("[global::System.Obsolete({})]", string_literal(note)),
+        None => "[global::System.Obsolete]".to_string(),
+    })
+}
+
 /// A C# regular string literal.
 fn string_literal(s: &str) -> String {
     let mut out = String::from("\"");
@@ -697,7 +705,8 @@ fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
 #[derive(Serialize)]
 struct EnumView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     base: &'static str,
     values: Vec<EnumValueView>,
@@ -708,7 +717,8 @@ struct EnumView {
 #[derive(Serialize)]
 struct EnumValueView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     value: String,
 }
@@ -717,7 +727,7 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
     let name = type_ident(&def.name);
     EnumView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         order_class: format!("{name}_KeyOrder"),
         name,
         base: prim_cs(base),
@@ -725,7 +735,7 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
             .iter()
             .map(|v| EnumValueView {
                 doc: doc_lines(&v.doc),
-                obsolete: v.deprecated,
+                obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
                 name: names::ident(Lang::CSharp, NameKind::Variant, &v.name),
                 value: int_literal(base, v.value as i128),
             })
@@ -740,7 +750,8 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
 #[derive(Serialize)]
 struct StructView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     size: u32,
     fields: Vec<FieldDecl>,
@@ -780,7 +791,8 @@ struct StructView {
 #[derive(Serialize)]
 struct FieldDecl {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     ty: String,
     name: String,
     has_init: bool,
@@ -815,7 +827,7 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
-        let member = format!("{}.{}", def.name, f.name);
+        let member = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let gen = gen.for_member(&member);
         for (k, &access) in kinds.iter().enumerate() {
             write[k].lines(&gen.fixed_write(access, &f.ty, &name, &off, 0));
@@ -827,14 +839,14 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     let [read_span, read_array, read_pointer] = read.map(code::Code::finish);
     StructView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
         size,
         fields: fields
             .iter()
             .map(|f| FieldDecl {
                 doc: doc_lines(&f.doc),
-                obsolete: f.deprecated,
+                obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
                 ty: gen.cs_type(&f.ty),
                 name: field_name(def, f),
                 has_init: false,
@@ -872,7 +884,8 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
 #[derive(Serialize)]
 struct MessageView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
@@ -992,7 +1005,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
-        let schema_name = format!("{}.{}", def.name, f.name);
+        let schema_name = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
         constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
@@ -1029,7 +1042,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
         let init = gen.default_expr(&f.ty, default);
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
-            obsolete: f.deprecated,
+            obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
             ty: gen.cs_type(&f.ty),
             name,
             has_init: init.is_some(),
@@ -1038,9 +1051,9 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     }
     MessageView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
-        schema_name: string_literal(&def.name),
+        schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names,
         preserve_unknown,
         fields: decls,
@@ -1058,7 +1071,8 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
 #[derive(Serialize)]
 struct UnionView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
@@ -1079,7 +1093,8 @@ struct UnionView {
 #[derive(Serialize)]
 struct VariantView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     tag: u16,
     ty: String,
@@ -1102,12 +1117,12 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
     };
     UnionView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
-        schema_name: string_literal(&def.name),
+        schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names: variants
             .iter()
-            .map(|v| string_literal(&format!("{}.{}", def.name, v.name)))
+            .map(|v| string_literal(&format!("{}.{}", gen.ir.qualified_name(def), v.name)))
             .collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
@@ -1117,7 +1132,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
             .iter()
             .enumerate()
             .map(|(index, v)| {
-                let member = format!("{}.{}", def.name, v.name);
+                let member = format!("{}.{}", gen.ir.qualified_name(def), v.name);
                 let gen = &gen.for_member(&member);
                 let mut size = Lines::new();
                 let constant = [
@@ -1140,7 +1155,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
                     doc: doc_lines(&v.doc),
-                    obsolete: v.deprecated,
+                    obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
                     name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),

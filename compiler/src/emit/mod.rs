@@ -93,6 +93,12 @@ pub struct GenOptions {
     /// `/unsafe` (`AllowUnsafeBlocks`). Off by default: the default output
     /// needs no unsafe code.
     pub unsafe_code: bool,
+    /// The directory the files will be written to, given as the schema
+    /// paths were (relative to the current directory, or absolute). Each
+    /// file's header names its schema by the path from there, so the text
+    /// does not depend on the directory pktc runs in; without it, by the
+    /// schema's file name.
+    pub out_dir: Option<PathBuf>,
     /// C#: the assembly definition to write beside the generated files
     /// (see [`GenOptions::set_csharp_asmdef`]).
     asmdef: Option<String>,
@@ -105,6 +111,7 @@ impl GenOptions {
             runtime: true,
             serde: false,
             unsafe_code: false,
+            out_dir: None,
             asmdef: None,
         }
     }

@@ -92,7 +92,7 @@ impl Cx<'_> {
         let ty = self.field_view_type(&f.ty, f.cyclic);
         ViewFieldView {
             doc: doc_lines(&f.doc),
-            deprecated: f.deprecated,
+            deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
             decl: field_decl(4, &name, &ty),
             default: split_line(
                 12,
@@ -109,7 +109,7 @@ impl Cx<'_> {
             value: call_statement(
                 indent + 4,
                 &format!("{reader}.view_field"),
-                &[format!("\"{}.{}\"", def.name, f.name)],
+                &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                 "?",
             ),
             owned: owned_field(12, &name),
@@ -164,7 +164,7 @@ impl Cx<'_> {
                 v.value = call_statement(
                     8,
                     &format!("let {local} = r.view_field"),
-                    &[format!("\"{}.{}\"", def.name, f.name)],
+                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                     "?;",
                 );
                 v.init = split_line(12, &v.name, ": ", &format!("{local},"));
@@ -219,7 +219,7 @@ impl Cx<'_> {
                 let decl = format!("    {}({ty}),", o.name);
                 ViewVariantView {
                     doc: o.doc.clone(),
-                    deprecated: o.deprecated,
+                    deprecated: o.deprecated.clone(),
                     decl: if decl.chars().count() <= 100 {
                         decl
                     } else {
@@ -454,7 +454,8 @@ pub(super) struct MessageViewModel {
 #[derive(Serialize)]
 struct ViewFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     /// `pub name: Type,` as rustfmt lays it out.
     decl: String,
@@ -495,7 +496,8 @@ pub(super) struct UnionViewModel {
 #[derive(Serialize)]
 struct ViewVariantView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     decl: String,
     /// The match arm of `to_owned`.

@@ -189,7 +189,7 @@ impl<'a> Tree<'a> {
     pub fn seg(&self, id: NodeId) -> Cow<'a, str> {
         let ir = self.ir;
         match self.nodes[id].seg {
-            Seg::Root(t) | Seg::Frame(_, t) => Cow::Borrowed(&ir.ty(t).name),
+            Seg::Root(t) | Seg::Frame(_, t) => Cow::Borrowed(&ir.ty(t).display_name),
             Seg::Field(t, i) => Cow::Owned(format!(".{}", ir.ty(t).kind.fields()[i].name)),
             Seg::Index(i) => Cow::Owned(format!("[{i}]")),
             Seg::Key(i) => Cow::Owned(format!("[{i}].key")),
@@ -448,9 +448,14 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         }
     }
 
+    /// As the generated code's errors name a field (`game.net.Chat.text`).
     fn field_name(&self, id: TypeId, i: usize) -> String {
         let def = self.ir.ty(id);
-        format!("{}.{}", def.name, def.kind.fields()[i].name)
+        format!(
+            "{}.{}",
+            self.ir.qualified_name(def),
+            def.kind.fields()[i].name
+        )
     }
 
     fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {
