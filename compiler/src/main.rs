@@ -78,6 +78,11 @@ enum Command {
         /// Rust: derive serde::Serialize and serde::Deserialize on every type.
         #[arg(long)]
         serde: bool,
+        /// C#: generate unsafe code for the hot paths (pointer stores and
+        /// loads after the same bounds checks); the project must allow
+        /// unsafe code.
+        #[arg(long = "unsafe")]
+        unsafe_code: bool,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -188,6 +193,7 @@ fn main() -> ExitCode {
             no_runtime,
             asmdef,
             serde,
+            unsafe_code,
             files,
         } => {
             let mut options = pktc::emit::GenOptions::new(match lang {
@@ -196,6 +202,7 @@ fn main() -> ExitCode {
             });
             options.runtime = !no_runtime;
             options.serde = serde;
+            options.unsafe_code = unsafe_code;
             options.out_dir = Some(out_dir.clone());
             if let Some(name) = &asmdef {
                 let set = match lang {

@@ -29,7 +29,7 @@ use crate::ir::{
 use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
 
-use code::{Gen, Lines, ReadCx};
+use code::{Access, Gen, Lines, ReadCx};
 use memory::MemoryExpr;
 
 /// `("codec/NAME", source of templates/csharp/codec/NAME.hbs)`.
@@ -80,6 +80,8 @@ const CODECS: &[(&str, &str)] = &[
     codec!("read_optional_boxed"),
     codec!("read_list"),
     codec!("read_list_into"),
+    codec!("read_list_numbers"),
+    codec!("read_list_numbers_into"),
     codec!("read_map"),
     codec!("read_array"),
     codec!("reset_collection"),
@@ -110,6 +112,7 @@ const CODECS: &[(&str, &str)] = &[
     codec!("write_object"),
     codec!("write_optional"),
     codec!("write_list"),
+    codec!("write_list_numbers"),
     codec!("write_map"),
     codec!("write_array"),
 ];
@@ -218,7 +221,7 @@ impl Backend for CSharpBackend {
     fn context<'ir>(&self, ir: &'ir Ir, options: &GenOptions) -> Shared<'ir> {
         Shared {
             ir,
-            gen: Gen::new(ir),
+            gen: Gen::new(ir, options.unsafe_code),
             runtime: options.runtime,
             asmdef: options.csharp_asmdef().map(str::to_string),
         }
@@ -296,7 +299,11 @@ impl Backend for CSharpBackend {
             });
         }
         if let Some(name) = &cx.asmdef {
-            files.push(unity::assembly_definition(name, cx.runtime));
+            files.push(unity::assembly_definition(
+                name,
+                cx.runtime,
+                cx.gen.unsafe_code,
+            ));
         }
         files
     }
@@ -748,14 +755,31 @@ struct StructView {
     name: String,
     size: u32,
     fields: Vec<FieldDecl>,
-    /// Straight-line stores into a span of exactly `size` bytes named `s`.
-    write: String,
-    /// Loads from a span of exactly `size` bytes into a local `v`.
-    read: String,
+    /// The unsafe output: the fast bodies store and load through a pointer.
+    unsafe_code: bool,
+    /// `unsafe ` on the methods that pin, or nothing.
+    modifier: &'static str,
+    /// Stores into a span `s` from index `o` (straight-line, one statement
+    /// per scalar), and loads from one into the fields.
+    write_span: String,
+    read_span: String,
+    /// The same into and from an array `b` from index `o`.
+    write_array: String,
+    read_array: String,
+    /// The same through a pointer `p` (unsafe output only).
+    write_pointer: String,
+    read_pointer: String,
+    /// Pinning `buffer` (`source`) at `offset`, and the pointer to the
+    /// value: the element itself, except for a struct of no bytes, which may
+    /// sit at the end of the array.
+    pin_buffer: String,
+    pinned_buffer: String,
+    pin_source: String,
+    pinned_source: String,
     /// Returns the first error of a span shorter than `size` (`Truncated`).
     truncated: String,
-    /// The C# layout of the struct is its wire layout (see [`Gen::raw`]):
-    /// on little-endian hosts it is copied with one `MemoryMarshal` call.
+    /// The C# layout of the struct is its wire layout (see [`Gen::raw`]),
+    /// declared so.
     raw: bool,
     /// The `PktMemory` constant ([`memory_const`]), if the type has one
     /// (a list, since strict templates cannot test a null).
@@ -779,20 +803,40 @@ fn field_name(def: &TypeDef, f: &Field) -> String {
     names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
 }
 
+/// What `fixed (byte* p = ...)` pins of `array` for a value of `size` bytes
+/// at `offset`, and the value's pointer.
+fn pin(array: &str, size: u32) -> (String, String) {
+    if size == 0 {
+        (array.to_string(), "p + offset".to_string())
+    } else {
+        (format!("&{array}[offset]"), "p".to_string())
+    }
+}
+
 fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> StructView {
     let size = def.layout.fixed_size().expect("structs are fixed-size");
-    let mut write = code::Code::new(2);
-    let mut read = code::Code::new(2);
+    // One body per access kind; the pointer bodies only in the unsafe
+    // output, where the others serve hosts without `PktHost.PointerAccess`.
+    let mut kinds = vec![Access::Span, Access::Array];
+    if gen.unsafe_code {
+        kinds.push(Access::Pointer);
+    }
+    let mut write = [0; 3].map(|_| code::Code::new(2));
+    let mut read = [0; 3].map(|_| code::Code::new(2));
     let mut truncated = code::Code::new(2);
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
         let member = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let gen = gen.for_member(&member);
-        write.lines(&gen.fixed_write(&f.ty, &name, &off, 0));
-        read.lines(&gen.fixed_read(&f.ty, &format!("v.{name}"), &off, 0));
+        for (k, &access) in kinds.iter().enumerate() {
+            write[k].lines(&gen.fixed_write(access, &f.ty, &name, &off, 0));
+            read[k].lines(&gen.fixed_read(access, &f.ty, &name, &off, 0));
+        }
         truncated.lines(&gen.fixed_truncated(&f.ty, &off, 0));
     }
+    let [write_span, write_array, write_pointer] = write.map(code::Code::finish);
+    let [read_span, read_array, read_pointer] = read.map(code::Code::finish);
     StructView {
         doc: doc_lines(&def.doc),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
@@ -809,8 +853,18 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
                 init: String::new(),
             })
             .collect(),
-        write: write.finish(),
-        read: read.finish(),
+        unsafe_code: gen.unsafe_code,
+        modifier: if gen.unsafe_code { "unsafe " } else { "" },
+        write_span,
+        read_span,
+        write_array,
+        read_array,
+        write_pointer,
+        read_pointer,
+        pin_buffer: pin("buffer", size).0,
+        pinned_buffer: pin("buffer", size).1,
+        pin_source: pin("source", size).0,
+        pinned_source: pin("source", size).1,
         truncated: truncated.finish(),
         raw: gen.raw(id),
         memory: memory_const(gen, id),
