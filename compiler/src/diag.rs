@@ -585,7 +585,8 @@ mod tests {
         let lines: Vec<&str> = shown.lines().collect();
         assert_eq!(lines[1], " --> a.pkt:1:10020");
         assert!(
-            lines[3].starts_with("1 | ... x x") && lines[3].contains(" x struct A {} struct A {} y "),
+            lines[3].starts_with("1 | ... x x")
+                && lines[3].contains(" x struct A {} struct A {} y "),
             "{shown}"
         );
         assert!(lines[3].ends_with(" y ..."), "{shown}");

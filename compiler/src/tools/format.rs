@@ -38,7 +38,7 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 /// error is ready to print (a rendered syntax error or an I/O error).
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::load::read_source(path).map_err(|e| {
         format!(
             "error: cannot read {shown}: {}",
             crate::load::describe_io(&e)
