@@ -40,6 +40,7 @@ const NAMING: Naming = Naming {
     prelude: &[],
     runtime_namespace: None,
     runtime_types: &[],
+    platform_namespaces: &[],
     consts_holder: None,
     // The index file it writes besides one file per schema file.
     reserved_stems: &["index"],

@@ -271,7 +271,7 @@ namespace Pkt
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private PktDecodeException TooLong(int at, uint value, int max, string field)
+        private PktDecodeException TooLong(int at, uint value, uint max, string field)
         {
             return Error(PktDecodeReason.FieldTooLong, at, "field " + field + " has length " + value + ", more than its maximum " + max);
         }
@@ -316,7 +316,7 @@ namespace Pkt
         /// only checked when the flag is 1. A prefix not all there passes: the
         /// read that follows reports the short input.
         /// </summary>
-        public void PeekMax(int max, IPktNamed owner, int field, bool optional)
+        public void PeekMax(uint max, IPktNamed owner, int field, bool optional)
         {
             int at = pos;
             if (optional)
@@ -326,7 +326,7 @@ namespace Pkt
             }
             if (end - at < 4) return;
             uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(buf.Slice(at, 4));
-            if (len > (uint)max) throw TooLong(at, len, max, Name(owner, field));
+            if (len > max) throw TooLong(at, len, max, Name(owner, field));
         }
 
         private int ReadLength(IPktNamed owner, int field)
@@ -596,36 +596,36 @@ namespace Pkt
         public void WriteF64(double v) { WriteI64(global::System.BitConverter.DoubleToInt64Bits(v)); }
 
         /// <summary>Writes a count prefix; null collections have count 0.</summary>
-        public void WriteCount(int count, int max, string field)
+        public void WriteCount(int count, uint max, string field)
         {
-            if (count > max) throw TooLong(field, count, max);
+            if ((uint)count > max) throw TooLong(field, count, max);
             WriteU32((uint)count);
         }
 
         public void WriteCount(int count) { WriteU32((uint)count); }
 
-        public void WriteString(string s) { WriteString(s, int.MaxValue, null); }
+        public void WriteString(string s) { WriteString(s, uint.MaxValue, null); }
 
-        public void WriteString(string s, int max, string field)
+        public void WriteString(string s, uint max, string field)
         {
             int len = PktUtf8.ByteCount(s);
-            if (len > max) throw TooLong(field, len, max);
+            if ((uint)len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             if (len > 0) PktUtf8.Encode(s, Reserve(len));
         }
 
-        public void WriteBytes(byte[] b) { WriteBytes(b, int.MaxValue, null); }
+        public void WriteBytes(byte[] b) { WriteBytes(b, uint.MaxValue, null); }
 
-        public void WriteBytes(byte[] b, int max, string field)
+        public void WriteBytes(byte[] b, uint max, string field)
         {
             int len = b == null ? 0 : b.Length;
-            if (len > max) throw TooLong(field, len, max);
+            if ((uint)len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             WriteRaw(b);
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private static PktEncodeException TooLong(string field, int len, int max)
+        private static PktEncodeException TooLong(string field, int len, uint max)
         {
             return new PktEncodeException("field `" + field + "` has length " + len + ", more than its maximum " + max);
         }

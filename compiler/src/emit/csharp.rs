@@ -270,6 +270,9 @@ pub const NAMING: Naming = Naming {
     prelude: &[],
     runtime_namespace: Some(RUNTIME_NAMESPACE),
     runtime_types: &["PktReader", "PktWriter"],
+    // `global::System.Exception` means a schema type `System.Exception`
+    // when there is one, and a top-level type `System` hides the namespace.
+    platform_namespaces: &["System"],
     consts_holder: Some(consts_class),
     reserved_stems: &[RUNTIME_STEM],
 };

@@ -173,6 +173,7 @@ pub const NAMING: Naming = Naming {
     prelude: PRELUDE_TYPES,
     runtime_namespace: None,
     runtime_types: &[],
+    platform_namespaces: &[],
     consts_holder: None,
     reserved_stems: &["mod"],
 };

@@ -287,13 +287,35 @@ fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
             continue;
         };
         for naming in namings {
+            let span = file.namespace_span.unwrap_or_default();
+            let converted = (naming.convert)(NameKind::Type, first);
+            if let Some(platform) = naming
+                .platform_namespaces
+                .iter()
+                .find(|p| **p == converted)
+            {
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "namespace `{}` is inside the {} platform namespace `{platform}`",
+                            file.namespace.join("."),
+                            naming.language
+                        ),
+                        span,
+                        format!("becomes `{platform}` in {}", naming.language),
+                    )
+                    .with_note(format!(
+                        "generated code names the platform's types by their full path (`global::{platform}.…`), which a schema type there would take over"
+                    ))
+                    .with_help("choose another first namespace segment"),
+                );
+            }
             let Some(runtime) = naming.runtime_namespace else {
                 continue;
             };
-            if (naming.convert)(NameKind::Type, first) != runtime {
+            if converted != runtime {
                 continue;
             }
-            let span = file.namespace_span.unwrap_or_default();
             let examples: Vec<String> = naming
                 .runtime_types
                 .iter()
@@ -320,14 +342,36 @@ fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
 }
 
 fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic>) {
-    if !naming.type_named_like_member_forbidden && naming.runtime_namespace.is_none() {
+    let converted = (naming.convert)(NameKind::Type, &def.name);
+    if ir.namespace_of(def).is_empty() {
+        // Outside a namespace, any type (an enum too) takes the name from
+        // the namespace generated code names by its full path.
+        let hidden = naming
+            .runtime_namespace
+            .iter()
+            .map(|r| (*r, "runtime"))
+            .chain(naming.platform_namespaces.iter().map(|p| (*p, "platform")))
+            .find(|(ns, _)| *ns == converted);
+        if let Some((ns, what)) = hidden {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "a type named `{}` outside a namespace hides the {} {what} namespace `{ns}`",
+                        def.name, naming.language
+                    ),
+                    def.span,
+                    "reserved type name",
+                )
+                .with_help("declare a `namespace`, or choose another name"),
+            );
+        }
+    }
+    if !naming.type_named_like_member_forbidden {
         return;
     }
-    let converted = (naming.convert)(NameKind::Type, &def.name);
     let own: &[&str] = match def.kind {
         TypeKind::Union { .. } => naming.union_own_members,
-        // Enums have no generated members; nor, so far, are they checked
-        // against the runtime namespace.
+        // Enums have no generated members.
         TypeKind::Enum { .. } => return,
         _ => &[],
     };
@@ -356,22 +400,6 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
                 reserved.join(", ")
             ))
             .with_help("choose another name"),
-        );
-    }
-    let Some(runtime) = naming.runtime_namespace else {
-        return;
-    };
-    if ir.namespace_of(def).is_empty() && converted == runtime {
-        diags.push(
-            Diagnostic::error(
-                format!(
-                    "a type named `{}` outside a namespace hides the {} runtime namespace `{runtime}`",
-                    def.name, naming.language
-                ),
-                def.span,
-                "reserved type name",
-            )
-            .with_help("declare a `namespace`, or choose another name"),
         );
     }
 }

@@ -233,7 +233,9 @@ impl Cx<'_> {
                     name: o.name.clone(),
                     tag: o.tag.clone(),
                     boxed_memory: o.boxed_memory,
-                    fixed_payload: o.fixed_payload,
+                    // A large fixed-size payload's view borrows the input
+                    // (`Fixed`, `FixedArray`) and is read like any other.
+                    fixed_payload: o.fixed_payload && !self.is_large(&v.ty),
                 }
             })
             .collect();
@@ -502,7 +504,8 @@ struct ViewVariantView {
     owned_arm: String,
     tag: String,
     boxed_memory: Option<u64>,
-    /// Viewed straight from the frame's bytes, as the owned decode does.
+    /// Viewed straight from the frame's bytes, as the owned decode does
+    /// (for fixed-size payloads small enough to be copied into the view).
     fixed_payload: bool,
 }
 
