@@ -59,7 +59,7 @@ impl LineIndex {
             .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
             .collect();
         let mut chars = 0u32;
-        let chars_before = text
+        let mut chars_before: Vec<u32> = text
             .as_bytes()
             .chunks(CHAR_STRIDE)
             .map(|chunk| {
@@ -68,6 +68,8 @@ impl LineIndex {
                 before
             })
             .collect();
+        // For the end of a text whose length is a multiple of the stride.
+        chars_before.push(chars);
         LineIndex {
             line_starts,
             chars_before,
@@ -84,13 +86,11 @@ impl LineIndex {
     }
 
     /// The number of characters before `offset`, a character boundary of
-    /// `text`.
+    /// `text` (its end included).
     fn chars_to(&self, text: &str, offset: usize) -> usize {
         let k = offset / CHAR_STRIDE;
-        let Some(&before) = self.chars_before.get(k) else {
-            return 0;
-        };
-        before as usize + count_chars(&text.as_bytes()[k * CHAR_STRIDE..offset]) as usize
+        self.chars_before[k] as usize
+            + count_chars(&text.as_bytes()[k * CHAR_STRIDE..offset]) as usize
     }
 }
 
@@ -556,6 +556,28 @@ mod tests {
             );
             for &at in offsets.iter().step_by(997).chain([0, text.len()].iter()) {
                 assert_eq!(sm.line_col(f, at as u32), counted(&text, at), "at {at}");
+            }
+        }
+    }
+
+    /// Every offset of texts around the stride's multiples, `é` and line
+    /// breaks included, the end too.
+    #[test]
+    fn line_col_is_right_at_every_offset() {
+        let lens = [0, 1, 255, 256, 257, 511, 512, 513];
+        for (len, pattern) in lens
+            .iter()
+            .flat_map(|&n| [(n, "ab\u{e9}\ncd\r\nx"), (n, "ab\ncd\r\nx")])
+        {
+            let text: String = pattern.chars().cycle().take(len).collect();
+            let mut sm = SourceMap::default();
+            let f = sm.add("a".into(), "a".into(), text.clone());
+            for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                assert_eq!(
+                    sm.line_col(f, at as u32),
+                    counted(&text, at),
+                    "{len}: at {at}"
+                );
             }
         }
     }
