@@ -89,6 +89,8 @@ pub struct Naming {
     /// namespace may not start with one, nor a type outside a namespace
     /// take its name, since no path can tell the two apart then.
     pub platform_namespaces: &'static [&'static str],
+    /// Further names a type outside a namespace may not take, with why.
+    pub reserved_global_types: &'static [(&'static str, &'static str)],
     /// The name of the type holding a file's constants, from its output stem.
     pub consts_holder: Option<fn(&str) -> String>,
     /// Output stems the backend writes itself (`mod`, `PktRuntime`), which

@@ -41,6 +41,7 @@ const NAMING: Naming = Naming {
     runtime_namespace: None,
     runtime_types: &[],
     platform_namespaces: &[],
+    reserved_global_types: &[],
     consts_holder: None,
     // The index file it writes besides one file per schema file.
     reserved_stems: &["index"],

@@ -280,6 +280,9 @@ macro_rules! fixed_is_valid {
 #[macro_export]
 macro_rules! fixed_codec {
     ($t:ty, memory = $memory:expr, align = $align:expr) => {
+        // The type may be `@deprecated` in its schema; its own codec is no
+        // use of it.
+        #[allow(deprecated)]
         impl $crate::Encode for $t {
             #[inline]
             fn encoded_len(&self) -> usize {
@@ -310,6 +313,15 @@ macro_rules! fixed_codec {
             }
         }
 
+        #[allow(deprecated)]
+        impl $crate::FixedDefault for $t {
+            #[inline]
+            fn fixed_default() -> Self {
+                <$t as ::core::default::Default>::default()
+            }
+        }
+
+        #[allow(deprecated)]
         impl $crate::Decode for $t {
             const MIN_ENCODED_LEN: usize = <$t as $crate::FixedSize>::SIZE;
             const MEMORY: usize = $memory;

@@ -77,8 +77,8 @@ pub use frame::FrameDecoder;
 pub use limits::Limits;
 pub use reader::{DecodeBudget, Reader, VariantFrame};
 pub use traits::{
-    boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode, FixedSize,
-    MaxLen,
+    boxed_default, check_max, decode_variant, enter_encode, set_variant, Decode, Encode,
+    FixedDefault, FixedSize, MaxLen,
 };
 pub use view::{View, Viewable};
 pub use writer::Writer;

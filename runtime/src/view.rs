@@ -40,7 +40,7 @@ use core::marker::PhantomData;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
 use crate::reader::Reader;
-use crate::traits::{Decode, FixedSize};
+use crate::traits::{Decode, FixedDefault, FixedSize};
 
 /// A value read in place from validated input.
 ///
@@ -517,16 +517,16 @@ impl<T, const N: usize> Clone for FixedArray<'_, T, N> {
 
 impl<T, const N: usize> Copy for FixedArray<'_, T, N> {}
 
-impl<T: FixedSize + Default + Copy, const N: usize> Default for FixedArray<'_, T, N> {
+impl<T: FixedSize + FixedDefault + Copy, const N: usize> Default for FixedArray<'_, T, N> {
     /// An array of default values: its bytes are `N` encoded defaults,
     /// which a view cannot borrow from anywhere, so [`get`](FixedArray::get)
-    /// gives `T::default()` for them.
+    /// gives `T::fixed_default()` for them.
     fn default() -> Self {
         FixedArray(FixedList::default())
     }
 }
 
-impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
+impl<'a, T: FixedSize + FixedDefault + 'a, const N: usize> FixedArray<'a, T, N> {
     /// `N`.
     #[inline]
     pub fn len(&self) -> usize {
@@ -545,13 +545,13 @@ impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
         if i >= N {
             return None;
         }
-        Some(self.0.get(i).unwrap_or_default())
+        Some(self.0.get(i).unwrap_or_else(T::fixed_default))
     }
 
     /// The elements in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
         let list = self.0;
-        (0..N).map(move |i| list.get(i).unwrap_or_default())
+        (0..N).map(move |i| list.get(i).unwrap_or_else(T::fixed_default))
     }
 
     /// The encoded elements (empty for a default view).
@@ -563,7 +563,7 @@ impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
     /// The array.
     pub fn to_array(&self) -> [T; N] {
         let list = self.0;
-        core::array::from_fn(|i| list.get(i).unwrap_or_default())
+        core::array::from_fn(|i| list.get(i).unwrap_or_else(T::fixed_default))
     }
 }
 
@@ -580,7 +580,7 @@ impl<'a, T: crate::plain::Plain, const N: usize> FixedArray<'a, T, N> {
 
 impl<'a, T, const N: usize> View<'a> for FixedArray<'a, T, N>
 where
-    T: FixedSize + Decode + Default + Copy,
+    T: FixedSize + FixedDefault + Decode + Copy,
     [T; N]: Decode,
 {
     type Owned = [T; N];
@@ -602,7 +602,7 @@ where
     }
 }
 
-impl<T: FixedSize + Default + fmt::Debug, const N: usize> fmt::Debug for FixedArray<'_, T, N> {
+impl<T: FixedSize + FixedDefault + fmt::Debug, const N: usize> fmt::Debug for FixedArray<'_, T, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
@@ -634,12 +634,12 @@ impl<T> Default for Fixed<'_, T> {
     }
 }
 
-impl<'a, T: FixedSize + Default> Fixed<'a, T> {
+impl<'a, T: FixedSize + FixedDefault> Fixed<'a, T> {
     /// The value.
     #[inline]
     pub fn get(&self) -> T {
         if self.bytes.is_empty() && T::SIZE != 0 {
-            return T::default();
+            return T::fixed_default();
         }
         T::read_valid(self.bytes)
     }
@@ -651,7 +651,7 @@ impl<'a, T: FixedSize + Default> Fixed<'a, T> {
     }
 }
 
-impl<'a, T: FixedSize + Decode + Default> View<'a> for Fixed<'a, T> {
+impl<'a, T: FixedSize + FixedDefault + Decode> View<'a> for Fixed<'a, T> {
     type Owned = T;
     #[inline]
     fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
@@ -669,7 +669,7 @@ impl<'a, T: FixedSize + Decode + Default> View<'a> for Fixed<'a, T> {
     }
 }
 
-impl<T: FixedSize + Default + fmt::Debug> fmt::Debug for Fixed<'_, T> {
+impl<T: FixedSize + FixedDefault + fmt::Debug> fmt::Debug for Fixed<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.get().fmt(f)
     }

@@ -6,11 +6,13 @@
 //! - [`alloc`]: a counting global allocator; declare it in a test binary with
 //!   [`counting_allocator!`].
 //! - [`vectors`]: the golden vectors of `schemas/vectors/`.
+//! - [`schema_gen`]: random valid schemas over every construct.
 //! - [`long_tests`] and [`scaled`]: the long runs behind `PKT_LONG_TESTS`.
 
 pub mod alloc;
 pub mod hex;
 mod rng;
+pub mod schema_gen;
 pub mod vectors;
 
 pub use rng::Rng;

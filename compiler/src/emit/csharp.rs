@@ -273,6 +273,10 @@ pub const NAMING: Naming = Naming {
     // `global::System.Exception` means a schema type `System.Exception`
     // when there is one, and a top-level type `System` hides the namespace.
     platform_namespaces: &["System"],
+    reserved_global_types: &[(
+        "Object",
+        "Mono's C# compiler fails on a class `Object` in the global namespace",
+    )],
     consts_holder: Some(consts_class),
     reserved_stems: &[RUNTIME_STEM],
 };

@@ -174,6 +174,7 @@ pub const NAMING: Naming = Naming {
     runtime_namespace: None,
     runtime_types: &[],
     platform_namespaces: &[],
+    reserved_global_types: &[],
     consts_holder: None,
     reserved_stems: &["mod"],
 };
@@ -687,6 +688,17 @@ impl Cx<'_> {
         }
     }
 
+    /// [`default_expr`](Self::default_expr) of a field or variant, in its
+    /// box when the owned type boxes it (`Box<[T; 33]>`).
+    fn slot_default_expr(&self, ty: &Type, value: Option<&Value>, cyclic: bool) -> Option<String> {
+        let expr = self.default_expr(ty, value)?;
+        Some(if cyclic && !matches!(ty, Type::Optional(_)) {
+            format!("::std::boxed::Box::new({expr})")
+        } else {
+            expr
+        })
+    }
+
     /// The default value expression; `None` when it is `Default::default()`.
     fn default_expr(&self, ty: &Type, value: Option<&Value>) -> Option<String> {
         match (value, ty) {
@@ -731,6 +743,19 @@ impl Cx<'_> {
             }
             _ => false,
         }
+    }
+
+    /// Whether code for field `f` names something `@deprecated`: its
+    /// type, a type inside it, or the enum value of its default.
+    fn field_uses_deprecated(&self, f: &Field) -> bool {
+        let default_deprecated = match (&f.default, &f.ty) {
+            (Some(Value::Enum { index, .. }), Type::Named(r)) => match &self.ir.ty(r.id).kind {
+                TypeKind::Enum { values, .. } => values.get(*index).is_some_and(|v| v.deprecated),
+                _ => false,
+            },
+            _ => false,
+        };
+        f.deprecated || default_deprecated || self.uses_deprecated(&f.ty)
     }
 
     fn uses_deprecated(&self, ty: &Type) -> bool {
@@ -876,12 +901,10 @@ impl Cx<'_> {
                 derive,
                 // Structs are frozen: every field must be present.
                 self.serde_type_attrs(&[]),
-                fields.iter().any(|f| f.deprecated)
-                    || def
-                        .kind
-                        .fields()
-                        .iter()
-                        .any(|f| self.uses_deprecated(&f.ty)),
+                def.kind
+                    .fields()
+                    .iter()
+                    .any(|f| self.field_uses_deprecated(f)),
             ),
             size,
             derive_default,
@@ -957,11 +980,15 @@ impl Cx<'_> {
                         ";",
                     )),
                 }
-                let default = self.default_expr(&f.ty, f.default.as_ref());
+                let default = self.slot_default_expr(&f.ty, f.default.as_ref(), f.cyclic);
                 derive_default &= default.is_none();
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
+                // What a boxed field's box is reset to.
+                let unboxed_default = self
+                    .default_expr(&f.ty, f.default.as_ref())
+                    .unwrap_or_else(|| "Default::default()".to_string());
                 let schema_name = format!("\"{}.{}\"", def.name, f.name);
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
@@ -1000,12 +1027,16 @@ impl Cx<'_> {
                     into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
                     // so decode_into allocates nothing for it.
-                    reset: split_line(
-                        12,
-                        &format!("{}self.{name}", if boxed { "*" } else { "" }),
-                        " = ",
-                        &format!("{default};"),
-                    ),
+                    reset: if boxed {
+                        split_line(
+                            12,
+                            &format!("*self.{name}"),
+                            " = ",
+                            &format!("{unboxed_default};"),
+                        )
+                    } else {
+                        split_line(12, &format!("self.{name}"), " = ", &format!("{default};"))
+                    },
                     field_into: call_statement(
                         12,
                         "body.field_into",
@@ -1025,9 +1056,7 @@ impl Cx<'_> {
                 }
             })
             .collect();
-        let members_deprecated = fields
-            .iter()
-            .any(|f| f.deprecated || self.uses_deprecated(&f.ty));
+        let members_deprecated = fields.iter().any(|f| self.field_uses_deprecated(f));
         let mut limit_checks = Vec::new();
         let mut nested = false;
         for f in fields {
@@ -1329,7 +1358,7 @@ impl Cx<'_> {
             },
             first: views[0].name.clone(),
             first_default: self
-                .default_expr(&variants[0].ty, None)
+                .slot_default_expr(&variants[0].ty, None, variants[0].cyclic)
                 .unwrap_or_else(|| "Default::default()".to_string()),
             variants: views,
         }

@@ -289,11 +289,7 @@ fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
         for naming in namings {
             let span = file.namespace_span.unwrap_or_default();
             let converted = (naming.convert)(NameKind::Type, first);
-            if let Some(platform) = naming
-                .platform_namespaces
-                .iter()
-                .find(|p| **p == converted)
-            {
+            if let Some(platform) = naming.platform_namespaces.iter().find(|p| **p == converted) {
                 diags.push(
                     Diagnostic::error(
                         format!(
@@ -362,6 +358,24 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
                     def.span,
                     "reserved type name",
                 )
+                .with_help("declare a `namespace`, or choose another name"),
+            );
+        }
+        if let Some((_, why)) = naming
+            .reserved_global_types
+            .iter()
+            .find(|(name, _)| *name == converted)
+        {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "a type named `{}` outside a namespace cannot be generated in {}",
+                        def.name, naming.language
+                    ),
+                    def.span,
+                    "reserved type name",
+                )
+                .with_note(*why)
                 .with_help("declare a `namespace`, or choose another name"),
             );
         }
