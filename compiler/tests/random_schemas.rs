@@ -53,6 +53,17 @@ fn known_sets() -> Vec<(String, SchemaSet)> {
              message M { s: string @max(4294967295), l: list<u8> @max(2147483648), \
              b: bytes? @max(ALL), m: map<u8, u8> @max(2147483647) }\n",
         ),
+        // What the random sets found: deprecated types and values used by
+        // other types' code, a boxed array over 32 elements, and a view of
+        // an array whose elements are arrays over 32 (no `Default`).
+        one(
+            "deprecated_and_big_arrays",
+            "namespace known.found;\n@deprecated\nenum Old { A = 1, @deprecated B = 2 }\n\
+             enum Mode { @deprecated First = 0, Second = 1 }\n@deprecated\nstruct Gone { x: u8 }\n\
+             message Uses { old: Old = B, mode: Mode, gone: Gone, grid: [[u8; 40]; 10], \
+             deep: [[[f32; 16]; 300]; 1] }\nmessage Cyc { next: [Cyc?; 33] }\n\
+             union Pick { A(Old) = 1, B([[u8; 40]; 10]) = 2 }\n",
+        ),
         // Types named like .NET namespaces and types, inside a namespace.
         one(
             "dotnet_names",
