@@ -1,9 +1,10 @@
 //! Every schema `pktc check` accepts compiles in every language: random
 //! valid schemas (`pkt_test_support::schema_gen`, over every construct),
 //! and the shapes that once failed, are generated in Rust and C#; the Rust
-//! is built (`cargo build`, warnings denied) as modules of one scratch crate
-//! against the workspace's runtime, with a function per type that
-//! instantiates its encoder, decoders and view, and the C# of each schema
+//! is built (`cargo build`, warnings denied, after `rustfmt --check`) as
+//! modules of one scratch crate against the workspace's runtime, with a
+//! function per type that instantiates its encoder, decoders and view, and
+//! the C# of each schema
 //! set is compiled with its `PktRuntime.cs` by `mcs -langversion:7.2
 //! -warnaserror`.
 //!
@@ -226,6 +227,7 @@ fn build_rust(base: &Path, cases: &[Case]) -> Vec<String> {
         lib.push_str("}\n\n");
     }
     std::fs::write(src.join("lib.rs"), lib).unwrap();
+    let mut failures = rustfmt_failures(&src, cases);
     let out = Command::new(&cargo)
         .args(["build", "--offline", "--quiet", "--message-format=short"])
         .current_dir(&krate)
@@ -234,7 +236,7 @@ fn build_rust(base: &Path, cases: &[Case]) -> Vec<String> {
         .output()
         .expect("run cargo");
     if out.status.success() {
-        return Vec::new();
+        return failures;
     }
     let text = String::from_utf8_lossy(&out.stderr).into_owned();
     let failed: Vec<String> = cases
@@ -255,10 +257,42 @@ fn build_rust(base: &Path, cases: &[Case]) -> Vec<String> {
         })
         .collect();
     if failed.is_empty() {
-        vec![format!("the Rust build failed:\n{text}")]
+        failures.push(format!("the Rust build failed:\n{text}"));
     } else {
-        failed
+        failures.extend(failed);
     }
+    failures
+}
+
+/// The cases whose generated Rust rustfmt would change (generated code is
+/// laid out as rustfmt lays it out, however long its names and types).
+fn rustfmt_failures(src: &Path, cases: &[Case]) -> Vec<String> {
+    if !tool_or_skip("rustfmt") {
+        return Vec::new();
+    }
+    let mut failures = Vec::new();
+    for case in cases {
+        let files: Vec<PathBuf> = std::fs::read_dir(src.join(&case.name))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        let out = Command::new("rustfmt")
+            .args(["--edition", "2021", "--check"])
+            .args(&files)
+            .output()
+            .expect("run rustfmt");
+        if !out.status.success() {
+            let diff = String::from_utf8_lossy(&out.stdout);
+            let head: Vec<&str> = diff.lines().take(30).collect();
+            failures.push(format!(
+                "{} (rustfmt):\n{}\n{}",
+                case.name,
+                head.join("\n"),
+                case.set.listing()
+            ));
+        }
+    }
+    failures
 }
 
 /// Each case's C#, with its runtime file, compiled on its own (cases may

@@ -318,15 +318,35 @@ namespace Pkt
         /// </summary>
         public void PeekMax(uint max, IPktNamed owner, int field, bool optional)
         {
+            int at = PrefixAt(optional);
+            if (at < 0) return;
+            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(buf.Slice(at, 4));
+            if (len > max) throw TooLong(at, len, max, Name(owner, field));
+        }
+
+        /// <summary>
+        /// PeekMax for an element, key or value with an @max of its own
+        /// (<c>list&lt;string @max(24)&gt;</c>), which errors name by
+        /// <paramref name="part"/> (<c>Type.field[]</c>).
+        /// </summary>
+        public void PeekMax(uint max, string part, bool optional)
+        {
+            int at = PrefixAt(optional);
+            if (at < 0) return;
+            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(buf.Slice(at, 4));
+            if (len > max) throw TooLong(at, len, max, "`" + part + "`");
+        }
+
+        /// <summary>Where the length or count prefix about to be read starts (after an option flag of 1 when <paramref name="optional"/>), or -1 when there is none to check.</summary>
+        private int PrefixAt(bool optional)
+        {
             int at = pos;
             if (optional)
             {
-                if (at >= end || buf[at] != 1) return;
+                if (at >= end || buf[at] != 1) return -1;
                 at++;
             }
-            if (end - at < 4) return;
-            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(buf.Slice(at, 4));
-            if (len > max) throw TooLong(at, len, max, Name(owner, field));
+            return end - at < 4 ? -1 : at;
         }
 
         private int ReadLength(IPktNamed owner, int field)

@@ -384,6 +384,13 @@ impl Gen {
                 consts: Vec::new(),
             });
         }
+        // In C# a type and a namespace of one qualified name clash: no type
+        // takes the name of a namespace segment.
+        for ns in &namespaces {
+            for seg in ns {
+                self.taken.insert(folded(seg));
+            }
+        }
         // Declarations in dependency order: the last file first, since the
         // first imports it (directly or through the files between).
         let order: Vec<usize> = (0..file_count).rev().collect();
@@ -853,7 +860,6 @@ impl Gen {
                         break (t, s);
                     }
                 };
-                let t = self.element(t, s, owner);
                 (
                     format!("{t}?"),
                     Shape {
@@ -871,7 +877,7 @@ impl Gen {
     /// An element, key or value type `t`, with a `@max` of its own now and
     /// then when it is a string, bytes, list or map.
     fn element(&mut self, t: String, s: Shape, owner: usize) -> String {
-        if s.limitable && !s.optional && ELEMENT_LIMITS && self.rng.chance(3) {
+        if s.limitable && self.rng.chance(3) {
             let limit = self.limit(self.decls[owner].file);
             format!("{t} @max({limit})")
         } else {
@@ -977,9 +983,6 @@ impl Gen {
         })
     }
 }
-
-/// Whether element types get `@max` bounds of their own.
-const ELEMENT_LIMITS: bool = false;
 
 fn file_name(i: usize) -> String {
     if i == 0 {

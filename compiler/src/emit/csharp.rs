@@ -273,6 +273,7 @@ pub const NAMING: Naming = Naming {
     // `global::System.Exception` means a schema type `System.Exception`
     // when there is one, and a top-level type `System` hides the namespace.
     platform_namespaces: &["System"],
+    types_and_namespaces_clash: true,
     reserved_global_types: &[(
         "Object",
         "Mono's C# compiler fails on a class `Object` in the global namespace",
@@ -862,15 +863,15 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
         let schema_name = format!("{}.{}", def.name, f.name);
-        let max = f.max.map(|m| (m, schema_name.clone()));
         let gen = &gen.for_member(&schema_name);
         constant += gen.size_lines(&mut size, &f.ty, &name);
-        gen.write(&mut write, &f.ty, &name, max.as_ref(), 0);
+        gen.write(&mut write, &f.ty, &name, f.max, 0);
         field_names.push(string_literal(&schema_name));
         // Errors name the field through IPktNamed: no string in the hot path.
         let field = format!("this, {index}");
         let cx = ReadCx {
             field: &field,
+            place: schema_name.clone(),
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
         };
@@ -992,6 +993,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let field = format!("v, {index}");
                 let cx = ReadCx {
                     field: &field,
+                    place: member.clone(),
                     fresh: "false",
                     boxed: v.cyclic.then(|| gen.ir.boxed_memory(&v.ty)),
                 };

@@ -13,7 +13,10 @@ use crate::ir::*;
 use crate::names::{self, Companion, Lang, NameKind, Naming};
 use crate::wire;
 
+mod max;
 mod view;
+
+use max::Marker;
 
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
@@ -175,6 +178,7 @@ pub const NAMING: Naming = Naming {
     runtime_types: &[],
     platform_namespaces: &[],
     reserved_global_types: &[],
+    types_and_namespaces_clash: false,
     consts_holder: None,
     reserved_stems: &["mod"],
 };
@@ -277,7 +281,7 @@ fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
         }
         let mut own = false;
         for f in fields {
-            own |= f.max.is_some();
+            own |= f.max.is_some() || f.ty.has_element_max();
             let mut parts = Vec::new();
             f.ty.named_parts(&mut parts);
             for t in parts {
@@ -455,15 +459,9 @@ fn tidy(text: &str) -> String {
     out
 }
 
-/// The separator between `name:` and a field's type: a space, or a line
-/// break when the declaration would pass rustfmt's 100 columns.
-fn type_separator(indent: usize, name: &str, ty: &str) -> String {
-    let width = indent + "pub ".len() + name.len() + ": ".len() + ty.len() + ",".len();
-    if width > 100 {
-        format!("\n{}", " ".repeat(indent + 4))
-    } else {
-        " ".to_string()
-    }
+/// An owned type's field declaration at 4 columns.
+fn field_decl(name: &str, ty: &str) -> String {
+    type_lines(4, &format!("pub {name}: "), ty, ",", true).join("\n")
 }
 
 #[derive(Serialize)]
@@ -733,7 +731,8 @@ impl Cx<'_> {
     /// `@max` limits.
     fn needs_check(&self, ty: &Type) -> bool {
         match ty {
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.needs_check(t),
+            Type::List(t) | Type::Array(t, _) => self.needs_check(t),
+            Type::Optional(t) => self.needs_check(t),
             Type::Map(k, v) => self.needs_check(k) || self.needs_check(v),
             Type::Named(r) => {
                 matches!(
@@ -761,7 +760,8 @@ impl Cx<'_> {
     fn uses_deprecated(&self, ty: &Type) -> bool {
         match ty {
             Type::Named(r) => self.ir.ty(r.id).deprecated,
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.uses_deprecated(t),
+            Type::List(t) | Type::Array(t, _) => self.uses_deprecated(t),
+            Type::Optional(t) => self.uses_deprecated(t),
             Type::Map(k, v) => self.uses_deprecated(k) || self.uses_deprecated(v),
             _ => false,
         }
@@ -816,6 +816,18 @@ impl Cx<'_> {
     /// The `pkt_runtime::plain!` invocation for a plain struct: each field
     /// with its type and wire range.
     fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
+        // rustfmt reads the argument as a struct literal, which it keeps
+        // on one line while its fields take at most 18 columns
+        // (`struct_lit_width`).
+        let body: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{}: {} = {}", f.name, f.ty, f.range))
+            .collect();
+        let body = body.join(", ");
+        let one = format!("::pkt_runtime::plain!({name} {{ {body} }});");
+        if body.chars().count() <= 18 && one.chars().count() <= 100 {
+            return vec![one];
+        }
         let mut lines = vec![format!("::pkt_runtime::plain!({name} {{")];
         for f in fields {
             lines.push(format!("    {}: {} = {},", f.name, f.ty, f.range));
@@ -867,7 +879,7 @@ impl Cx<'_> {
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, false),
-                    ty_sep: type_separator(4, &name, &ty),
+                    decl: field_decl(&name, &ty),
                     name,
                     ty,
                     range: format!("{start}..{end}"),
@@ -939,6 +951,12 @@ impl Cx<'_> {
     fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
         let schema_name = format!("\"{}.{}\"", def.name, f.name);
         let optional = matches!(f.ty, Type::Optional(_));
+        if let Some(marker) = Marker::of(&f.ty, f.max) {
+            // Every limit, the field's own too, is the marker's; a field
+            // with limits inside is never boxed (a cycle runs through
+            // optionals and arrays of declared types only).
+            return marker.alias(indent);
+        }
         let mut lines = Vec::new();
         if let Some(max) = f.max {
             lines.push(call_statement(
@@ -990,6 +1008,7 @@ impl Cx<'_> {
                     .default_expr(&f.ty, f.default.as_ref())
                     .unwrap_or_else(|| "Default::default()".to_string());
                 let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let bounded = f.ty.has_element_max();
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
                     _ => None,
@@ -1017,12 +1036,11 @@ impl Cx<'_> {
                     head: if_head(12, &format!("{name}: if body.is_empty()")),
                     raw_charge_default: charge_default(16),
                     raw_checks: checks(16),
-                    raw_value: call_statement(
-                        16,
-                        "body.field",
-                        std::slice::from_ref(&schema_name),
-                        "?",
-                    ),
+                    raw_value: if bounded {
+                        max::field(16, "body", &schema_name, "?")
+                    } else {
+                        call_statement(16, "body.field", std::slice::from_ref(&schema_name), "?")
+                    },
                     into_charge_default: charge_default(12),
                     into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
@@ -1037,19 +1055,20 @@ impl Cx<'_> {
                     } else {
                         split_line(12, &format!("self.{name}"), " = ", &format!("{default};"))
                     },
-                    field_into: call_statement(
-                        12,
-                        "body.field_into",
-                        &[
-                            format!("&mut self.{name}"),
-                            format!("\"{}.{}\"", def.name, f.name),
-                        ],
-                        "?;",
-                    ),
+                    field_into: if bounded {
+                        max::field_into(12, "body", &format!("&mut self.{name}"), &schema_name)
+                    } else {
+                        call_statement(
+                            12,
+                            "body.field_into",
+                            &[format!("&mut self.{name}"), schema_name.clone()],
+                            "?;",
+                        )
+                    },
                     doc: doc_lines(&f.doc),
                     deprecated: f.deprecated,
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
-                    ty_sep: type_separator(4, &name, &ty),
+                    decl: field_decl(&name, &ty),
                     name,
                     ty,
                     default,
@@ -1061,6 +1080,19 @@ impl Cx<'_> {
         let mut nested = false;
         for f in fields {
             let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+            if let Some(marker) = Marker::of(&f.ty, f.max) {
+                // The limits and the nested messages' checks in one walk,
+                // in wire order.
+                nested = true;
+                limit_checks.extend(max::check_block(
+                    &marker,
+                    8,
+                    &format!("\"{}.{}\"", def.name, f.name),
+                    &format!("&self.{name}"),
+                    "?;",
+                ));
+                continue;
+            }
             if let Some(max) = f.max {
                 limit_checks.push(call_statement(
                     8,
@@ -1149,16 +1181,21 @@ impl Cx<'_> {
                 .insert(0, "        let _ = (depth, max_depth);".to_string());
         }
         for (f, v) in fields.iter().zip(&mut view.fields) {
-            v.into_checks = self.field_checks("r", 8, def, f);
-            v.field_into = call_statement(
-                8,
-                "r.field_into",
-                &[
-                    format!("&mut self.{}", v.name),
-                    format!("\"{}.{}\"", def.name, f.name),
-                ],
-                "?;",
-            );
+            let schema_name = format!("\"{}.{}\"", def.name, f.name);
+            let target = format!("&mut self.{}", v.name);
+            if f.ty.has_element_max() {
+                // Fields back to back in one scope: each `Max` in a block.
+                let mut lines = vec!["        {".to_string()];
+                lines.extend(self.field_checks("r", 12, def, f));
+                v.into_checks = lines;
+                v.field_into = format!(
+                    "{}\n        }}",
+                    max::field_into(12, "r", &target, &schema_name)
+                );
+            } else {
+                v.into_checks = self.field_checks("r", 8, def, f);
+                v.field_into = call_statement(8, "r.field_into", &[target, schema_name], "?;");
+            }
         }
         view.min_len = def.layout.min_size();
         view
@@ -1223,7 +1260,8 @@ impl Cx<'_> {
             .map(|v| {
                 let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
                 let ty = self.field_type(&v.ty, v.cyclic);
-                let decl = format!("    {name}({ty}),");
+                let marker = Marker::of(&v.ty, None);
+                let schema_name = format!("\"{}.{}\"", def.name, v.name);
                 let fixed_size = match self.ir.layout(&v.ty) {
                     Layout::Fixed { size } if !v.cyclic => Some(size),
                     _ => None,
@@ -1258,26 +1296,53 @@ impl Cx<'_> {
                     doc: doc_lines(&v.doc),
                     deprecated: v.deprecated,
                     attrs: self.serde_field_attrs(&v.ty, v.cyclic),
-                    decl: if decl.chars().count() <= 100 {
-                        decl
-                    } else {
-                        format!("    {name}(\n        {ty},\n    ),")
-                    },
+                    decl: variant_decl(&name, &ty),
                     len_arm: match_arm(
                         12,
                         &format!("Self::{name}(v)"),
                         "::pkt_runtime::Encode::encoded_len(v)",
                     ),
-                    decode_variant: call_statement(
-                        16,
-                        "::pkt_runtime::decode_variant",
-                        &[
-                            "slot".to_string(),
-                            "&mut body".to_string(),
-                            format!("Self::{name}"),
+                    decode_value: match &marker {
+                        Some(m) => max::variant_lines(m, 16, "variant", &schema_name),
+                        None => vec![
+                            "                let v = ::pkt_runtime::Decode::decode_raw(&mut body)?;"
+                                .to_string(),
                         ],
-                        "?;",
-                    ),
+                    },
+                    decode_into_value: match &marker {
+                        Some(m) => max::variant_lines(m, 16, "variant_into", &schema_name),
+                        None => vec![
+                            "                ::pkt_runtime::Decode::decode_into_raw(v, &mut body)?;"
+                                .to_string(),
+                        ],
+                    },
+                    decode_variant: match &marker {
+                        Some(m) => {
+                            let mut lines = m.alias(16);
+                            lines.push(call_statement(
+                                16,
+                                "::pkt_runtime::max::decode_variant::<_, Max, _>",
+                                &[
+                                    "slot".to_string(),
+                                    "&mut body".to_string(),
+                                    schema_name.clone(),
+                                    format!("Self::{name}"),
+                                ],
+                                "?;",
+                            ));
+                            lines.join("\n")
+                        }
+                        None => call_statement(
+                            16,
+                            "::pkt_runtime::decode_variant",
+                            &[
+                                "slot".to_string(),
+                                "&mut body".to_string(),
+                                format!("Self::{name}"),
+                            ],
+                            "?;",
+                        ),
+                    },
                     set_variant: call_statement(
                         16,
                         "::pkt_runtime::set_variant",
@@ -1299,13 +1364,29 @@ impl Cx<'_> {
         let limited = variants
             .iter()
             .zip(&views)
-            .filter(|(v, _)| self.needs_check(&v.ty))
-            .map(|(_, view)| {
-                match_arm(
-                    12,
-                    &format!("Self::{}(v)", view.name),
-                    "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
-                )
+            .filter_map(|(v, view)| {
+                let pattern = format!("Self::{}(v)", view.name);
+                if let Some(marker) = Marker::of(&v.ty, None) {
+                    // The block of the check, as the arm's body.
+                    let block = max::check_block(
+                        &marker,
+                        12,
+                        &format!("\"{}.{}\"", def.name, v.name),
+                        "v",
+                        "",
+                    );
+                    return Some(format!(
+                        "            {pattern} => {}",
+                        block.join("\n").trim_start()
+                    ));
+                }
+                self.needs_check(&v.ty).then(|| {
+                    match_arm(
+                        12,
+                        &pattern,
+                        "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
+                    )
+                })
             })
             .collect();
         UnionView {
@@ -1438,7 +1519,8 @@ struct StructFieldView {
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
-    ty_sep: String,
+    /// `pub name: Type,`, laid out as rustfmt lays it out.
+    decl: String,
     ty: String,
     /// Byte range inside the struct, e.g. `4..8`.
     range: String,
@@ -1487,7 +1569,8 @@ struct MessageFieldView {
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
-    ty_sep: String,
+    /// `pub name: Type,`, laid out as rustfmt lays it out.
+    decl: String,
     ty: String,
     default: String,
     /// The statement of `encode_raw` that writes the field.
@@ -1595,6 +1678,11 @@ struct VariantView {
     decl: String,
     /// The match arm of `encoded_len`.
     len_arm: String,
+    /// The statements that decode the payload into `v` in `decode_raw`.
+    decode_value: Vec<String>,
+    /// The statements that decode the payload into the existing `v` in
+    /// `decode_into_raw`.
+    decode_into_value: Vec<String>,
     /// The statement of `decode_into_raw` that switches to the variant.
     decode_variant: String,
     /// The statement of `decode_into_raw` that stores a decoded boxed
@@ -1635,6 +1723,86 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     }
     out.push_str(&format!("{pad}){tail}"));
     out
+}
+
+/// A type as rustfmt lays it out on a line that starts with `lead` at
+/// `indent` columns and ends with `tail`: on that line when it fits 100
+/// columns; else, when `may_move`, alone on the next line, indented once
+/// more, if it fits there; else broken at its generic arguments, one per
+/// line with a trailing comma, each laid out the same way. (A declaration's
+/// type has no length limit: schema names have none, and types nest.)
+fn type_lines(indent: usize, lead: &str, ty: &str, tail: &str, may_move: bool) -> Vec<String> {
+    let width = |s: &str| s.chars().count();
+    let pad = " ".repeat(indent);
+    let one = format!("{pad}{lead}{ty}{tail}");
+    if width(&one) <= 100 {
+        return vec![one];
+    }
+    let moved = may_move && !lead.is_empty();
+    if moved {
+        let next = format!("{pad}    {ty}{tail}");
+        if width(&next) <= 100 {
+            return vec![format!("{pad}{}", lead.trim_end()), next];
+        }
+    }
+    let Some((head, args)) = generic_args(ty) else {
+        return vec![one];
+    };
+    let same = format!("{pad}{lead}{head}<");
+    let (mut out, inner) = if width(&same) <= 100 || !moved {
+        (vec![same], indent)
+    } else {
+        (
+            vec![
+                format!("{pad}{}", lead.trim_end()),
+                format!("{pad}    {head}<"),
+            ],
+            indent + 4,
+        )
+    };
+    for a in args {
+        out.extend(type_lines(inner + 4, "", a, ",", false));
+    }
+    out.push(format!("{}>{tail}", " ".repeat(inner)));
+    out
+}
+
+/// `Head<a, b>` as `Head` and its top-level arguments; `None` for a type
+/// without arguments of its own (`u8`, `&'a str`, `[T; 4]`).
+fn generic_args(ty: &str) -> Option<(&str, Vec<&str>)> {
+    if ty.starts_with(['[', '&', '(']) {
+        return None;
+    }
+    let open = ty.find('<')?;
+    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim());
+    Some((&ty[..open], args))
+}
+
+/// A union variant's declaration, `Name(Type),` at 4 columns, as rustfmt
+/// lays it out.
+fn variant_decl(name: &str, ty: &str) -> String {
+    let one = format!("    {name}({ty}),");
+    if one.chars().count() <= 100 {
+        return one;
+    }
+    let mut lines = vec![format!("    {name}(")];
+    lines.extend(type_lines(8, "", ty, ",", false));
+    lines.push("    ),".to_string());
+    lines.join("\n")
 }
 
 /// A macro call statement laid out as rustfmt lays it out: as

@@ -716,12 +716,12 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            TypeExprKind::List(elem) => Some(Type::List(Box::new(self.resolve(file, elem)?))),
+            TypeExprKind::List(elem) => Some(Type::List(Box::new(self.elem(file, elem)?))),
             TypeExprKind::Map(k, v) => {
-                let key = self.resolve(file, k);
-                let value = self.resolve(file, v);
+                let key = self.elem(file, k);
+                let value = self.elem(file, v);
                 let key = key?;
-                let key_ok = match &key {
+                let key_ok = match &key.ty {
                     Type::Prim(p) => p.is_integer() || *p == Prim::Bool,
                     Type::String => true,
                     Type::Named(r) => matches!(
@@ -737,7 +737,7 @@ impl Lowerer<'_> {
                 };
                 if !key_ok {
                     self.err(
-                        Diagnostic::error(format!("`{key}` cannot be a map key"), k.span, "not a valid key type")
+                        Diagnostic::error(format!("`{}` cannot be a map key", key.ty), k.span, "not a valid key type")
                             .with_help("map keys are integers, bool, string or enums, so that every language orders them the same way"),
                     );
                     return None;
@@ -745,7 +745,7 @@ impl Lowerer<'_> {
                 Some(Type::Map(Box::new(key), Box::new(value?)))
             }
             TypeExprKind::Array(elem, len) => {
-                let elem = self.resolve(file, elem);
+                let elem = self.elem(file, elem);
                 let n = self.int_value(file, len, Prim::U32, "array length");
                 let n = match n {
                     Some(n) if !(1..=MAX_ARRAY_LEN).contains(&n) => {
@@ -774,6 +774,20 @@ impl Lowerer<'_> {
                 Some(Type::Optional(Box::new(self.resolve(file, inner)?)))
             }
         }
+    }
+
+    /// An element, key or value type and its attributes: `@max(N)` bounds
+    /// each element as a field's bounds the field.
+    fn elem(&mut self, file: usize, t: &ast::TypeExpr) -> Option<Elem> {
+        let ty = self.resolve(file, t);
+        let mut max = None;
+        for a in &t.attrs {
+            match a.name.name.as_str() {
+                "max" => max = self.max_attr(file, a, ty.as_ref()),
+                _ => self.unknown_attr(a, &["max"]),
+            }
+        }
+        Some(Elem { ty: ty?, max })
     }
 
     fn enum_kind(&mut self, file: usize, e: &ast::EnumDecl) -> TypeKind {

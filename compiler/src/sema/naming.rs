@@ -56,6 +56,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
         }
     }
     type_names(namings, ir, &mut diags);
+    types_named_like_namespaces(namings, ir, &mut diags);
     constants_classes(namings, ir, &mut diags);
     for def in &ir.types {
         for naming in namings.iter().filter(|n| !n.prelude.is_empty()) {
@@ -415,6 +416,53 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
             ))
             .with_help("choose another name"),
         );
+    }
+}
+
+/// Where types and namespaces share names (C#), no type may have the
+/// qualified name of a namespace of the compilation: `Net` in `game` and
+/// `namespace game.net`, or a top-level `Runtime` and `namespace runtime.x`.
+fn types_named_like_namespaces(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    for naming in namings.iter().filter(|n| n.types_and_namespaces_clash) {
+        let convert = |segs: &[String]| -> Vec<String> {
+            segs.iter()
+                .map(|s| (naming.convert)(NameKind::Type, s))
+                .collect()
+        };
+        // Every namespace and every prefix of one, converted, with a file
+        // that declares it.
+        let mut namespaces: HashMap<Vec<String>, &FileIr> = HashMap::new();
+        for file in &ir.files {
+            let converted = convert(&file.namespace);
+            for n in 1..=converted.len() {
+                namespaces.entry(converted[..n].to_vec()).or_insert(file);
+            }
+        }
+        for def in &ir.types {
+            let mut qualified = convert(ir.namespace_of(def));
+            qualified.push((naming.convert)(NameKind::Type, &def.name));
+            let Some(file) = namespaces.get(&qualified) else {
+                continue;
+            };
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{} `{}` has the name of the namespace `{}` in {}",
+                        def.kind.keyword(),
+                        def.name,
+                        qualified.join("."),
+                        naming.language
+                    ),
+                    def.span,
+                    format!("`{}` is also a namespace", qualified.join(".")),
+                )
+                .with_label(
+                    file.namespace_span.unwrap_or_default(),
+                    format!("namespace `{}`", file.namespace.join(".")),
+                )
+                .with_help("rename the type, or the namespace"),
+            );
+        }
     }
 }
 

@@ -503,20 +503,20 @@ impl<'a> Writer<'a> {
             TypeExprKind::List(elem) => {
                 self.tok("list", start, start + "list".len());
                 self.put("<");
-                self.ty(elem);
+                self.elem_ty(elem);
                 self.put(">");
             }
             TypeExprKind::Map(k, v) => {
                 self.tok("map", start, start + "map".len());
                 self.put("<");
-                self.ty(k);
+                self.elem_ty(k);
                 self.put(", ");
-                self.ty(v);
+                self.elem_ty(v);
                 self.put(">");
             }
             TypeExprKind::Array(elem, len) => {
                 self.tok("[", start, start + 1);
-                self.ty(elem);
+                self.elem_ty(elem);
                 self.put("; ");
                 self.lit(len);
                 self.put("]");
@@ -527,6 +527,15 @@ impl<'a> Writer<'a> {
             }
         }
         self.last = self.last.max(t.span.end as usize);
+    }
+
+    /// An element, key or value type, then its attributes.
+    fn elem_ty(&mut self, t: &TypeExpr) {
+        self.ty(t);
+        for a in &t.attrs {
+            self.put(" ");
+            self.attr(a);
+        }
     }
 
     fn finish(mut self) -> String {

@@ -106,12 +106,22 @@ impl Cx<'_> {
                 self.view_default(&f.ty, f.default.as_ref()),
                 indent = indent + 4
             ),
-            value: call_statement(
-                indent + 4,
-                &format!("{reader}.view_field"),
-                &[format!("\"{}.{}\"", def.name, f.name)],
-                "?",
-            ),
+            value: if f.ty.has_element_max() {
+                super::max::view_field(
+                    indent + 4,
+                    "",
+                    reader,
+                    &format!("\"{}.{}\"", def.name, f.name),
+                    "?",
+                )
+            } else {
+                call_statement(
+                    indent + 4,
+                    &format!("{reader}.view_field"),
+                    &[format!("\"{}.{}\"", def.name, f.name)],
+                    "?",
+                )
+            },
             owned: owned_field(12, &name),
             head: String::new(),
             charge_default: None,
@@ -160,13 +170,25 @@ impl Cx<'_> {
                     "field_{}",
                     names::convert(Lang::Rust, NameKind::Field, &f.name)
                 );
-                v.checks = self.field_checks("r", 8, def, f);
-                v.value = call_statement(
-                    8,
-                    &format!("let {local} = r.view_field"),
-                    &[format!("\"{}.{}\"", def.name, f.name)],
-                    "?;",
-                );
+                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                if f.ty.has_element_max() {
+                    // Fields back to back in one scope: each `Max` in a
+                    // block.
+                    v.checks = vec![format!("        let {local} = {{")];
+                    v.checks.extend(self.field_checks("r", 12, def, f));
+                    v.value = format!(
+                        "{}\n        }};",
+                        super::max::view_field(12, "", "r", &schema_name, "?")
+                    );
+                } else {
+                    v.checks = self.field_checks("r", 8, def, f);
+                    v.value = call_statement(
+                        8,
+                        &format!("let {local} = r.view_field"),
+                        &[schema_name],
+                        "?;",
+                    );
+                }
                 v.init = split_line(12, &v.name, ": ", &format!("{local},"));
                 v
             })
@@ -216,15 +238,10 @@ impl Cx<'_> {
             .zip(&owned.variants)
             .map(|(v, o)| {
                 let ty = self.field_view_type(&v.ty, v.cyclic);
-                let decl = format!("    {}({ty}),", o.name);
                 ViewVariantView {
                     doc: o.doc.clone(),
                     deprecated: o.deprecated,
-                    decl: if decl.chars().count() <= 100 {
-                        decl
-                    } else {
-                        format!("    {}(\n        {ty},\n    ),", o.name)
-                    },
+                    decl: super::variant_decl(&o.name, &ty),
                     owned_arm: match_arm(
                         12,
                         &format!("Self::{}(v)", o.name),
@@ -232,6 +249,18 @@ impl Cx<'_> {
                     ),
                     name: o.name.clone(),
                     tag: o.tag.clone(),
+                    view_value: match super::Marker::of(&v.ty, None) {
+                        Some(m) => super::max::variant_lines(
+                            &m,
+                            16,
+                            "view_variant",
+                            &format!("\"{}.{}\"", def.name, v.name),
+                        ),
+                        None => vec![
+                            "                let v = ::pkt_runtime::View::view_raw(&mut body)?;"
+                                .to_string(),
+                        ],
+                    },
                     boxed_memory: o.boxed_memory,
                     // A large fixed-size payload's view borrows the input
                     // (`Fixed`, `FixedArray`) and is read like any other.
@@ -348,7 +377,7 @@ impl Cx<'_> {
 /// Whether the type is `bytes` or `list<u8>`, which decode alike and view
 /// as `&[u8]`.
 fn is_byte_list(ty: &Type) -> bool {
-    matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if **t == Type::Prim(Prim::U8))
+    matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if t.ty == Type::Prim(Prim::U8))
 }
 
 /// `name: self.name.into_owned(),` at `indent`, laid out as rustfmt lays
@@ -504,6 +533,8 @@ struct ViewVariantView {
     owned_arm: String,
     tag: String,
     boxed_memory: Option<u64>,
+    /// The statements that view the payload into `v`.
+    view_value: Vec<String>,
     /// Viewed straight from the frame's bytes, as the owned decode does
     /// (for fixed-size payloads small enough to be copied into the view).
     fixed_payload: bool,
@@ -514,51 +545,7 @@ struct ViewVariantView {
 /// generic arguments one per line, `Head<` staying on the name's line when
 /// it fits there.
 fn field_decl(indent: usize, name: &str, ty: &str) -> String {
-    let pad = " ".repeat(indent);
-    let one = format!("{pad}pub {name}: {ty},");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    let next = format!("{pad}    {ty},");
-    let Some((head, args)) = generic_args(ty).filter(|_| next.chars().count() > 100) else {
-        return format!("{pad}pub {name}:\n{next}");
-    };
-    let same = format!("{pad}pub {name}: {head}<");
-    let (first, inner) = if same.chars().count() <= 100 {
-        (same, pad.clone())
-    } else {
-        (
-            format!("{pad}pub {name}:\n{pad}    {head}<"),
-            format!("{pad}    "),
-        )
-    };
-    let mut out = first;
-    for a in args {
-        out.push_str(&format!("\n{inner}    {a},"));
-    }
-    out.push_str(&format!("\n{inner}>,"));
-    out
-}
-
-/// `Head<a, b>` as `Head` and its top-level arguments.
-fn generic_args(ty: &str) -> Option<(&str, Vec<&str>)> {
-    let open = ty.find('<')?;
-    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(inner[start..].trim());
-    Some((&ty[..open], args))
+    super::type_lines(indent, &format!("pub {name}: "), ty, ",", true).join("\n")
 }
 
 /// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`, with the type

@@ -404,18 +404,21 @@ impl Comparer<'_> {
                 Some("renaming is wire-safe (fields are identified by position); code using the field must be updated"),
             );
         }
-        if a.ty.to_string() != b.ty.to_string() {
+        let (at, bt) = (a.ty.without_max(), b.ty.without_max());
+        if at.to_string() != bt.to_string() {
             self.push(
                 Rule::SameEncodingRetyped,
                 format!(
-                    "field `{}` of `{}` changed type from `{}` to `{}` with the same encoding",
-                    b.name, owner.name, a.ty, b.ty
+                    "field `{}` of `{}` changed type from `{at}` to `{bt}` with the same encoding",
+                    b.name, owner.name
                 ),
-                Some((a.span, format!("`{}`", a.ty))),
-                Some((b.span, format!("`{}`", b.ty))),
+                Some((a.span, format!("`{at}`"))),
+                Some((b.span, format!("`{bt}`"))),
                 Some("the bytes are the same; the generated field type changes"),
             );
         }
+        let place = format!("{}.{}", owner.name, b.name);
+        self.compare_element_max(&place, (&a.ty, a.span), (&b.ty, b.span));
         if a.deprecated != b.deprecated {
             self.push(
                 Rule::DeprecationChanged,
@@ -712,18 +715,21 @@ impl Comparer<'_> {
                             Some("the tag is unchanged, so the wire is too; code using the old name must be updated"),
                         );
                     }
-                    if a.ty.to_string() != b.ty.to_string() {
+                    let (at, bt) = (a.ty.without_max(), b.ty.without_max());
+                    if at.to_string() != bt.to_string() {
                         self.push(
                             Rule::SameEncodingRetyped,
                             format!(
-                                "variant `{}::{}` changed payload type from `{}` to `{}` with the same encoding",
-                                n.name, b.name, a.ty, b.ty
+                                "variant `{}::{}` changed payload type from `{at}` to `{bt}` with the same encoding",
+                                n.name, b.name
                             ),
-                            Some((a.span, format!("`{}`", a.ty))),
-                            Some((b.span, format!("`{}`", b.ty))),
+                            Some((a.span, format!("`{at}`"))),
+                            Some((b.span, format!("`{bt}`"))),
                             None,
                         );
                     }
+                    let place = format!("{}.{}", n.name, b.name);
+                    self.compare_element_max(&place, (&a.ty, a.span), (&b.ty, b.span));
                 }
                 None if nr.contains(&a.tag) => self.push(
                     Rule::UnionVariantRemovedReserved,
@@ -785,18 +791,43 @@ impl Comparer<'_> {
         }
     }
 
+    /// The `@max` limits on the elements, keys and values of two types with
+    /// the same encoding (of field or variant `place`), each change
+    /// reported on its own.
+    fn compare_element_max(
+        &mut self,
+        place: &str,
+        (a, a_at): (&Type, Span),
+        (b, b_at): (&Type, Span),
+    ) {
+        let mut changes = Vec::new();
+        element_max_changes(a, b, place.to_string(), &mut changes);
+        for (part, was, now) in changes {
+            self.push(
+                Rule::ElementMaxChanged,
+                format!(
+                    "the limit on `{part}` changed from {} to {}",
+                    show_max(was),
+                    show_max(now)
+                ),
+                Some((a_at, show_max(was))),
+                Some((b_at, show_max(now))),
+                Some("the side with the lower limit rejects values the other side may send"),
+            );
+        }
+    }
+
     /// Whether two types have the same encoding. Declared types are compared
     /// by their definitions, so a renamed type with the same layout matches.
     fn wire_eq(&self, a: &Type, b: &Type, seen: &mut HashSet<(TypeId, TypeId)>) -> bool {
-        let is_byte_list = |t: &Type| matches!(t, Type::List(e) if **e == Type::Prim(Prim::U8));
+        let is_byte_list = |t: &Type| matches!(t, Type::List(e) if e.ty == Type::Prim(Prim::U8));
         match (a, b) {
             (Type::Prim(x), Type::Prim(y)) => x == y,
             (Type::String, Type::String) => true,
             (Type::Bytes, Type::Bytes) => true,
             (Type::Bytes, t) | (t, Type::Bytes) => is_byte_list(t),
-            (Type::List(x), Type::List(y)) | (Type::Optional(x), Type::Optional(y)) => {
-                self.wire_eq(x, y, seen)
-            }
+            (Type::List(x), Type::List(y)) => self.wire_eq(x, y, seen),
+            (Type::Optional(x), Type::Optional(y)) => self.wire_eq(x, y, seen),
             (Type::Map(k1, v1), Type::Map(k2, v2)) => {
                 self.wire_eq(k1, k2, seen) && self.wire_eq(v1, v2, seen)
             }
@@ -861,6 +892,34 @@ fn show_default(v: &Option<Value>) -> String {
         Some(Value::Float(f)) => format!("`{f}`"),
         Some(Value::String(s)) => format!("`{s:?}`"),
         Some(Value::Enum { name, .. }) => format!("`{name}`"),
+    }
+}
+
+/// The element, key and value limits that differ between two types of the
+/// same encoding, each with its part (`Chat.mentions[]`), in wire order.
+fn element_max_changes(
+    a: &Type,
+    b: &Type,
+    place: String,
+    out: &mut Vec<(String, Option<u32>, Option<u32>)>,
+) {
+    let parts = |x: &Elem, y: &Elem, part: String, out: &mut Vec<_>| {
+        if x.max != y.max {
+            out.push((part.clone(), x.max, y.max));
+        }
+        element_max_changes(&x.ty, &y.ty, part, out);
+    };
+    match (a, b) {
+        (Type::List(x), Type::List(y)) | (Type::Array(x, _), Type::Array(y, _)) => {
+            parts(x, y, format!("{place}[]"), out);
+        }
+        (Type::Map(k1, v1), Type::Map(k2, v2)) => {
+            parts(k1, k2, format!("{place}[key]"), out);
+            parts(v1, v2, format!("{place}[value]"), out);
+        }
+        (Type::Optional(x), Type::Optional(y)) => element_max_changes(x, y, place, out),
+        // `bytes` and `list<u8>`: `u8` takes no limit.
+        _ => {}
     }
 }
 
