@@ -65,6 +65,17 @@ fn known_sets() -> Vec<(String, SchemaSet)> {
              deep: [[[f32; 16]; 300]; 1] }\nmessage Cyc { next: [Cyc?; 33] }\n\
              union Pick { A(Old) = 1, B([[u8; 40]; 10]) = 2 }\n",
         ),
+        // Laid out as rustfmt lays them out: a one-field plain struct (its
+        // `plain!` on one line), and view types too long for a line of
+        // their own, in a field, a variant and an element limit's marker.
+        one(
+            "long_types",
+            "namespace known.layout.deeply.nested.names;\nstruct Span { x: u8 }\n\
+             message WithAVeryLongNameIndeed { a_rather_long_field_name: [map<string, map<i64, i16>>; 33], \
+             pos: [bytes @max(24); 3]?, deep: map<string @max(1), list<list<string @max(2)> @max(3)> @max(4)> }\n\
+             union Wide { Event([map<string, map<i64, i16>>; 33]) = 1, \
+             Trait(list<map<string, map<i16, string>>>) = 2 }\n",
+        ),
         // Types named like .NET namespaces and types, inside a namespace.
         one(
             "dotnet_names",

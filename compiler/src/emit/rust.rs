@@ -1390,6 +1390,9 @@ impl Cx<'_> {
             })
             .collect();
         UnionView {
+            unknown_one_line: unknown_on_one_line(views.iter().map(|v| {
+                !v.doc.is_empty() || v.deprecated || !v.attrs.is_empty() || v.decl.contains('\n')
+            })),
             limited,
             fixed_appends,
             // Externally tagged: `{"Variant": payload}`, and
@@ -1647,6 +1650,8 @@ struct UnionView {
     /// The variants `encode_into` appends in one step; when there are none,
     /// the union keeps the default `encode_into`.
     fixed_appends: Vec<FixedAppend>,
+    /// `Unknown { tag, body }` on one line (see [`unknown_on_one_line`]).
+    unknown_one_line: bool,
     variants: Vec<VariantView>,
 }
 
@@ -1803,6 +1808,16 @@ fn variant_decl(name: &str, ty: &str) -> String {
     lines.extend(type_lines(8, "", ty, ",", false));
     lines.push("    ),".to_string());
     lines.join("\n")
+}
+
+/// Whether a union's `Unknown { tag, body }` variant goes on one line, as
+/// rustfmt decides: it lays out an enum's struct variants on one line when
+/// their fields fit, unless the enum mixes variants of one line with
+/// variants of several (a doc comment or attribute counts as a line), when
+/// it writes them one field per line. `Unknown` has a doc comment, so it is
+/// on one line exactly when every other variant takes several lines too.
+fn unknown_on_one_line(multiline: impl IntoIterator<Item = bool>) -> bool {
+    multiline.into_iter().all(|m| m)
 }
 
 /// A macro call statement laid out as rustfmt lays it out: as

@@ -269,6 +269,11 @@ impl Cx<'_> {
             })
             .collect();
         UnionViewModel {
+            unknown_one_line: super::unknown_on_one_line(
+                views
+                    .iter()
+                    .map(|v| !v.doc.is_empty() || v.deprecated || v.decl.contains('\n')),
+            ),
             impl_head: impl_head(&name),
             entry: self.entry_points(&name),
             view: format!("{name}{VIEW_SUFFIX}"),
@@ -520,6 +525,8 @@ pub(super) struct UnionViewModel {
     first: String,
     first_default: String,
     entry: Vec<EntryPoint>,
+    /// `Unknown { tag, body }` on one line.
+    unknown_one_line: bool,
     variants: Vec<ViewVariantView>,
 }
 
