@@ -27,6 +27,7 @@ use crate::Failed;
 pub struct Config {
     out_dir: Option<PathBuf>,
     options: GenOptions,
+    asmdef: Option<String>,
     rerun_if_changed: Option<bool>,
 }
 
@@ -42,6 +43,7 @@ impl Config {
         Config {
             out_dir: None,
             options: GenOptions::new(Lang::Rust),
+            asmdef: None,
             rerun_if_changed: None,
         }
     }
@@ -62,6 +64,14 @@ impl Config {
     /// (on by default).
     pub fn csharp_runtime(&mut self, yes: bool) -> &mut Self {
         self.options.runtime = yes;
+        self
+    }
+
+    /// C# only: also write the Unity assembly definition `<name>.asmdef`
+    /// (see [`GenOptions::set_csharp_asmdef`]); an invalid name fails
+    /// [`Config::compile`].
+    pub fn csharp_asmdef(&mut self, name: &str) -> &mut Self {
+        self.asmdef = Some(name.to_string());
         self
     }
 
@@ -110,7 +120,11 @@ impl Config {
                 println!("cargo:warning={line}");
             }
         }
-        let files = emit::generate(&checked.ir, &self.options);
+        let mut options = self.options.clone();
+        options
+            .set_csharp_asmdef(self.asmdef.as_deref())
+            .map_err(Error::Option)?;
+        let files = emit::generate(&checked.ir, &options);
         emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Write)?;
         Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())
     }
@@ -148,6 +162,8 @@ pub enum Error {
     Write(emit::WriteError),
     /// No output directory was set and `OUT_DIR` is not set (not in a build script).
     NoOutDir,
+    /// A setting is invalid (an assembly definition name); says why.
+    Option(String),
 }
 
 impl fmt::Display for Error {
@@ -159,6 +175,7 @@ impl fmt::Display for Error {
             Error::NoOutDir => f.write_str(
                 "no output directory: call Config::out_dir, or run inside a build script",
             ),
+            Error::Option(e) => f.write_str(e),
         }
     }
 }
@@ -177,7 +194,7 @@ impl std::error::Error for Error {
             Error::Schema(f) => Some(f),
             Error::Io(e) => Some(e),
             Error::Write(e) => Some(e),
-            Error::NoOutDir => None,
+            Error::NoOutDir | Error::Option(_) => None,
         }
     }
 }
@@ -185,6 +202,26 @@ impl std::error::Error for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_invalid_assembly_name_fails_before_anything_is_written() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let out = std::env::temp_dir().join("pktc-config-asmdef");
+        let err = Config::new()
+            .lang(Lang::CSharp)
+            .out_dir(&out)
+            .rerun_if_changed(false)
+            .csharp_asmdef("Game/Protocol")
+            .compile(&[root.join("schemas/small.pkt")])
+            .expect_err("not an assembly name");
+        assert!(matches!(err, Error::Option(_)), "{err}");
+        assert!(
+            err.to_string()
+                .contains("`Game/Protocol` is not an assembly name"),
+            "{err}"
+        );
+        assert!(!out.exists(), "nothing written");
+    }
 
     #[test]
     fn reruns_for_inputs_and_imports_only() {

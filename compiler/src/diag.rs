@@ -348,6 +348,30 @@ impl Diagnostic {
     }
 }
 
+/// A warning that a schema can turn off for one type by writing
+/// `@allow(name)` before it, where the type is deliberate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lint {
+    /// A type named like the last segment of its namespace (`Sky.Guild.Guild`
+    /// in C#), which C# code in an enclosing namespace cannot name.
+    TypeNamedLikeNamespace,
+}
+
+impl Lint {
+    pub const ALL: [Lint; 1] = [Lint::TypeNamedLikeNamespace];
+
+    /// The name `@allow` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lint::TypeNamedLikeNamespace => "type_named_like_namespace",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Lint> {
+        Lint::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
 /// Renders diagnostics in the order given, separated by blank lines, followed
 /// by a summary line when there is more than one error.
 pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {

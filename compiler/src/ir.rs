@@ -238,6 +238,10 @@ pub struct TypeDef {
     /// The span of the declared name.
     #[serde(skip)]
     pub span: Span,
+    /// The warnings `@allow` turns off for this type; they change no
+    /// generated code.
+    #[serde(skip)]
+    pub allow: Vec<crate::diag::Lint>,
 }
 
 #[derive(Clone, Debug, Serialize)]

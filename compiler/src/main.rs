@@ -40,6 +40,11 @@ enum Command {
         /// C#: do not write the runtime support file PktRuntime.cs.
         #[arg(long)]
         no_runtime: bool,
+        /// C#: also write the Unity assembly definition NAME.asmdef, which
+        /// compiles the generated files into the assembly NAME (referencing
+        /// the runtime package's assembly Pkt.Runtime with --no-runtime).
+        #[arg(long, value_name = "NAME")]
+        asmdef: Option<String>,
         /// Rust: derive serde::Serialize and serde::Deserialize on every type.
         #[arg(long)]
         serde: bool,
@@ -144,6 +149,7 @@ fn main() -> ExitCode {
             out_dir,
             check,
             no_runtime,
+            asmdef,
             serde,
             files,
         } => {
@@ -153,6 +159,18 @@ fn main() -> ExitCode {
             });
             options.runtime = !no_runtime;
             options.serde = serde;
+            if let Some(name) = &asmdef {
+                let set = match lang {
+                    LangArg::CSharp => options.set_csharp_asmdef(Some(name)),
+                    LangArg::Rust => Err("--asmdef writes a Unity assembly definition for C# \
+                                          code; use it with --lang csharp"
+                        .to_string()),
+                };
+                if let Err(e) = set {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             gen(&files, &out_dir, &options, check)
         }
         Command::Compat {

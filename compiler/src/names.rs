@@ -100,6 +100,12 @@ pub struct Naming {
     /// Output stems the backend writes itself (`mod`, `PktRuntime`), which
     /// schema files' outputs may not take.
     pub reserved_stems: &'static [&'static str],
+    /// The compiler error, if any, of code in an enclosing namespace that
+    /// names a type called like the last segment of its own namespace and
+    /// finds the namespace instead (C#: in namespace `Sky`, `Guild` is
+    /// `Sky.Guild`, not `Sky.Guild.Guild`: CS0118). Such types get a
+    /// warning ([`crate::diag::Lint::TypeNamedLikeNamespace`]).
+    pub namespace_hides_type: Option<&'static str>,
 }
 
 /// A type a backend generates beside some schema types, named after them.

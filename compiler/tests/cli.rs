@@ -19,6 +19,10 @@ fn main() {
             check_reports_every_error_and_exits_1,
         ),
         trial(
+            "check_prints_warnings_and_exits_0",
+            check_prints_warnings_and_exits_0,
+        ),
+        trial(
             "layout_shows_the_seed_packet_sizes",
             layout_shows_the_seed_packet_sizes,
         ),
@@ -81,6 +85,26 @@ fn check_reports_every_error_and_exits_1() {
     assert!(err.contains("aborting due to 3 previous errors"), "{err}");
 }
 
+/// A warning is printed like an error, with its place, source line, note and
+/// help, and does not fail the command.
+fn check_prints_warnings_and_exits_0() {
+    let o = pktc(&["check", "schemas/warnings/type_named_like_namespace.pkt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("warning: C# type `Sky.GuildRank.GuildRank` is named like its namespace\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--> schemas/warnings/type_named_like_namespace.pkt:15:6"),
+        "{err}"
+    );
+    assert!(err.contains("15 | enum GuildRank : u8 {"), "{err}");
+    assert!(err.contains("= help: rename the type"), "{err}");
+    assert!(!err.contains("error:"), "{err}");
+}
+
 fn layout_shows_the_seed_packet_sizes() {
     let o = pktc(&["layout", "schemas/seed_packets.pkt"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -105,6 +129,37 @@ fn dump_ir_is_json_and_stable() {
 
 fn usage_errors_exit_2() {
     assert_eq!(pktc(&["check"]).status.code(), Some(2));
+    let out = std::env::temp_dir().join("pktc-cli-asmdef");
+    let out = out.to_str().expect("UTF-8 path");
+    let o = pktc(&[
+        "gen",
+        "--lang",
+        "csharp",
+        "--asmdef",
+        "../Game",
+        "-o",
+        out,
+        "schemas/small.pkt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`../Game` is not an assembly name"),
+        "{}",
+        stderr(&o)
+    );
+    let o = pktc(&[
+        "gen",
+        "--lang",
+        "rust",
+        "--asmdef",
+        "Game",
+        "-o",
+        out,
+        "schemas/small.pkt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--lang csharp"), "{}", stderr(&o));
+    assert!(!std::path::Path::new(out).exists(), "nothing written");
     assert_eq!(pktc(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(
         pktc(&["dump", "nothing", "schemas/game.pkt"]).status.code(),

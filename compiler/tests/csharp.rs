@@ -50,6 +50,14 @@ fn main() {
             files_with_the_same_name_get_distinct_outputs,
         ),
         trial(
+            "asmdef_is_written_on_request_and_removed_with_its_option",
+            asmdef_is_written_on_request_and_removed_with_its_option,
+        ),
+        trial(
+            "a_type_named_like_its_namespace_fails_by_its_short_name",
+            a_type_named_like_its_namespace_fails_by_its_short_name,
+        ),
+        trial(
             "generated_csharp_compiles_and_passes_the_mono_tests",
             generated_csharp_compiles_and_passes_the_mono_tests,
         ),
@@ -154,6 +162,132 @@ fn files_with_the_same_name_get_distinct_outputs() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `--asmdef NAME` adds `NAME.asmdef`, referencing the runtime package's
+/// assembly unless the runtime is generated too; a renamed or dropped
+/// option removes the file an earlier run wrote, as with any stale file,
+/// and never a hand-written assembly definition or one of another language.
+fn asmdef_is_written_on_request_and_removed_with_its_option() {
+    use pktc::emit::{write_files, WriteMode};
+    let checked = check(Path::new("schemas/small.pkt")).expect("valid");
+    let gen = |runtime: bool, asmdef: Option<&str>| {
+        let mut options = GenOptions::new(Lang::CSharp);
+        options.runtime = runtime;
+        options.set_csharp_asmdef(asmdef).expect("a valid name");
+        generate(&checked.ir, &options)
+    };
+    let dir = work_dir("asmdef");
+    let names = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let json = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect("read")).expect("JSON")
+    };
+    std::fs::write(dir.join("Mine.asmdef"), "{ \"name\": \"Mine\" }\n").expect("write");
+
+    write_files(&dir, &gen(false, Some("Game.Protocol")), WriteMode::Write).expect("write");
+    assert_eq!(
+        names(&dir),
+        ["Game.Protocol.asmdef", "Mine.asmdef", "small.cs"]
+    );
+    let definition = json("Game.Protocol.asmdef");
+    assert_eq!(definition["name"], "Game.Protocol");
+    assert_eq!(
+        definition["references"],
+        serde_json::json!([pktc::emit::CSHARP_RUNTIME_ASSEMBLY])
+    );
+
+    write_files(&dir, &gen(true, Some("Game.Net")), WriteMode::Write).expect("write");
+    assert_eq!(
+        names(&dir),
+        [
+            "Game.Net.asmdef",
+            "Mine.asmdef",
+            "PktRuntime.cs",
+            "small.cs"
+        ]
+    );
+    assert_eq!(json("Game.Net.asmdef")["references"], serde_json::json!([]));
+
+    // Rust output in the same folder leaves the C# output alone.
+    let rust = generate(&checked.ir, &GenOptions::new(Lang::Rust));
+    write_files(&dir, &rust, WriteMode::Write).expect("write");
+    assert!(names(&dir).contains(&"Game.Net.asmdef".to_string()));
+
+    let report = write_files(&dir, &gen(true, None), WriteMode::Check).expect("check");
+    assert_eq!(
+        report.stale,
+        [dir.join("Game.Net.asmdef")],
+        "--check lists it"
+    );
+    write_files(&dir, &gen(true, None), WriteMode::Write).expect("write");
+    assert_eq!(
+        names(&dir),
+        [
+            "Mine.asmdef",
+            "PktRuntime.cs",
+            "mod.rs",
+            "small.cs",
+            "small.rs"
+        ]
+    );
+}
+
+/// What the `type_named_like_namespace` warning says: in a file with
+/// `using Sky.GuildRank;`, code inside namespace `Sky` that names the type
+/// `GuildRank` gets CS0118, while the type the warning leaves alone
+/// (`Guild`) and the full name compile.
+fn a_type_named_like_its_namespace_fails_by_its_short_name() {
+    let files = generate_for(
+        Path::new("schemas/warnings/type_named_like_namespace.pkt"),
+        true,
+    );
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("named_like_namespace");
+    let mut sources = Vec::new();
+    for f in &files {
+        let p = dir.join(&f.path);
+        std::fs::write(&p, &f.contents).expect("write generated file");
+        sources.push(p.display().to_string());
+    }
+    let compile = |client: &str| {
+        let path = dir.join("Client.cs");
+        let text = format!(
+            "using Sky.GuildRank;\n\nnamespace Sky.Client\n{{\n    public static class C\n    {{\n        {client}\n    }}\n}}\n"
+        );
+        std::fs::write(&path, text).expect("write client");
+        let out = Command::new("mcs")
+            .args(["-langversion:7.2", "-nologo", "-target:library"])
+            .arg(format!("-out:{}", dir.join("Client.dll").display()))
+            .args(&sources)
+            .arg(&path)
+            .output()
+            .expect("run mcs");
+        (
+            out.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    };
+    let (ok, text) = compile("public static Guild Make() { return new Guild(); }");
+    assert!(ok, "a type not named like its namespace:\n{text}");
+    let (ok, text) = compile("public static GuildRank First() { return default(GuildRank); }");
+    assert!(!ok && text.contains("CS0118"), "expected CS0118:\n{text}");
+    let (ok, text) = compile(
+        "public static Sky.GuildRank.GuildRank First() { return default(Sky.GuildRank.GuildRank); }",
+    );
+    assert!(ok, "the full name:\n{text}");
 }
 
 /// Whether mcs and mono can run: under `CI=true` their absence is a failure,

@@ -1,15 +1,37 @@
 //! Schemas that nest as deep as they are long: 100,000 struct or message
 //! declarations each holding the next, and 100,000 constants each defined by
 //! the previous one. Every pass of the compiler walks them with bounded
-//! stack, on the default 2 MiB test thread. A schema file over 16 MiB is
-//! refused before it is parsed.
+//! stack, on a 2 MiB thread (the default of a test thread). A schema file
+//! over 16 MiB is refused before it is parsed.
+//!
+//! The inner loop builds chains of 10,000 on a thread of a tenth of the
+//! stack, so a pass whose stack grows with the chain overflows as soon as it
+//! would on the full chain; `PKT_LONG_TESTS` runs the full chains.
 
 use std::path::{Path, PathBuf};
 
 use pktc::emit::{generate, GenOptions};
 use pktc::Lang;
 
-const N: usize = 100_000;
+/// Declarations in a chain, and the stack every pass gets for it: 2 MiB
+/// for 100,000 declarations, in proportion for shorter chains.
+fn chain_len() -> usize {
+    pkt_test_support::scaled(10_000, 100_000)
+}
+
+fn stack_size() -> usize {
+    (2 << 20) / 100_000 * chain_len()
+}
+
+/// Runs `f` on a thread with [`stack_size`] bytes of stack.
+fn on_chain_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(stack_size())
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
 
 fn write(name: &str, text: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("deep-schemas");
@@ -21,23 +43,25 @@ fn write(name: &str, text: &str) -> PathBuf {
 
 /// `struct S0 { a: S1 }` ... `struct S99999 { a: u8 }` (or messages).
 fn chain(keyword: &str, prefix: &str) -> String {
+    let n = chain_len();
     let mut s = String::new();
-    for i in 0..N - 1 {
+    for i in 0..n - 1 {
         s.push_str(&format!(
             "{keyword} {prefix}{i} {{\n    a: {prefix}{},\n}}\n\n",
             i + 1
         ));
     }
-    s.push_str(&format!("{keyword} {prefix}{} {{\n    a: u8,\n}}\n", N - 1));
+    s.push_str(&format!("{keyword} {prefix}{} {{\n    a: u8,\n}}\n", n - 1));
     s
 }
 
 fn consts() -> String {
+    let n = chain_len();
     let mut s = String::from("const C0: u32 = 1;\n");
-    for i in 1..N {
+    for i in 1..n {
         s.push_str(&format!("const C{i}: u32 = C{};\n", i - 1));
     }
-    s.push_str(&format!("\nstruct X {{\n    a: [u8; C{}],\n}}\n", N - 1));
+    s.push_str(&format!("\nstruct X {{\n    a: [u8; C{}],\n}}\n", n - 1));
     s
 }
 
@@ -62,7 +86,7 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
         "{what}: layout"
     );
     assert!(
-        serde_json::to_string(ir).expect("dump ir").len() > N,
+        serde_json::to_string(ir).expect("dump ir").len() > chain_len(),
         "{what}: dump ir"
     );
     for lang in [Lang::Rust, Lang::CSharp] {
@@ -101,38 +125,44 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
 }
 
 #[test]
-fn a_100k_struct_chain_compiles_everywhere() {
-    let text = chain("struct", "S");
-    let path = write("structs.pkt", &text);
-    // One byte: the u8 at the bottom of 100,000 nested structs.
-    every_pass(
-        &path,
-        &text,
-        Inspect::Decodes("S0", &[7], "\"a\": 7", N + 1),
-    );
+fn a_struct_chain_compiles_everywhere() {
+    on_chain_stack(|| {
+        let text = chain("struct", "S");
+        let path = write("structs.pkt", &text);
+        // One byte: the u8 at the bottom of the chain of nested structs.
+        every_pass(
+            &path,
+            &text,
+            Inspect::Decodes("S0", &[7], "\"a\": 7", chain_len() + 1),
+        );
+    });
 }
 
 #[test]
-fn a_100k_message_chain_compiles_everywhere() {
-    let text = chain("message", "M");
-    let path = write("messages.pkt", &text);
-    // 100 nested empty bodies: stopped by the depth limit.
-    let mut input = Vec::new();
-    for i in 0..100u32 {
-        input.splice(0..0, (4 * i).to_le_bytes());
-    }
-    every_pass(
-        &path,
-        &text,
-        Inspect::Fails("M0", &input, "nesting deeper than 64 levels"),
-    );
+fn a_message_chain_compiles_everywhere() {
+    on_chain_stack(|| {
+        let text = chain("message", "M");
+        let path = write("messages.pkt", &text);
+        // 100 nested empty bodies: stopped by the depth limit.
+        let mut input = Vec::new();
+        for i in 0..100u32 {
+            input.splice(0..0, (4 * i).to_le_bytes());
+        }
+        every_pass(
+            &path,
+            &text,
+            Inspect::Fails("M0", &input, "nesting deeper than 64 levels"),
+        );
+    });
 }
 
 #[test]
-fn a_100k_constant_chain_compiles_everywhere() {
-    let text = consts();
-    let path = write("consts.pkt", &text);
-    every_pass(&path, &text, Inspect::Decodes("X", &[7], "7", 3));
+fn a_constant_chain_compiles_everywhere() {
+    on_chain_stack(|| {
+        let text = consts();
+        let path = write("consts.pkt", &text);
+        every_pass(&path, &text, Inspect::Decodes("X", &[7], "7", 3));
+    });
 }
 
 #[test]

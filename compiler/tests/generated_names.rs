@@ -27,7 +27,15 @@ struct CsType {
     /// The enclosing generated type, for nested classes.
     parent: Option<String>,
     members: Vec<String>,
+    /// The members with at least one declaration that IntelliSense shows
+    /// (not marked `[EditorBrowsable(EditorBrowsableState.Never)]`).
+    visible: HashSet<String>,
+    /// The type itself is marked `[EditorBrowsable(EditorBrowsableState.Never)]`.
+    hidden: bool,
 }
+
+/// The attribute that hides a declaration from IntelliSense.
+const HIDDEN: &str = "EditorBrowsableState.Never";
 
 const ACCESS: [&str; 4] = ["public ", "private ", "internal ", "protected "];
 
@@ -40,13 +48,22 @@ fn csharp_types(text: &str) -> Vec<CsType> {
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut depth = 0usize;
     let mut pending: Option<usize> = None;
+    // The attribute lines since the last declaration hide the next one.
+    let mut hidden = false;
     for line in text.lines() {
         let code = line.split("//").next().unwrap_or("").trim();
+        if code.starts_with('[') {
+            hidden |= code.contains(HIDDEN);
+            continue;
+        }
         let declares = ACCESS.iter().any(|a| code.starts_with(a));
         if declares && open.last().is_some_and(|&(_, d)| d == depth) {
             let (owner, _) = *open.last().expect("checked");
             if let Some(name) = member_name(code) {
                 if name != types[owner].name {
+                    if !hidden {
+                        types[owner].visible.insert(name.clone());
+                    }
                     types[owner].members.push(name);
                 }
             }
@@ -58,9 +75,14 @@ fn csharp_types(text: &str) -> Vec<CsType> {
                     name,
                     parent,
                     members: Vec::new(),
+                    visible: HashSet::new(),
+                    hidden,
                 });
                 pending = Some(types.len() - 1);
             }
+        }
+        if !code.is_empty() {
+            hidden = false;
         }
         for c in code.chars() {
             match c {
@@ -89,7 +111,8 @@ fn type_name(code: &str) -> Option<String> {
     let at = words
         .iter()
         .position(|w| matches!(*w, "class" | "struct" | "enum"))?;
-    let name = words.get(at + 1)?;
+    // `PktMap<K, V>` is `PktMap`.
+    let name = words.get(at + 1)?.split('<').next()?;
     Some(
         name.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_')
             .to_string(),
@@ -101,6 +124,10 @@ fn type_name(code: &str) -> Option<String> {
 fn member_name(code: &str) -> Option<String> {
     if let Some(name) = type_name(code) {
         return Some(name);
+    }
+    // `public static bool operator ==(A a, A b)` names no member.
+    if code.split_whitespace().any(|w| w == "operator") {
+        return None;
     }
     let end = code.find(['(', '=', ';', '{'])?;
     let before = code[..end].trim_end();
@@ -457,7 +484,7 @@ fn the_rust_reader_finds_inherent_members() {
 
 #[test]
 fn the_csharp_reader_finds_declarations() {
-    let text = "public sealed partial class Health\n{\n    public ushort HealthValue;\n\n    public int GetEncodedSize()\n    {\n        int n = 4;\n        return n;\n    }\n    public override byte Tag { get { return 1; } }\n    public sealed class Inner : Health\n    {\n        public Inner() { }\n        public int Value;\n    }\n}\n";
+    let text = "public sealed partial class Health\n{\n    public ushort HealthValue;\n\n    public int GetEncodedSize()\n    {\n        int n = 4;\n        return n;\n    }\n    public override byte Tag { get { return 1; } }\n    public static bool operator ==(Health a, Health b) { return true; }\n    public sealed class Inner : Health\n    {\n        public Inner() { }\n        public int Value;\n    }\n}\n";
     let types = csharp_types(text);
     assert_eq!(types.len(), 2, "{types:?}");
     assert_eq!(
@@ -466,4 +493,205 @@ fn the_csharp_reader_finds_declarations() {
     );
     assert_eq!(types[1].parent.as_deref(), Some("Health"));
     assert_eq!(types[1].members, ["Value"]);
+}
+
+/// Where the documentation shows C# to users: the README, the Unity
+/// package's README and sample (its code too), and every page of `docs/` but the
+/// architecture, which names internals for contributors.
+fn csharp_docs() -> Vec<std::path::PathBuf> {
+    let root = common::root();
+    let mut files = vec![
+        root.join("README.md"),
+        root.join("runtime/csharp/README.md"),
+        root.join("runtime/csharp/Samples~/Lobby/README.md"),
+        root.join("runtime/csharp/Samples~/Lobby/LobbyClient.cs"),
+    ];
+    let mut pages: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("architecture.md"))
+        .collect();
+    pages.sort();
+    files.extend(pages);
+    files
+}
+
+/// The C# a markdown page shows: its `csharp` code blocks and its inline
+/// code spans (which name API members: `ToArray()`, `Pkt.PktFrameReader<T>`).
+fn csharp_in_markdown(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if let Some(info) = line.strip_prefix("```") {
+            let lang = info.split_whitespace().next().unwrap_or("");
+            let block: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            if matches!(lang, "csharp" | "cs") {
+                out.push(block.join("\n"));
+            }
+            continue;
+        }
+        out.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
+    }
+    out
+}
+
+/// The dotted chains of identifiers in C# text: `welcome.Value.Motd`,
+/// `ServerMsg.ReadFrom`, `PktFrameReader`.
+fn identifier_chains(code: &str) -> Vec<Vec<String>> {
+    let mut chains: Vec<Vec<String>> = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut after_dot = false;
+    for c in code.chars().chain([' ']) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            if !after_dot && !current.is_empty() {
+                chains.push(std::mem::take(&mut current));
+            }
+            current.push(std::mem::take(&mut word));
+            after_dot = false;
+        }
+        if c == '.' {
+            after_dot = true;
+        } else if !c.is_whitespace() || !after_dot {
+            after_dot = false;
+            if !current.is_empty() {
+                chains.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    chains
+}
+
+/// The names in `chains` that the C# declarations in `types` hide from
+/// IntelliSense, as `Type.Member` or `Type`: a member named after a type
+/// (`ServerMsg.ReadFrom`) must have a visible declaration in that type,
+/// any other member some visible declaration, and a type must be visible.
+fn hidden_references(types: &[CsType], chains: &[Vec<String>]) -> Vec<String> {
+    fn by_name<'t>(types: &'t [CsType], n: &str) -> Vec<&'t CsType> {
+        types.iter().filter(|t| t.name == n).collect()
+    }
+    let mut hidden = Vec::new();
+    for chain in chains {
+        for (i, name) in chain.iter().enumerate() {
+            let owners: Vec<&CsType> = match i {
+                0 => Vec::new(),
+                _ => by_name(types, &chain[i - 1])
+                    .into_iter()
+                    .filter(|t| t.members.contains(name))
+                    .collect(),
+            };
+            if !owners.is_empty() {
+                if !owners.iter().any(|t| t.visible.contains(name)) {
+                    hidden.push(format!("{}.{name}", chain[i - 1]));
+                }
+                continue;
+            }
+            let as_type = by_name(types, name);
+            if !as_type.is_empty() {
+                if as_type.iter().all(|t| t.hidden) {
+                    hidden.push(name.clone());
+                }
+                continue;
+            }
+            let declared = types.iter().any(|t| t.members.contains(name));
+            if declared && !types.iter().any(|t| t.visible.contains(name)) {
+                hidden.push(format!("*.{name}"));
+            }
+        }
+    }
+    hidden.sort();
+    hidden.dedup();
+    hidden
+}
+
+/// The C# declarations users can meet: the generated code of every schema
+/// and of the guide's lobby, and the runtime.
+fn documented_csharp_declarations() -> Vec<CsType> {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("documented-api");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let guide = std::fs::read_to_string(common::root().join("docs/guide.md")).expect("guide");
+    // The guide's last version of lobby.pkt.
+    let mut lobby = None;
+    let mut lines = guide.lines();
+    while let Some(line) = lines.next() {
+        if line.starts_with("```pkt file=lobby.pkt") {
+            let block: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            lobby = Some(block.join("\n"));
+        }
+    }
+    let lobby_path = dir.join("lobby.pkt");
+    std::fs::write(&lobby_path, lobby.expect("the guide's lobby.pkt")).expect("write lobby.pkt");
+    let mut schemas: Vec<_> = common::schemas_in("schemas")
+        .iter()
+        .map(|p| common::root().join(p))
+        .collect();
+    schemas.push(lobby_path);
+    let mut types = Vec::new();
+    for schema in schemas {
+        let checked = pktc::check(std::slice::from_ref(&schema)).unwrap_or_else(|f| panic!("{f}"));
+        for file in generate(&checked.ir, &GenOptions::new(Lang::CSharp)) {
+            types.extend(csharp_types(&file.contents));
+        }
+    }
+    types
+}
+
+/// Everything the documentation tells a C# user to call or name is visible
+/// in IntelliSense: no `[EditorBrowsable(Never)]` on it (as there was on the
+/// `ServerMsg.ReadFrom` the guide passes to `PktFrameReader`).
+#[test]
+fn documented_csharp_members_are_visible() {
+    let types = documented_csharp_declarations();
+    let mut failures = Vec::new();
+    let mut chains_seen = 0;
+    for doc in csharp_docs() {
+        let text = std::fs::read_to_string(&doc).expect("readable doc");
+        let code = match doc.extension().is_some_and(|e| e == "cs") {
+            true => vec![text],
+            false => csharp_in_markdown(&text),
+        };
+        let chains: Vec<Vec<String>> = code.iter().flat_map(|c| identifier_chains(c)).collect();
+        chains_seen += chains.len();
+        for name in hidden_references(&types, &chains) {
+            failures.push(format!("{}: {name}", doc.display()));
+        }
+    }
+    assert!(
+        chains_seen > 100,
+        "only {chains_seen} names found in the docs"
+    );
+    assert!(
+        failures.is_empty(),
+        "the docs name C# members hidden by [EditorBrowsable(Never)]:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The check is not vacuous: a hidden member named through its type, a
+/// hidden type and a hidden member named through a variable are found,
+/// and a visible overload is enough.
+#[test]
+fn hidden_documented_members_are_found() {
+    let text = "public abstract class Msg\n{\n    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]\n    public static Msg ReadFrom(ref R r)\n    {\n        return null;\n    }\n\n    /// <summary>Visible.</summary>\n    public static Msg Decode(byte[] b) { return null; }\n\n    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]\n    public static Msg Decode(ref R r) { return null; }\n\n    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]\n    public void WriteTo(ref W w) { }\n}\n\n[global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]\npublic ref struct R\n{\n}\n";
+    let types = csharp_types(text);
+    let code = "var m = Msg.ReadFrom(ref r);\nvar d = Msg.Decode(bytes);\nnew R();\nm.WriteTo(ref w);\nConsole.WriteLine(m.Tag);";
+    let chains = identifier_chains(code);
+    assert!(
+        chains.contains(&vec!["Msg".to_string(), "ReadFrom".to_string()]),
+        "{chains:?}"
+    );
+    assert_eq!(
+        hidden_references(&types, &chains),
+        ["*.WriteTo", "Msg.ReadFrom", "R"]
+    );
 }

@@ -163,14 +163,23 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// Waits until something listens on `port`. Probing by binding rather than
-/// connecting: the guide's server accepts exactly one client.
-fn wait_for_port(port: u16, what: &str) {
+/// How long a background process may take to start listening or to exit
+/// before the test calls it hung. A guard against hangs only: no assertion
+/// here measures speed, so it is far above any time a loaded machine needs.
+const HANG: Duration = Duration::from_secs(600);
+
+/// Waits until something listens on `port`, failing at once if `child`
+/// exits first. Probing by binding rather than connecting: the guide's
+/// server accepts exactly one client.
+fn wait_for_port(port: u16, what: &str, child: &mut Child) {
     let start = Instant::now();
     while TcpListener::bind(("127.0.0.1", port)).is_ok() {
+        if let Some(status) = child.try_wait().expect("wait") {
+            panic!("{what} exited ({status}) before listening on port {port}");
+        }
         assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{what} did not start listening on port {port}"
+            start.elapsed() < HANG,
+            "{what} hung: not listening on port {port} after {HANG:?}"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -331,7 +340,8 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
                 .spawn()
                 .expect("spawn");
             s.background.push(child);
-            wait_for_port(port, bg);
+            let child = s.background.last_mut().expect("just pushed");
+            wait_for_port(port, bg, child);
             continue;
         }
         let o = s.command(&cmd).output().expect("run");
@@ -364,8 +374,8 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
         let start = Instant::now();
         while child.try_wait().expect("wait").is_none() {
             assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "{at}: background process did not exit"
+                start.elapsed() < HANG,
+                "{at}: background process hung: not exited after {HANG:?}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }

@@ -132,7 +132,7 @@ fn mutated_schemas_yield_ok_or_diagnostics() {
         })
         .collect();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let cases = 4000;
+    let cases = pkt_test_support::scaled(400, 4000);
     let mut accepted = 0;
     for case in 0..cases {
         let (path, text) = &originals[case % originals.len()];
@@ -159,7 +159,7 @@ fn mutated_schemas_yield_ok_or_diagnostics() {
 fn random_bytes_yield_diagnostics() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let path = PathBuf::from("random.pkt");
-    for case in 0..2000 {
+    for case in 0..pkt_test_support::scaled(200, 2000) {
         let len = rng.index(300);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         let text = String::from_utf8_lossy(&bytes).into_owned();

@@ -21,6 +21,13 @@ fn main() {
         valid_schema_checks_and_matches_its_layout_and_ir,
     ));
     trials.extend(schema_trials(
+        "schemas/warnings",
+        "warnings",
+        "warning_schemas_found",
+        2,
+        warning_schema_checks_with_its_warnings,
+    ));
+    trials.extend(schema_trials(
         "schemas/invalid",
         "invalid",
         "invalid_schemas_found",
@@ -74,28 +81,44 @@ fn invalid_schema_yields_its_diagnostic(path: &Path) {
         Ok(_) => panic!("{} was accepted", path.display()),
         Err(f) => f,
     };
+    assert_stated_diagnostics(path, &failed.diagnostics, &failed.sources, "diagnostics");
+}
+
+/// A schema of `schemas/warnings/` passes the checks with the warnings it
+/// states (as invalid schemas state their errors).
+fn warning_schema_checks_with_its_warnings(path: &Path) {
+    let checked = check(path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
+    assert_stated_diagnostics(path, &checked.warnings, &checked.sources, "warnings");
+}
+
+/// Each file states the diagnostics it expects, in order, as
+/// `// error[LINE:COL]: message` (or `// warning[...]`) lines
+/// (`FILE:LINE:COL` when the diagnostic is in another file); their
+/// rendering is the snapshot `dir/<stem>`.
+fn assert_stated_diagnostics(
+    path: &Path,
+    diagnostics: &[pktc::diag::Diagnostic],
+    sources: &pktc::diag::SourceMap,
+    dir: &str,
+) {
     let text = std::fs::read_to_string(common::root().join(path)).expect("readable");
-    // Each file states the diagnostics it expects, in order, as
-    // `// error[LINE:COL]: message` lines (`FILE:LINE:COL` when the
-    // diagnostic is in another file).
     let expected: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("// error") || l.starts_with("// warning"))
         .map(|l| l.trim_start_matches("// "))
         .collect();
-    let actual: Vec<String> = failed
-        .diagnostics
+    let actual: Vec<String> = diagnostics
         .iter()
-        .map(|d| header(d, &failed.sources, path))
+        .map(|d| header(d, sources, path))
         .collect();
+    let rendered = pktc::diag::render_all(diagnostics, sources);
     assert!(
         !expected.is_empty(),
         "{}: no expected diagnostics",
         path.display()
     );
-    assert_eq!(actual, expected, "{}:\n{failed}", path.display());
-    let rendered = pktc::diag::render_all(&failed.diagnostics, &failed.sources);
-    settings("diagnostics").bind(|| {
+    assert_eq!(actual, expected, "{}:\n{rendered}", path.display());
+    settings(dir).bind(|| {
         insta::assert_snapshot!(stem(path), rendered);
     });
 }

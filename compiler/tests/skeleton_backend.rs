@@ -46,6 +46,7 @@ const NAMING: Naming = Naming {
     consts_holder: None,
     // The index file it writes besides one file per schema file.
     reserved_stems: &["index"],
+    namespace_hides_type: None,
 };
 
 /// What every file shares: the IR and the templates.

@@ -52,6 +52,10 @@ fn every_snapshot_belongs_to_an_input() {
         .iter()
         .map(|p| stem(p))
         .collect();
+    let warnings: BTreeSet<String> = schemas_in("schemas/warnings")
+        .iter()
+        .map(|p| stem(p))
+        .collect();
     let mut rust = schemas.clone();
     rust.insert("mod".to_owned());
 
@@ -65,6 +69,7 @@ fn every_snapshot_belongs_to_an_input() {
             "csharp" => (schemas.clone(), "csharp.rs"),
             "rust" => (rust.clone(), "rust_codegen.rs"),
             "diagnostics" => (invalid.clone(), "schemas.rs"),
+            "warnings" => (warnings.clone(), "schemas.rs"),
             "compat" => (case_dirs("schemas/compat"), "compat.rs"),
             "fmt" => (named_in("tests/fmt.rs", &found), "fmt.rs"),
             "inspect" => (named_in("tests/inspect.rs", &found), "inspect.rs"),

@@ -19,6 +19,8 @@
 //    bytes are ASCII and equal to the current value keeps the current
 //    instance, so a steady stream of equal messages decodes without
 //    allocating. If DecodeInto throws, the object is left partly updated.
+//  * Equals and GetHashCode compare values as their encodings (PktValues);
+//    ToString writes bounded text (PktText).
 
 #pragma warning disable 1591
 
@@ -1187,6 +1189,228 @@ namespace Pkt
                 }
             }
             return true;
+        }
+    }
+
+    /// <summary>
+    /// The value equality of generated types, whose <c>Equals</c>, <c>GetHashCode</c>
+    /// and <c>==</c> (on structs) use these helpers: two values are equal when they
+    /// would encode to the same bytes. Lists, maps, arrays and nested values are
+    /// compared by content; floats by their bits, so a NaN equals itself and 0.0
+    /// differs from -0.0; strings ordinally. A null in a non-optional position equals
+    /// what it encodes as: a null string <c>""</c>, null bytes, list or map an empty
+    /// one, a null array its elements' defaults, a null message or union the default
+    /// one. Comparing and hashing allocate nothing.
+    /// </summary>
+    public static class PktValues
+    {
+        public static bool Equal(float a, float b)
+        {
+            return global::System.BitConverter.SingleToInt32Bits(a) == global::System.BitConverter.SingleToInt32Bits(b);
+        }
+
+        public static bool Equal(double a, double b)
+        {
+            return global::System.BitConverter.DoubleToInt64Bits(a) == global::System.BitConverter.DoubleToInt64Bits(b);
+        }
+
+        /// <summary>Ordinal equality; null equals "".</summary>
+        public static bool Equal(string a, string b)
+        {
+            return string.Equals(a ?? "", b ?? "");
+        }
+
+        /// <summary>Equal bytes; null equals an empty array.</summary>
+        public static bool Equal(byte[] a, byte[] b)
+        {
+            return global::System.MemoryExtensions.SequenceEqual(new global::System.ReadOnlySpan<byte>(a), new global::System.ReadOnlySpan<byte>(b));
+        }
+
+        /// <summary>Mixes <paramref name="value"/> into the hash <paramref name="h"/>.</summary>
+        public static int Mix(int h, int value)
+        {
+            return unchecked(h * -1521134295 + value);
+        }
+
+        public static int Hash(long v)
+        {
+            return unchecked((int)v ^ (int)(v >> 32));
+        }
+
+        public static int Hash(ulong v)
+        {
+            return unchecked((int)v ^ (int)(v >> 32));
+        }
+
+        public static int Hash(float v)
+        {
+            return global::System.BitConverter.SingleToInt32Bits(v);
+        }
+
+        public static int Hash(double v)
+        {
+            return Hash(global::System.BitConverter.DoubleToInt64Bits(v));
+        }
+
+        /// <summary>The string's hash; null hashes as "".</summary>
+        public static int Hash(string s)
+        {
+            return (s ?? "").GetHashCode();
+        }
+
+        /// <summary>FNV-1a over the bytes; null hashes as an empty array.</summary>
+        public static int Hash(byte[] b)
+        {
+            int h = unchecked((int)2166136261);
+            if (b == null) return h;
+            for (int i = 0; i < b.Length; i++) h = unchecked((h ^ b[i]) * 16777619);
+            return h;
+        }
+    }
+
+    /// <summary>
+    /// The text that generated <c>ToString</c> methods write: C# initializer syntax
+    /// (<c>Player { Name = "amy", Scores = [1, 2, 3] }</c>, a union variant as
+    /// <c>Packet.Chat(...)</c>), cut short so that logging a large value stays cheap:
+    /// each list, map and array shows <see cref="MaxItems"/> elements and counts the
+    /// rest, each string <see cref="MaxStringLength"/> characters, each bytes value
+    /// <see cref="MaxBytes"/> bytes, and the whole text ends after about
+    /// <see cref="MaxLength"/> characters with "…".
+    /// </summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public sealed class PktText
+    {
+        public const int MaxLength = 4096;
+        public const int MaxItems = 16;
+        public const int MaxStringLength = 100;
+        public const int MaxBytes = 32;
+
+        private readonly global::System.Text.StringBuilder sb = new global::System.Text.StringBuilder();
+        private bool full;
+
+        /// <summary>Whether the text reached <see cref="MaxLength"/>: what is appended from then on is dropped.</summary>
+        public bool Full { get { return full; } }
+
+        public void Raw(string s)
+        {
+            if (full) return;
+            sb.Append(s);
+            full = sb.Length >= MaxLength;
+        }
+
+        public void Bool(bool v)
+        {
+            Raw(v ? "true" : "false");
+        }
+
+        public void Int(long v)
+        {
+            if (full) return;
+            Raw(v.ToString(global::System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        public void UInt(ulong v)
+        {
+            if (full) return;
+            Raw(v.ToString(global::System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>The shortest text that reads back as the same float; -0 keeps its sign.</summary>
+        public void F32(float v)
+        {
+            if (full) return;
+            Raw(global::System.BitConverter.SingleToInt32Bits(v) == int.MinValue ? "-0" : v.ToString("R", global::System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>The shortest text that reads back as the same double; -0 keeps its sign.</summary>
+        public void F64(double v)
+        {
+            if (full) return;
+            Raw(global::System.BitConverter.DoubleToInt64Bits(v) == long.MinValue ? "-0" : v.ToString("R", global::System.Globalization.CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>A quoted, escaped string: <c>"abc"</c>, or <c>"ab…" (1000 chars)</c> when cut.</summary>
+        public void String(string s)
+        {
+            if (s == null)
+            {
+                Raw("null");
+                return;
+            }
+            if (full) return;
+            int n = s.Length <= MaxStringLength ? s.Length : MaxStringLength;
+            // Never half of a surrogate pair.
+            if (n < s.Length && char.IsHighSurrogate(s[n - 1])) n--;
+            sb.Append('"');
+            for (int i = 0; i < n; i++)
+            {
+                char c = s[i];
+                switch (c)
+                {
+                    case '"': sb.Append("\\\""); break;
+                    case '\\': sb.Append("\\\\"); break;
+                    case '\n': sb.Append("\\n"); break;
+                    case '\r': sb.Append("\\r"); break;
+                    case '\t': sb.Append("\\t"); break;
+                    case '\0': sb.Append("\\0"); break;
+                    default:
+                        if (c < 0x20) sb.Append("\\u").Append(((int)c).ToString("x4", global::System.Globalization.CultureInfo.InvariantCulture));
+                        else sb.Append(c);
+                        break;
+                }
+            }
+            if (n < s.Length) sb.Append("…\" (").Append(s.Length.ToString(global::System.Globalization.CultureInfo.InvariantCulture)).Append(" chars)");
+            else sb.Append('"');
+            full = sb.Length >= MaxLength;
+        }
+
+        /// <summary>Bytes in hex: <c>&lt;01 02 ff&gt;</c>, or <c>&lt;01 02 … (1000 bytes)&gt;</c> when cut.</summary>
+        public void Bytes(byte[] b)
+        {
+            if (b == null)
+            {
+                Raw("null");
+                return;
+            }
+            if (full) return;
+            int n = b.Length <= MaxBytes ? b.Length : MaxBytes;
+            sb.Append('<');
+            for (int i = 0; i < n; i++)
+            {
+                if (i > 0) sb.Append(' ');
+                sb.Append(b[i].ToString("x2", global::System.Globalization.CultureInfo.InvariantCulture));
+            }
+            if (n < b.Length) sb.Append(" … (").Append(b.Length.ToString(global::System.Globalization.CultureInfo.InvariantCulture)).Append(" bytes)");
+            sb.Append('>');
+            full = sb.Length >= MaxLength;
+        }
+
+        /// <summary>Before element <paramref name="index"/> of a list, map or array: false when it is not shown.</summary>
+        public bool Item(int index)
+        {
+            if (full || index >= MaxItems) return false;
+            if (index > 0) Raw(", ");
+            return !full;
+        }
+
+        /// <summary>After the elements shown of <paramref name="count"/>: counts the rest and closes.</summary>
+        public void End(int shown, int count, string close)
+        {
+            if (full) return;
+            if (shown < count)
+            {
+                if (shown > 0) sb.Append(", ");
+                sb.Append("… (").Append((count - shown).ToString(global::System.Globalization.CultureInfo.InvariantCulture)).Append(" more)");
+            }
+            Raw(close);
+        }
+
+        public override string ToString()
+        {
+            if (!full) return sb.ToString();
+            int n = sb.Length <= MaxLength ? sb.Length : MaxLength;
+            if (char.IsHighSurrogate(sb[n - 1])) n--;
+            return sb.ToString(0, n) + "…";
         }
     }
 }

@@ -27,7 +27,11 @@ use pkt_test_support::vectors;
 use pktc::ir::{TypeId, TypeKind};
 use support::{ir, mono, qualified, Gen};
 
-const VECTORS_PER_TYPE: u64 = 25;
+/// Random encodings per type sent through C#: a few in the inner loop, the
+/// full count under `PKT_LONG_TESTS`.
+fn vectors_per_type() -> u64 {
+    pkt_test_support::scaled(5, 25)
+}
 
 /// The C# side: a dispatcher over every type and the hand-built values.
 fn program(ir: &pktc::ir::Ir) -> String {
@@ -488,7 +492,7 @@ fn rust_and_csharp_agree_byte_for_byte() {
         }
         let name = qualified(&ir, id);
         let entry = TYPES.iter().find(|e| e.name == name).expect("generated");
-        for seed in 0..VECTORS_PER_TYPE {
+        for seed in 0..vectors_per_type() {
             let mut gen = Gen::new(&ir, 0xC0FFEE + seed * 131 + i as u64);
             let bytes = gen.encode(id);
             let other = gen.encode(id);

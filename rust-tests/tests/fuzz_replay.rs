@@ -1,6 +1,7 @@
 //! The fuzzers' property in a fixed budget, so every `cargo test` checks it:
 //! the committed corpus of `fuzz/corpus/decode` (seeds, inputs the fuzzer
-//! found interesting, and any crash once fixed) plus 100,000 random inputs.
+//! found interesting, and any crash once fixed) plus random inputs: 20,000
+//! in the inner loop, 100,000 under `PKT_LONG_TESTS`.
 //! No panic, decode and decode_into agreeing, decode → encode → decode
 //! stability, and allocation within the bound of the decode budget.
 
@@ -51,7 +52,7 @@ fn random_inputs_decode_or_fail_cleanly() {
             (TypeId(i), sel as u8)
         })
         .collect();
-    for case in 0..100_000u64 {
+    for case in 0..pkt_test_support::scaled(20_000u64, 100_000) {
         let (id, sel) = selectors[(case % selectors.len() as u64) as usize];
         let mut data = vec![sel];
         if rng.chance(4) {

@@ -9,7 +9,11 @@ mod support;
 use pkt_rust_tests::TYPES;
 use support::{ir, qualified, Gen};
 
-const CASES_PER_TYPE: u64 = 300;
+/// Random values per type: every type in the inner loop, the full count
+/// under `PKT_LONG_TESTS`.
+fn cases_per_type() -> u64 {
+    pkt_test_support::scaled(30, 300)
+}
 
 #[test]
 fn every_type_round_trips_random_values() {
@@ -19,8 +23,9 @@ fn every_type_round_trips_random_values() {
         ir.types.len(),
         "one generated type per schema type"
     );
+    let cases = cases_per_type();
     let mut failures = Vec::new();
-    let mut cases = 0;
+    let mut done = 0;
     for (i, _) in ir.types.iter().enumerate() {
         let id = pktc::ir::TypeId(i);
         let name = qualified(&ir, id);
@@ -28,11 +33,11 @@ fn every_type_round_trips_random_values() {
             .iter()
             .find(|e| e.name == name)
             .unwrap_or_else(|| panic!("no generated type for {name}"));
-        for seed in 0..CASES_PER_TYPE {
+        for seed in 0..cases {
             let mut gen = Gen::new(&ir, seed * 7919 + i as u64);
             let bytes = gen.encode(id);
             let other = gen.encode(id);
-            cases += 1;
+            done += 1;
             if let Err(e) = (entry.check)(&bytes, &other) {
                 failures.push(format!("{name} (seed {seed}): {e}"));
                 break;
@@ -53,7 +58,7 @@ fn every_type_round_trips_random_values() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(cases, ir.types.len() as u64 * CASES_PER_TYPE);
+    assert_eq!(done, ir.types.len() as u64 * cases);
 }
 
 /// Both imported `common.pkt` files are generated (as `common.rs` and

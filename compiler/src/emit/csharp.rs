@@ -8,6 +8,11 @@
 //! documentation for what stays in Rust code.
 
 mod code;
+mod unity;
+mod value;
+
+pub(crate) use unity::assembly_name_error;
+pub use unity::RUNTIME_ASSEMBLY;
 
 use std::path::PathBuf;
 
@@ -110,6 +115,36 @@ const CODECS: &[(&str, &str)] = &[
     codec!("write_array"),
 ];
 
+/// `("value/NAME", source of templates/csharp/value/NAME.hbs)`.
+macro_rules! value {
+    ($name:literal) => {
+        (
+            concat!("value/", $name),
+            include_str!(concat!("../../../templates/csharp/value/", $name, ".hbs")),
+        )
+    };
+}
+
+/// The value semantics templates (see `value.rs`): a type's value part,
+/// and one template per type constructor and operation.
+const VALUES: &[(&str, &str)] = &[
+    value!("class"),
+    value!("struct"),
+    value!("union"),
+    value!("equal_value"),
+    value!("equal_optional"),
+    value!("equal_seq"),
+    value!("equal_map"),
+    value!("hash_value"),
+    value!("hash_optional"),
+    value!("hash_seq"),
+    value!("hash_map"),
+    value!("text_value"),
+    value!("text_optional"),
+    value!("text_seq"),
+    value!("text_map"),
+];
+
 /// The partials shared by the message, union and variable-size struct
 /// templates: the public API wrappers, which differ only in a noun, the
 /// nesting depth of a top-level value and how `ReadFrom` is called.
@@ -152,6 +187,7 @@ fn templates() -> &'static Templates {
         ]);
         t.register_all(API);
         t.register_all(CODECS);
+        t.register_all(VALUES);
         t
     })
 }
@@ -164,6 +200,8 @@ pub(crate) struct Shared<'ir> {
     ir: &'ir Ir,
     gen: Gen<'ir>,
     runtime: bool,
+    /// The assembly definition to write, by assembly name.
+    asmdef: Option<String>,
 }
 
 impl Backend for CSharpBackend {
@@ -182,14 +220,17 @@ impl Backend for CSharpBackend {
             ir,
             gen: Gen::new(ir),
             runtime: options.runtime,
+            asmdef: options.csharp_asmdef().map(str::to_string),
         }
     }
 
+    /// The type's codec and API, then, for structs, messages and unions, its
+    /// value semantics as a second partial declaration (`value.rs`).
     fn render_type(&self, cx: &Shared<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
         let t = templates();
         let gen = &cx.gen;
         let def = cx.ir.ty(id);
-        match &def.kind {
+        let codec = match &def.kind {
             TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
             TypeKind::Struct { fields } if !def.layout.is_fixed() => t.render(
                 "var_struct",
@@ -213,6 +254,10 @@ impl Backend for CSharpBackend {
             TypeKind::Union { tag, variants, .. } => {
                 t.render("union", &union_view(gen, def, *tag, variants))
             }
+        };
+        match value::part(gen, def) {
+            Some(value) => format!("{}\n\n{value}", codec.trim_end()),
+            None => codec,
         }
     }
 
@@ -240,15 +285,20 @@ impl Backend for CSharpBackend {
         t.render("file", &view)
     }
 
-    /// `PktRuntime.cs`, unless turned off.
+    /// `PktRuntime.cs`, unless turned off, and the assembly definition if
+    /// asked for.
     fn extra_files(&self, cx: &Shared<'_>, _: &[OutputFile<'_>]) -> Vec<GeneratedFile> {
-        if !cx.runtime {
-            return Vec::new();
+        let mut files = Vec::new();
+        if cx.runtime {
+            files.push(GeneratedFile {
+                path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
+                contents: runtime_file(),
+            });
         }
-        vec![GeneratedFile {
-            path: PathBuf::from(format!("{RUNTIME_STEM}.cs")),
-            contents: runtime_file(),
-        }]
+        if let Some(name) = &cx.asmdef {
+            files.push(unity::assembly_definition(name, cx.runtime));
+        }
+        files
     }
 }
 
@@ -280,6 +330,7 @@ pub const NAMING: Naming = Naming {
     )],
     consts_holder: Some(consts_class),
     reserved_stems: &[RUNTIME_STEM],
+    namespace_hides_type: Some("error CS0118: a namespace used like a type"),
 };
 
 /// What the C# backend appends to a field or union variant whose name would
@@ -312,6 +363,9 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "ReadInto",
     "Truncated",
     "UnknownFields",
+    "PktEquals",
+    "PktHash",
+    "PktAppend",
 ];
 
 /// Members every generated class inherits from `System.Object` (and that

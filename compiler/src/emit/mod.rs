@@ -23,6 +23,11 @@
 //! templates. The public API wrappers shared by messages, unions and
 //! variable-size structs are partials in `templates/csharp/api/`.
 //!
+//! C# value semantics (`Equals`, `GetHashCode`, `ToString`) are a second
+//! partial declaration of each struct, message and union, built the same way
+//! from the `templates/csharp/value/` templates by `csharp/value.rs`: they
+//! read the fields and nothing else, so the codec part stays as it is.
+//!
 //! What stays in Rust code, and why:
 //! - The scalar stores and loads of fixed-size structs (`store` and
 //!   `load` in `csharp/code.rs`): the generated code keeps one
@@ -54,7 +59,7 @@ use std::path::PathBuf;
 pub use backend::{generate_with, output_files, Backend, OutputFile};
 pub use csharp::{
     consts_class as csharp_consts_class, NAMING as CSHARP_NAMING,
-    RUNTIME_STEM as CSHARP_RUNTIME_STEM,
+    RUNTIME_ASSEMBLY as CSHARP_RUNTIME_ASSEMBLY, RUNTIME_STEM as CSHARP_RUNTIME_STEM,
 };
 pub use rust::NAMING as RUST_NAMING;
 pub use templates::Templates;
@@ -82,6 +87,9 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// C#: the assembly definition to write beside the generated files
+    /// (see [`GenOptions::set_csharp_asmdef`]).
+    asmdef: Option<String>,
 }
 
 impl GenOptions {
@@ -90,7 +98,26 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            asmdef: None,
         }
+    }
+
+    /// C#: also write a Unity assembly definition `<name>.asmdef`, so that
+    /// Unity compiles the generated files into the assembly `name`, which
+    /// references the runtime package's (`Pkt.Runtime`) unless
+    /// [`GenOptions::runtime`] writes `PktRuntime.cs` beside them. Fails on
+    /// a name that is not an assembly name.
+    pub fn set_csharp_asmdef(&mut self, name: Option<&str>) -> Result<(), String> {
+        if let Some(error) = name.and_then(csharp::assembly_name_error) {
+            return Err(error);
+        }
+        self.asmdef = name.map(str::to_string);
+        Ok(())
+    }
+
+    /// The assembly definition set by [`GenOptions::set_csharp_asmdef`].
+    pub fn csharp_asmdef(&self) -> Option<&str> {
+        self.asmdef.as_deref()
     }
 }
 

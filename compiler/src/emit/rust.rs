@@ -181,6 +181,7 @@ pub const NAMING: Naming = Naming {
     types_and_namespaces_clash: false,
     consts_holder: None,
     reserved_stems: &["mod"],
+    namespace_hides_type: None,
 };
 
 fn convert_name(kind: NameKind, name: &str) -> String {

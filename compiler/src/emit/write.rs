@@ -69,7 +69,7 @@ fn failed(path: &Path, what: &str, e: &io::Error) -> WriteError {
 ///
 /// A file is stale when it sits directly in `out_dir`, is a regular file,
 /// has the extension of one of `files` (so Rust and C# output may share a
-/// directory), starts with pktc's header exactly
+/// directory; see [`kind`]), starts with pktc's header exactly
 /// ([`is_generated`](super::output::is_generated)) and is not one of
 /// `files`. No other file is ever removed.
 ///
@@ -209,7 +209,7 @@ fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, 
         let ours = files.iter().any(|f| f.path == name);
         let same_kind = files
             .iter()
-            .any(|f| f.path.extension().is_some() && f.path.extension() == name.extension());
+            .any(|f| f.path.extension().is_some() && kind(&f.path) == kind(&name));
         // Symbolic links and directories are never pktc's.
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());
         if ours || !same_kind || !is_file {
@@ -222,6 +222,16 @@ fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, 
     }
     stale.sort();
     Ok(stale)
+}
+
+/// The language output a file belongs to, by extension: a Unity assembly
+/// definition goes with C# files, so generating C# without `--asmdef`
+/// removes the one an earlier run wrote.
+fn kind(path: &Path) -> Option<&std::ffi::OsStr> {
+    match path.extension() {
+        Some(e) if e == "asmdef" => Some(std::ffi::OsStr::new("cs")),
+        other => other,
+    }
 }
 
 /// Reads only the first lines: an unrelated large file costs nothing.

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::suggest;
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, Lint, Span};
 use crate::ir::*;
 use crate::load::Loaded;
 use crate::names::UNKNOWN;
@@ -121,6 +121,7 @@ impl Lowerer<'_> {
                             memory: Memory::EMPTY,
                             kind: TypeKind::Struct { fields: Vec::new() },
                             span: name.span,
+                            allow: Vec::new(),
                         });
                         Symbol::Type(id)
                     }
@@ -381,6 +382,7 @@ impl Lowerer<'_> {
                 let def = &mut self.ir.types[id.0];
                 def.kind = kind;
                 def.deprecated = attrs.deprecated;
+                def.allow = attrs.allow;
             }
         }
     }
@@ -419,7 +421,53 @@ impl Lowerer<'_> {
                         );
                     }
                 }
-                _ => self.unknown_attr(a, &["deprecated", "preserve_unknown"]),
+                "allow" => {
+                    let lints = self.allow_attr(a);
+                    out.allow.extend(lints);
+                }
+                _ => self.unknown_attr(a, &["allow", "deprecated", "preserve_unknown"]),
+            }
+        }
+        out
+    }
+
+    /// The warnings `@allow(name, ...)` turns off.
+    fn allow_attr(&mut self, a: &ast::Attr) -> Vec<Lint> {
+        let names = Lint::ALL.map(Lint::name);
+        let list = names.map(|n| format!("`{n}`")).join(", ");
+        if a.args.is_empty() {
+            self.err(
+                Diagnostic::error(
+                    "`@allow` takes the names of the warnings to turn off",
+                    a.span,
+                    "no warning named",
+                )
+                .with_help(format!("warnings that can be turned off: {list}")),
+            );
+        }
+        let mut out = Vec::new();
+        for arg in &a.args {
+            let found = match &arg.kind {
+                ast::LitKind::Ident(name) => Lint::from_name(name).ok_or(name.as_str()),
+                _ => Err(""),
+            };
+            match found {
+                Ok(lint) => out.push(lint),
+                Err(name) => {
+                    let d = Diagnostic::error(
+                        if name.is_empty() {
+                            "`@allow` takes warning names, not values".to_string()
+                        } else {
+                            format!("unknown warning `{name}`")
+                        },
+                        arg.span,
+                        "not a warning name",
+                    );
+                    self.err(match suggest(name, names.into_iter()) {
+                        Some(s) if !name.is_empty() => d.with_help(format!("did you mean `{s}`?")),
+                        _ => d.with_help(format!("warnings that can be turned off: {list}")),
+                    });
+                }
             }
         }
         out
@@ -436,7 +484,7 @@ impl Lowerer<'_> {
     }
 
     fn unknown_attr(&mut self, a: &ast::Attr, allowed: &[&str]) {
-        let all = ["deprecated", "max", "preserve_unknown"];
+        let all = ["allow", "deprecated", "max", "preserve_unknown"];
         let (msg, label) = if all.contains(&a.name.name.as_str()) {
             (
                 format!("`@{}` is not allowed here", a.name.name),
@@ -1002,6 +1050,7 @@ impl Lowerer<'_> {
 struct ItemAttrs {
     deprecated: bool,
     preserve_unknown: bool,
+    allow: Vec<Lint>,
 }
 
 fn reserved_unknown(span: Span, what: &str, meaning: &str) -> Diagnostic {

@@ -181,3 +181,24 @@ pub fn assert_rustfmt_clean(files: &[pktc::emit::GeneratedFile], dir: &str) {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Whether Mono's `mcs` and `mono` can run, for a test that compiles C#
+/// (`what` it checks): under `CI=true` their absence is a failure, elsewhere
+/// a loud warning and the test returns.
+pub fn mono_available(what: &str) -> bool {
+    let ok = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if ok("mcs") && ok("mono") {
+        return true;
+    }
+    let msg = format!("mcs/mono not found (install mono-mcs and mono-runtime): {what} NOT checked");
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{msg}");
+    }
+    eprintln!("warning: {msg}");
+    false
+}

@@ -16,7 +16,7 @@ namespace PktTests
         }
 
         /// <summary>Bytes per call after one warm-up call, averaged over <paramref name="n"/> calls.</summary>
-        private static long PerCall(Action a, int n)
+        internal static long PerCall(Action a, int n)
         {
             a();
             long before = Now();

@@ -155,6 +155,22 @@ namespace PktTests
         }
 #pragma warning restore 612, 618
 
+        /// <summary>A default Everything with null in its non-optional reference fields, which encode as their defaults.</summary>
+        public static Everything MakeEverythingWithNulls()
+        {
+            var e = new Everything();
+            e.Text = null;
+            e.Blob = null;
+            e.ListU8 = null;
+            e.MapU8 = null;
+            e.Leaf = null;
+            e.Command = null;
+            e.ArrayString = null;
+            e.ArrayLeaf = null;
+            e.ArrayCommand = null;
+            return e;
+        }
+
         public static TreeNode MakeTree(int value, int children)
         {
             var t = new TreeNode { Value = value };

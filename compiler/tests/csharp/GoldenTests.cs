@@ -158,17 +158,8 @@ namespace PktTests
             var a = new Leaf();
             var b = new Leaf { Name = null };
             Check.Bytes(a.ToArray(), b.ToArray(), "null string = empty");
-            var e = new Everything();
-            var reference = e.ToArray();
-            e.Text = null;
-            e.Blob = null;
-            e.ListU8 = null;
-            e.MapU8 = null;
-            e.Leaf = null;
-            e.Command = null;
-            e.ArrayString = null;
-            e.ArrayLeaf = null;
-            e.ArrayCommand = null;
+            var reference = new Everything().ToArray();
+            var e = Fixtures.MakeEverythingWithNulls();
             Check.Bytes(reference, e.ToArray(), "nulls encode as defaults");
             Check.Equal(reference.Length, e.GetEncodedSize(), "size with nulls");
         }

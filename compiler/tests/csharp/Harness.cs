@@ -197,7 +197,15 @@ namespace PktTests
             Run("frame.empty_frame_flood", FrameTests.EmptyFrameFlood);
             Run("frame.garbage_between_frames", FrameTests.GarbageBetweenFrames);
 
+            Run("value.decoded_equals_original", ValueTests.DecodedEqualsOriginal);
+            Run("value.floats_compare_as_their_bits", ValueTests.FloatsCompareAsTheirBits);
+            Run("value.nulls_equal_their_defaults", ValueTests.NullsEqualTheirDefaults);
+            Run("value.equal_exactly_when_the_bytes_are", ValueTests.EqualExactlyWhenTheBytesAre);
+            Run("value.text_is_readable", ValueTests.TextIsReadable);
+            Run("value.text_is_bounded", ValueTests.TextIsBounded);
+
             Run("alloc.steady_state", AllocTests.SteadyState);
+            Run("alloc.equality", ValueTests.EqualityAllocatesNothing);
             Run("alloc.frozen_structs", FrozenTests.Allocations);
 
             Console.WriteLine(passed + " passed, " + failures + " failed");

@@ -584,7 +584,7 @@ impl Gen<'_> {
     }
 
     /// Whether the C# type is a value type (so optionals become `T?`).
-    fn is_value(&self, ty: &Type) -> bool {
+    pub(super) fn is_value(&self, ty: &Type) -> bool {
         match ty {
             Type::Prim(_) => true,
             Type::Named(r) => {
@@ -686,7 +686,7 @@ impl Gen<'_> {
 
     /// What a null fixed-length array contributes per element: the element
     /// default for value types, null (which encodes as the default) otherwise.
-    fn element_default(&self, ty: &Type) -> String {
+    pub(super) fn element_default(&self, ty: &Type) -> String {
         if self.is_value(ty) {
             self.default_or_zero(ty)
         } else {
