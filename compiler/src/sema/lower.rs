@@ -389,7 +389,7 @@ impl Lowerer<'_> {
 
     fn item_attrs(&mut self, item: &ast::Item) -> ItemAttrs {
         let mut out = ItemAttrs::default();
-        for a in &item.attrs {
+        for a in self.once(&item.attrs) {
             match a.name.name.as_str() {
                 "deprecated" => {
                     self.no_args(a);
@@ -473,6 +473,38 @@ impl Lowerer<'_> {
         out
     }
 
+    /// `attrs` without the repeats of an attribute, each reported: a second
+    /// `@max` would silently replace the first (`list<string> @max(8)
+    /// @max(24)` reads as if it bounded the strings). `@allow` may repeat,
+    /// its names adding up.
+    fn once<'a>(&mut self, attrs: &'a [ast::Attr]) -> Vec<&'a ast::Attr> {
+        let mut out: Vec<&ast::Attr> = Vec::with_capacity(attrs.len());
+        for a in attrs {
+            let name = a.name.name.as_str();
+            let first = out.iter().find(|b| b.name.name == name && name != "allow");
+            let Some(first) = first else {
+                out.push(a);
+                continue;
+            };
+            let help = if name == "max" {
+                "give one limit; to bound each element, key or value of a collection, \
+                 write `@max` after its type: `list<string @max(24)> @max(8)`"
+            } else {
+                "remove the repeated attribute"
+            };
+            self.err(
+                Diagnostic::error(
+                    format!("`@{name}` is given twice"),
+                    a.span,
+                    "given again here",
+                )
+                .with_label(first.span, "first given here")
+                .with_help(help),
+            );
+        }
+        out
+    }
+
     fn no_args(&mut self, a: &ast::Attr) {
         if !a.args.is_empty() {
             self.err(Diagnostic::error(
@@ -531,7 +563,7 @@ impl Lowerer<'_> {
             let ty = self.resolve(file, &f.ty);
             let mut deprecated = false;
             let mut max = None;
-            for a in &f.attrs {
+            for a in self.once(&f.attrs) {
                 match a.name.name.as_str() {
                     "deprecated" => {
                         self.no_args(a);
@@ -829,7 +861,7 @@ impl Lowerer<'_> {
     fn elem(&mut self, file: usize, t: &ast::TypeExpr) -> Option<Elem> {
         let ty = self.resolve(file, t);
         let mut max = None;
-        for a in &t.attrs {
+        for a in self.once(&t.attrs) {
             match a.name.name.as_str() {
                 "max" => max = self.max_attr(file, a, ty.as_ref()),
                 _ => self.unknown_attr(a, &["max"]),
@@ -926,7 +958,7 @@ impl Lowerer<'_> {
 
     fn value_attrs(&mut self, attrs: &[ast::Attr]) -> bool {
         let mut deprecated = false;
-        for a in attrs {
+        for a in self.once(attrs) {
             if a.name.name == "deprecated" {
                 self.no_args(a);
                 deprecated = true;

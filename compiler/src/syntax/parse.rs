@@ -219,9 +219,15 @@ impl Cx<'_> {
     }
 
     fn attr(&mut self, p: Pair<Rule>) -> Attr {
-        let span = self.span(&p);
+        let mut span = self.span(&p);
+        let parens = p.as_str().ends_with(')');
         let mut inner = p.into_inner();
         let name = self.ident(inner.next().expect("grammar: attribute name"));
+        // Without parentheses, the rule has consumed the blanks and comments
+        // after the name while looking for `(`: they are not the attribute's.
+        if !parens {
+            span.end = name.span.end;
+        }
         let args = inner.map(|q| self.literal(q)).collect();
         Attr { name, args, span }
     }
