@@ -174,6 +174,9 @@ namespace PktTests
             Run("roundtrip.try_decode_streams", RoundTripTests.TryDecodeStreams);
             Run("decode_into.lists", DecodeIntoTests.Lists);
             Run("decode_into.nested_union_map_bytes", DecodeIntoTests.NestedUnionMapBytes);
+            Run("limits.at_every_limit", LimitTests.AtEveryLimit);
+            Run("limits.one_past_a_part_is_rejected_on_every_path", LimitTests.OnePastAPartIsRejectedOnEveryPath);
+            Run("limits.encoders_refuse_one_past_a_part", LimitTests.EncodersRefuseOnePastAPart);
             Run("frozen.golden", FrozenTests.Golden);
             Run("frozen.errors", FrozenTests.Errors);
             Run("frozen.decode_into_reuse", FrozenTests.DecodeIntoReuse);
