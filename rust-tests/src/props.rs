@@ -436,19 +436,20 @@ where
 /// Where [`check`] cuts an encoding of `len` bytes. Every cut costs a decode
 /// of up to `len` bytes, so cutting everywhere is quadratic: a 75 KB value
 /// takes seconds per case unoptimised. Short encodings (where most
-/// structure is) and the long runs (`PKT_LONG_TESTS`) cut at every byte;
-/// longer ones at every byte of their first and last `EDGE` bytes, where
-/// prefixes and the last field end, and at `SPREAD` cuts in between.
+/// structure is) are cut at every byte; longer ones at every byte of their
+/// first and last `edge` bytes, where prefixes and the last field end, and
+/// at `spread` cuts in between (four times as many of each under
+/// `PKT_LONG_TESTS`).
 fn truncation_points(len: usize) -> Box<dyn Iterator<Item = usize>> {
-    const EDGE: usize = 256;
-    const SPREAD: usize = 256;
-    if len <= 4 * EDGE || pkt_test_support::long_tests() {
+    let edge = pkt_test_support::scaled(256, 1024);
+    let spread = edge;
+    if len <= 4 * edge {
         return Box::new(0..len);
     }
-    let middle = (len - 2 * EDGE) / SPREAD;
+    let middle = (len - 2 * edge) / spread;
     Box::new(
-        (0..EDGE)
-            .chain((1..SPREAD).map(move |i| EDGE + i * middle))
-            .chain(len - EDGE..len),
+        (0..edge)
+            .chain((1..spread).map(move |i| edge + i * middle))
+            .chain(len - edge..len),
     )
 }
