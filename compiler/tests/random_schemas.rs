@@ -76,6 +76,21 @@ fn known_sets() -> Vec<(String, SchemaSet)> {
              union Wide { Event([map<string, map<i64, i16>>; 33]) = 1, \
              Trait(list<map<string, map<i16, string>>>) = 2 }\n",
         ),
+        // Laid out as rustfmt lays them out, found by the long runs: a
+        // default whose fields fit 18 columns (`Self { x: 3 }`), a default
+        // of nested closures that passes 60 columns of arguments (in a
+        // field, its reset and a union's default), a long generic type in
+        // an array, and a bounded variant's view call that moves to the
+        // next line rather than break its arguments.
+        one(
+            "rustfmt_layouts",
+            "namespace known.rustfmt;\nmessage Short { x: u8 = 3 }\nstruct Tiny { b: bool }\n\
+             message AnExtremelyLongTypeNameForTheValuesOfThisMap { x: u8 }\n\
+             message Deep { flags: [[[string; 33]; 33]; 2], \
+             pos: [list<map<string, AnExtremelyLongTypeNameForTheValuesOfThisMap>>; 33] }\n\
+             union Lock { Grid([[string; 33]; 33]) = 1 }\n\
+             union Messaging { SayToEvery(list<string @max(10)>) = 1 }\n",
+        ),
         // Types named like .NET namespaces and types, inside a namespace.
         one(
             "dotnet_names",

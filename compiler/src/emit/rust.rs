@@ -899,7 +899,12 @@ impl Cx<'_> {
             .iter()
             .filter_map(|f| f.valid_check.clone())
             .collect();
+        let defaults: Vec<(String, String)> = fields
+            .iter()
+            .map(|f| (f.name.clone(), f.default.clone()))
+            .collect();
         StructView {
+            default_body: default_body(&defaults),
             total: self.total[id.0],
             valid_checks,
             fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
@@ -1047,15 +1052,11 @@ impl Cx<'_> {
                     // An absent boxed field is reset inside its existing box,
                     // so decode_into allocates nothing for it.
                     reset: if boxed {
-                        split_line(
-                            12,
-                            &format!("*self.{name}"),
-                            " = ",
-                            &format!("{unboxed_default};"),
-                        )
+                        expr_lines(12, &format!("*self.{name} = "), &unboxed_default, ";", true)
                     } else {
-                        split_line(12, &format!("self.{name}"), " = ", &format!("{default};"))
-                    },
+                        expr_lines(12, &format!("self.{name} = "), &default, ";", true)
+                    }
+                    .join("\n"),
                     field_into: if bounded {
                         max::field_into(12, "body", &format!("&mut self.{name}"), &schema_name)
                     } else {
@@ -1133,7 +1134,15 @@ impl Cx<'_> {
         } else {
             self.derive_line(&["Clone", "Debug", "PartialEq"])
         };
+        let mut defaults: Vec<(String, String)> = views
+            .iter()
+            .map(|f| (f.name.clone(), f.default.clone()))
+            .collect();
+        if preserve_unknown {
+            defaults.push(("unknown_fields".to_string(), "Vec::new()".to_string()));
+        }
         MessageView {
+            default_body: default_body(&defaults),
             limit_checks,
             // Like the wire format, a serialized message may lack fields
             // (written by an older version): they take their defaults.
@@ -1441,10 +1450,13 @@ impl Cx<'_> {
                     "});".to_string(),
                 ]
             },
+            first_default: union_default(
+                &views[0].name,
+                &self
+                    .slot_default_expr(&variants[0].ty, None, variants[0].cyclic)
+                    .unwrap_or_else(|| "Default::default()".to_string()),
+            ),
             first: views[0].name.clone(),
-            first_default: self
-                .slot_default_expr(&variants[0].ty, None, variants[0].cyclic)
-                .unwrap_or_else(|| "Default::default()".to_string()),
             variants: views,
         }
     }
@@ -1498,6 +1510,8 @@ struct StructView {
     common: Common,
     size: u32,
     derive_default: bool,
+    /// The lines of `Default::default()` (see [`default_body`]).
+    default_body: Vec<String>,
     /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
     /// bulk list paths and `pkt_runtime::plain!`.
     plain: bool,
@@ -1546,6 +1560,8 @@ struct StructFieldView {
 struct MessageView {
     #[serde(flatten)]
     common: Common,
+    /// The lines of `Default::default()` (see [`default_body`]).
+    default_body: Vec<String>,
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
     has_variable: bool,
@@ -1644,6 +1660,7 @@ struct UnionView {
     /// `kept` body.
     set_unknown: Vec<String>,
     first: String,
+    /// The body of `Default::default()`: the first variant with its default.
     first_default: String,
     /// The match arms of `check_at` for variants whose payload holds a
     /// message or union to check.
@@ -1752,7 +1769,20 @@ fn type_lines(indent: usize, lead: &str, ty: &str, tail: &str, may_move: bool) -
         }
     }
     let Some((head, args)) = generic_args(ty) else {
-        return vec![one];
+        // `[T; N]` is broken inside `T`, the brackets staying on its first
+        // and last lines.
+        return match array_parts(ty) {
+            Some((elem, n)) if generic_args(elem).is_some() || array_parts(elem).is_some() => {
+                type_lines(
+                    indent,
+                    &format!("{lead}["),
+                    elem,
+                    &format!("; {n}]{tail}"),
+                    false,
+                )
+            }
+            _ => vec![one],
+        };
     };
     let same = format!("{pad}{lead}{head}<");
     let (mut out, inner) = if width(&same) <= 100 || !moved {
@@ -1771,6 +1801,23 @@ fn type_lines(indent: usize, lead: &str, ty: &str, tail: &str, may_move: bool) -
     }
     out.push(format!("{}>{tail}", " ".repeat(inner)));
     out
+}
+
+/// `[T; N]` as `T` and `N`.
+fn array_parts(ty: &str) -> Option<(&str, &str)> {
+    let inner = ty.strip_prefix('[')?.strip_suffix(']')?;
+    let mut depth = 0usize;
+    let mut split = None;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.checked_sub(1)?,
+            ';' if depth == 0 => split = Some(i),
+            _ => {}
+        }
+    }
+    let i = split?;
+    Some((inner[..i].trim(), inner[i + 1..].trim()))
 }
 
 /// `Head<a, b>` as `Head` and its top-level arguments; `None` for a type
@@ -1843,6 +1890,165 @@ fn split_line(indent: usize, lhs: &str, sep: &str, rhs: &str) -> String {
         return line;
     }
     format!("{pad}{lhs}{}\n{pad}    {rhs}", sep.trim_end())
+}
+
+/// An expression (a default value: calls, closures, literals) at `indent`
+/// columns between `lead` and `tail`, laid out as rustfmt lays it out: on
+/// one line when every argument list takes at most 60 columns (rustfmt's
+/// `fn_call_width`) and the line at most 100; else, when `may_move`, alone
+/// on the next line if it fits there; else a call's closure argument
+/// `|_| body` becomes a block, a call whose only argument is a call hands
+/// its line to that argument (rustfmt's overflow of the last argument), and
+/// any other argument goes on a line of its own.
+fn expr_lines(indent: usize, lead: &str, expr: &str, tail: &str, may_move: bool) -> Vec<String> {
+    expr_layout(indent, lead, expr, tail, may_move, true)
+}
+
+fn expr_layout(
+    indent: usize,
+    lead: &str,
+    expr: &str,
+    tail: &str,
+    may_move: bool,
+    may_be_flat: bool,
+) -> Vec<String> {
+    let width = |s: &str| s.chars().count();
+    let pad = " ".repeat(indent);
+    let flat = flat_fits(expr);
+    let one = format!("{pad}{lead}{expr}{tail}");
+    if may_be_flat && flat && width(&one) <= 100 {
+        return vec![one];
+    }
+    if may_move && flat && !lead.trim().is_empty() {
+        let next = format!("{pad}    {expr}{tail}");
+        if width(&next) <= 100 {
+            return vec![format!("{pad}{}", lead.trim_end()), next];
+        }
+    }
+    if let Some((callee, arg)) = single_call(expr) {
+        if let Some(body) = arg.strip_prefix("|_| ") {
+            let mut out = vec![format!("{pad}{lead}{callee}(|_| {{")];
+            out.extend(expr_layout(indent + 4, "", body, "", false, true));
+            out.push(format!("{pad}}}){tail}"));
+            return out;
+        }
+        if single_call(arg).is_some() {
+            // The argument, formatted on this line, may not be flat: the
+            // call's own arguments would then pass 60 columns.
+            let lead = format!("{lead}{callee}(");
+            return expr_layout(indent, &lead, arg, &format!("){tail}"), false, false);
+        }
+        let alone = format!("{pad}    {arg},");
+        if flat_fits(arg) && width(&alone) <= 100 {
+            return vec![
+                format!("{pad}{lead}{callee}("),
+                alone,
+                format!("{pad}){tail}"),
+            ];
+        }
+    }
+    // Nothing fits (a long name or string): the value after the lead's
+    // line break, as rustfmt would place it if it fitted.
+    if may_move && !lead.trim().is_empty() {
+        return vec![
+            format!("{pad}{}", lead.trim_end()),
+            format!("{pad}    {expr}{tail}"),
+        ];
+    }
+    vec![one]
+}
+
+/// Whether rustfmt keeps `expr` on one line as far as its argument lists
+/// and array expressions go: each at most 60 columns.
+fn flat_fits(expr: &str) -> bool {
+    let mut open: Vec<usize> = Vec::new();
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, c) in expr.char_indices() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' | '[' => open.push(i),
+            ')' | ']' => {
+                if let Some(start) = open.pop() {
+                    if expr[start + 1..i].chars().count() > 60 {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// `callee(arg)` as its callee and its one argument, when `expr` is a call
+/// of one argument (not `a(b)(c)`, not `x + f(y)`).
+fn single_call(expr: &str) -> Option<(&str, &str)> {
+    let body = expr.strip_suffix(')')?;
+    let open = expr.find('(')?;
+    let callee = &expr[..open];
+    if callee.is_empty() || callee.contains([' ', '|', '"', '[']) {
+        return None;
+    }
+    let arg = &body[open + 1..];
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    for c in arg.chars() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1;
+            }
+            ',' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    (depth == 0 && !in_str).then_some((callee, arg))
+}
+
+/// The body of a `Default::default()` that builds `Self { name: value, … }`:
+/// on one line when the fields take at most 18 columns (rustfmt's
+/// `struct_lit_width`), else a field per line, each value laid out by
+/// [`expr_lines`].
+fn default_body(fields: &[(String, String)]) -> Vec<String> {
+    let body: Vec<String> = fields.iter().map(|(n, v)| format!("{n}: {v}")).collect();
+    let body = body.join(", ");
+    let one = format!("        Self {{ {body} }}");
+    if body.chars().count() <= 18 && flat_fits(&body) && one.chars().count() <= 100 {
+        return vec![one];
+    }
+    let mut out = vec!["        Self {".to_string()];
+    for (name, value) in fields {
+        out.extend(expr_lines(12, &format!("{name}: "), value, ",", true));
+    }
+    out.push("        }".to_string());
+    out
+}
+
+/// The body of a union's `Default::default()`: `Self::First(default)`.
+fn union_default(first: &str, default: &str) -> String {
+    expr_lines(8, "", &format!("Self::{first}({default})"), "", false).join("\n")
 }
 
 /// A match arm `pat => expr,`, or as a block when it does not fit.

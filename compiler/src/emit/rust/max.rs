@@ -105,7 +105,9 @@ fn reader_arg(reader: &str) -> String {
     }
 }
 
-/// `lead::pkt_runtime::max::<function>::<_, Max>(args)tail`.
+/// `lead::pkt_runtime::max::<function>::<_, Max>(args)tail`: after a
+/// `lead` (`let v = `), the call moves to the next line rather than break
+/// its arguments when it fits there on one line, as rustfmt prefers.
 pub(super) fn call(
     indent: usize,
     lead: &str,
@@ -113,12 +115,25 @@ pub(super) fn call(
     args: &[String],
     tail: &str,
 ) -> String {
-    call_statement(
+    let here = call_statement(
         indent,
         &format!("{lead}{PATH}{function}::<_, Max>"),
         args,
         tail,
-    )
+    );
+    if lead.is_empty() || !here.contains('\n') {
+        return here;
+    }
+    let next = call_statement(
+        indent + 4,
+        &format!("{PATH}{function}::<_, Max>"),
+        args,
+        tail,
+    );
+    if next.contains('\n') {
+        return here;
+    }
+    format!("{:indent$}{}\n{next}", "", lead.trim_end())
 }
 
 /// The value of a bounded field decoded from `reader`.

@@ -9,7 +9,9 @@
 
 use serde::Serialize;
 
-use super::{call_statement, doc_lines, match_arm, split_line, Cx, MessageView, UnionView};
+use super::{
+    call_statement, doc_lines, match_arm, split_line, union_default, Cx, MessageView, UnionView,
+};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -282,7 +284,7 @@ impl Cx<'_> {
             tag_width: owned.tag_width,
             unknown_ok: owned.unknown_ok.clone(),
             first: owned.first.clone(),
-            first_default: self.view_default(&variants[0].ty, None),
+            first_default: union_default(&owned.first, &self.view_default(&variants[0].ty, None)),
             variants: views,
             name,
         }
@@ -437,7 +439,9 @@ fn generic_signature(
     let mut lines = vec![format!("    pub fn {name}(")];
     lines.extend(params.iter().map(|p| format!("        {p},")));
     let tail = format!("    ) -> {ret}");
-    if tail.chars().count() + 2 <= 100 {
+    // rustfmt measures the return type as if it were indented once more
+    // (8 columns, not 4) when it decides whether the brace follows it.
+    if tail.chars().count() + 4 + 2 <= 100 {
         lines.push(format!("{tail} {{"));
         return lines;
     }
