@@ -346,6 +346,35 @@ impl Diagnostic {
     pub fn primary_span(&self) -> Option<Span> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
     }
+
+    /// The diagnostic as JSON, for tools that report to bots: message,
+    /// labels with file, line and column, help and notes.
+    pub fn to_json(&self, sources: &SourceMap) -> serde_json::Value {
+        let labels: Vec<serde_json::Value> = self
+            .labels
+            .iter()
+            .map(|l| {
+                let (line, column) = sources.line_col(l.span.file, l.span.start);
+                serde_json::json!({
+                    "file": sources.get(l.span.file).name,
+                    "line": line,
+                    "column": column,
+                    "label": l.message,
+                    "primary": l.primary,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "severity": match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            "message": self.message,
+            "labels": labels,
+            "help": self.help,
+            "notes": self.notes,
+        })
+    }
 }
 
 /// A warning that a schema can turn off for one type by writing

@@ -52,7 +52,8 @@ enum Command {
         files: Vec<PathBuf>,
     },
     /// Compare two versions of a schema and classify every change as
-    /// breaking, source-only or safe; exit 1 if anything is breaking.
+    /// breaking, source-only or safe. Exit status: 0 nothing breaking, 1
+    /// something breaking, 2 usage error, 3 a version does not check.
     Compat {
         /// With --against-git: the schema files to compare with their versions
         /// at the revision. Otherwise exactly two files: OLD NEW.
@@ -64,6 +65,12 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+    /// Print the documentation of a `pktc compat` rule, such as
+    /// `message-field-removed`.
+    Explain {
+        /// The rule's id, as `pktc compat` prints it in brackets.
+        rule: String,
     },
     /// Format schema files in place (only the files named, not their imports).
     Fmt {
@@ -178,6 +185,7 @@ fn main() -> ExitCode {
             against_git,
             format,
         } => compat(&files, against_git.as_deref(), format),
+        Command::Explain { rule } => explain(&rule),
         Command::Fmt { check, files } => fmt(&files, check),
         Command::Inspect {
             type_name,
@@ -254,21 +262,30 @@ fn gen(
     code
 }
 
+/// Exit status of `pktc compat` when either version fails to load or check.
+const SCHEMA_ERROR: u8 = 3;
+
 fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitCode {
+    use pktc::tools::compat::{self, GitReader};
+    let usage = |message: String| {
+        eprintln!("error: {message}");
+        if let Format::Json = format {
+            print_json(&serde_json::json!({ "error": "usage", "message": message }));
+        }
+        ExitCode::from(2)
+    };
     let result = match against_git {
-        Some(rev) => match pktc::tools::compat::GitReader::new(rev) {
-            Ok(reader) => pktc::tools::compat::compare_with_revision(&reader, files),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+        Some(rev) => match GitReader::new(rev, &files[0]) {
+            Ok(reader) => compat::compare_with_revision(&reader, files),
+            Err(e) => return usage(e.to_string()),
         },
         None => {
             let [old, new] = files else {
-                eprintln!("error: compat takes two files, OLD NEW, or --against-git REV FILES...");
-                return ExitCode::from(2);
+                return usage(
+                    "compat takes two files, OLD NEW, or --against-git REV FILES...".into(),
+                );
             };
-            pktc::tools::compat::compare(
+            compat::compare(
                 std::slice::from_ref(old),
                 &pktc::load::FsReader,
                 std::slice::from_ref(new),
@@ -280,10 +297,7 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
         Ok(report) => {
             match format {
                 Format::Text => print!("{}", report.render()),
-                Format::Json => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report.to_json()).expect("JSON values serialize")
-                ),
+                Format::Json => print_json(&report.to_json()),
             }
             if report.is_breaking() {
                 ExitCode::FAILURE
@@ -291,9 +305,50 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
                 ExitCode::SUCCESS
             }
         }
-        Err(failed) => {
-            eprintln!("{failed}");
-            ExitCode::FAILURE
+        Err(error) => {
+            eprintln!("{error}");
+            if let Format::Json = format {
+                print_json(&error.to_json());
+            }
+            ExitCode::from(SCHEMA_ERROR)
+        }
+    }
+}
+
+fn print_json(value: &serde_json::Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("JSON values serialize")
+    );
+}
+
+fn explain(id: &str) -> ExitCode {
+    use pktc::tools::compat::Rule;
+    match Rule::from_id(id) {
+        Some(rule) => {
+            println!(
+                "{} ({}): {}\n",
+                rule.id(),
+                rule.class().word(),
+                rule.summary()
+            );
+            println!("{}", rule.explain());
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("error: `{id}` is not a rule of pktc compat");
+            match Rule::similar(id) {
+                Some(r) => eprintln!("  = help: did you mean `{}`?", r.id()),
+                None => eprintln!(
+                    "  = help: the rules are {}",
+                    Rule::ALL
+                        .iter()
+                        .map(|r| r.id())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+            ExitCode::from(2)
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The compatibility checker: old/new pairs under `schemas/compat/`, each
 //! stating the rules it expects to trigger; together they trigger every rule,
 //! and docs/evolution.md lists the same rules. The rendered reports are
-//! snapshots. Also `--format json` and `--against-git`. Each case is a test
+//! snapshots. Also `--format json`, `--against-git`, schema errors, `pktc
+//! explain`, and every pair of the example schemas' versions. Each case is a test
 //! case of its own (`compat/<case>`).
 
 mod common;
@@ -73,6 +74,26 @@ fn main() {
             "against_git_compares_with_a_revision",
             against_git_compares_with_a_revision,
         ),
+        trial(
+            "against_git_reads_the_repository_of_the_schema_not_of_the_current_directory",
+            against_git_reads_the_repository_of_the_schema_not_of_the_current_directory,
+        ),
+        trial(
+            "schema_errors_exit_3_with_a_json_object",
+            schema_errors_exit_3_with_a_json_object,
+        ),
+        trial(
+            "explain_prints_each_rules_section",
+            explain_prints_each_rules_section,
+        ),
+        trial(
+            "every_pair_of_example_versions_reports_exactly_its_changes",
+            every_pair_of_example_versions_reports_exactly_its_changes,
+        ),
+        trial(
+            "every_schema_compared_with_itself_reports_nothing",
+            every_schema_compared_with_itself_reports_nothing,
+        ),
     ]);
     common::run(trials)
 }
@@ -113,13 +134,14 @@ fn the_cases_the_rule_enum_and_the_docs_list_the_same_rules() {
         "rules without a case in schemas/compat: {missing:?}"
     );
 
-    // The docs' rule table: `| <a id="ID"></a>`ID` | summary | class |`.
+    // The docs' rule table: `| [`ID`](#ID) | summary | class |`.
     let docs = std::fs::read_to_string(common::root().join("docs/evolution.md")).expect("docs");
     let documented: Vec<(String, String, String)> = docs
         .lines()
-        .filter_map(|l| l.strip_prefix("| <a id=\""))
+        .filter_map(|l| l.strip_prefix("| [`"))
         .map(|l| {
-            let (id, rest) = l.split_once('"').expect("anchor id");
+            let (id, rest) = l.split_once('`').expect("id in backticks");
+            assert!(rest.starts_with(&format!("](#{id})")), "{id}: link {rest}");
             let cells: Vec<&str> = rest.split(" | ").collect();
             (
                 id.to_owned(),
@@ -169,7 +191,7 @@ fn json_output_lists_changes_with_locations() {
     let c = &v["changes"][0];
     assert_eq!(c["kind"], "breaking");
     assert_eq!(c["rule"], "union-tag-repointed");
-    assert_eq!(c["docs"], "docs/evolution.md#union-tag-repointed");
+    assert_eq!(c["docs"], "pktc explain union-tag-repointed");
     assert_eq!(
         c["old"]["file"],
         "schemas/compat/union_tag_repointed/old.pkt"
@@ -196,24 +218,32 @@ fn safe_changes_exit_0() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 breaking, 0 source-only, 1 safe"));
 }
 
-fn against_git_compares_with_a_revision() {
-    let repo = common::root().join("target/compat-git-test");
+/// A new, empty git repository `target/<name>` with a `schemas` directory.
+fn new_repo(name: &str) -> std::path::PathBuf {
+    let repo = common::root().join("target").join(name);
     let _ = std::fs::remove_dir_all(&repo);
     std::fs::create_dir_all(repo.join("schemas")).expect("mkdir");
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .expect("git runs");
-        assert!(
-            o.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    };
-    git(&["init", "-q"]);
+    git(&repo, &["init", "-q"]);
+    repo
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git runs");
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn against_git_compares_with_a_revision() {
+    let repo = new_repo("compat-git-test");
+    let git = |args: &[&str]| git(&repo, args);
     let write =
         |name: &str, text: &str| std::fs::write(repo.join("schemas").join(name), text).unwrap();
     write(
@@ -293,7 +323,7 @@ fn against_git_compares_with_a_revision() {
         &repo,
         &["compat", "--against-git", "HEAD", "schemas/nowhere.pkt"],
     );
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(3), "not readable, so not compared");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("cannot read schemas/nowhere.pkt: no such file"),
@@ -306,4 +336,294 @@ fn against_git_compares_with_a_revision() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown git revision"));
+}
+
+/// A repository with one commit of `schemas/game.pkt` and a breaking change
+/// in its working tree, for running `--against-git` from elsewhere.
+fn repo_with_a_breaking_change(name: &str) -> std::path::PathBuf {
+    let repo = new_repo(name);
+    let git = |args: &[&str]| git(&repo, args);
+    let game = repo.join("schemas/game.pkt");
+    std::fs::write(
+        &game,
+        "namespace g;\nmessage Whisper { to: string, body: string }\n",
+    )
+    .unwrap();
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "v1"]);
+    std::fs::write(
+        &game,
+        "namespace g;\nmessage Whisper { body: string, to: string }\n",
+    )
+    .unwrap();
+    repo
+}
+
+fn against_git_reads_the_repository_of_the_schema_not_of_the_current_directory() {
+    let repo = repo_with_a_breaking_change("compat-git-elsewhere");
+    let game = repo.join("schemas/game.pkt");
+    // From a directory outside the repository (the system's temporary
+    // directory), and from this repository's root, which is another git
+    // repository whose HEAD has no such file.
+    for dir in [std::env::temp_dir(), common::root()] {
+        let o = pktc(
+            &dir,
+            &[
+                "compat",
+                "--against-git",
+                "HEAD",
+                game.to_str().expect("UTF-8 path"),
+            ],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "from {}: {out}{}",
+            dir.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains("2 breaking, 0 source-only, 0 safe"), "{out}");
+    }
+    // A relative path from a subdirectory of the repository.
+    let o = pktc(
+        &repo.join("schemas"),
+        &["compat", "--against-git", "HEAD", "game.pkt"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("game.pkt@HEAD:2:"), "{out}");
+}
+
+fn schema_errors_exit_3_with_a_json_object() {
+    let dir = common::root().join("target/compat-schema-errors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.pkt");
+    let bad = dir.join("bad.pkt");
+    std::fs::write(&good, "namespace g;\nmessage M { a: u32 }\n").unwrap();
+    std::fs::write(&bad, "namespace g;\nmessage M { a: Nope }\n").unwrap();
+    let path = |p: &Path| p.to_str().expect("UTF-8 path").to_owned();
+    for (old, new, version) in [(&bad, &good, "old"), (&good, &bad, "new")] {
+        let o = pktc(&dir, &["compat", &path(old), &path(new)]);
+        assert_eq!(
+            o.status.code(),
+            Some(3),
+            "{version}: not 1, which is breaking"
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("unknown type `Nope`"), "{err}");
+        assert!(
+            err.contains(&format!("the {version} version has errors")),
+            "{err}"
+        );
+        let o = pktc(
+            &dir,
+            &["compat", "--format", "json", &path(old), &path(new)],
+        );
+        assert_eq!(o.status.code(), Some(3));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON object");
+        assert_eq!(v["error"], "schema");
+        assert_eq!(v["version"], version);
+        let d = &v["diagnostics"][0];
+        assert_eq!(d["severity"], "error");
+        assert!(d["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown type `Nope`"));
+        assert_eq!(d["labels"][0]["file"], path(&bad));
+        assert_eq!(d["labels"][0]["line"], 2);
+        assert_eq!(d["labels"][0]["column"], 16);
+    }
+    // Usage errors keep their own status, with a JSON object too.
+    let o = pktc(&dir, &["compat", "--format", "json", &path(&good)]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("a JSON object");
+    assert_eq!(v["error"], "usage");
+}
+
+fn explain_prints_each_rules_section() {
+    for rule in Rule::ALL {
+        let o = pktc(&common::root(), &["explain", rule.id()]);
+        assert_eq!(o.status.code(), Some(0), "{}", rule.id());
+        let out = String::from_utf8_lossy(&o.stdout);
+        let first = out.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!(
+                "{} ({}): {}",
+                rule.id(),
+                rule.class().word(),
+                rule.summary()
+            )
+        );
+        assert!(out.contains(rule.explain()), "{}", rule.id());
+        assert!(
+            rule.explain().len() > 80,
+            "{}: too short to explain",
+            rule.id()
+        );
+    }
+    let o = pktc(&common::root(), &["explain", "message-fields-reorderd"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("did you mean `message-fields-reordered`?"),
+        "{err}"
+    );
+}
+
+/// Old and new versions of a schema, each a set of files named on the
+/// command line (relative to the repository root).
+struct Versions {
+    dir: &'static str,
+    files: &'static [&'static str],
+}
+
+/// Every multi-version example in the repository.
+const EXAMPLES: &[Versions] = &[
+    Versions {
+        dir: "schemas/evolution",
+        files: &["protocol.pkt"],
+    },
+    Versions {
+        dir: "schemas/stable",
+        files: &["game.pkt"],
+    },
+];
+
+/// What compat must report for each ordered pair of an example's versions
+/// (`dir`, old, new): exactly these rules, as many times as listed. Upgrades
+/// are never breaking; a downgrade undoes them and is.
+const EXAMPLE_PAIRS: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "schemas/evolution",
+        "v1",
+        "v2",
+        &[
+            "deprecation-changed",
+            "enum-value-added",
+            "message-field-appended",
+            "message-field-appended",
+            "message-field-appended",
+            "message-field-appended",
+            "message-field-appended",
+            "type-added",
+            "union-variant-added",
+            "union-variant-added",
+        ],
+    ),
+    (
+        "schemas/evolution",
+        "v2",
+        "v1",
+        &[
+            "deprecation-changed",
+            "enum-value-removed",
+            "message-field-removed",
+            "message-field-removed",
+            "message-field-removed",
+            "message-field-removed",
+            "message-field-removed",
+            "type-removed",
+            "union-variant-removed",
+            "union-variant-removed",
+        ],
+    ),
+    ("schemas/stable", "v1", "v2", STABLE_APPENDS),
+    ("schemas/stable", "v2", "v1", STABLE_REMOVALS),
+];
+
+const STABLE_APPENDS: &[&str] = &[
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+    "message-field-appended",
+];
+
+const STABLE_REMOVALS: &[&str] = &[
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+    "message-field-removed",
+];
+
+fn every_pair_of_example_versions_reports_exactly_its_changes() {
+    let mut compared = 0;
+    for example in EXAMPLES {
+        let mut versions: Vec<String> = std::fs::read_dir(common::root().join(example.dir))
+            .expect("example directory")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        versions.sort();
+        assert!(versions.len() >= 2, "{}: {versions:?}", example.dir);
+        let files = |v: &str| -> Vec<std::path::PathBuf> {
+            example
+                .files
+                .iter()
+                .map(|f| Path::new(example.dir).join(v).join(f))
+                .collect()
+        };
+        for old in &versions {
+            for new in &versions {
+                let report = compare(
+                    &files(old),
+                    &common::RootReader,
+                    &files(new),
+                    &common::RootReader,
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", example.dir));
+                let mut found: Vec<&str> = report.changes.iter().map(|c| c.rule.id()).collect();
+                found.sort_unstable();
+                let expected: Vec<&str> = if old == new {
+                    Vec::new()
+                } else {
+                    let (.., rules) = EXAMPLE_PAIRS
+                        .iter()
+                        .find(|(d, o, n, _)| *d == example.dir && o == old && n == new)
+                        .unwrap_or_else(|| {
+                            panic!("{}: no expectation for {old} -> {new}", example.dir)
+                        });
+                    rules.to_vec()
+                };
+                assert_eq!(
+                    found,
+                    expected,
+                    "{} {old} -> {new}:\n{}",
+                    example.dir,
+                    report.render()
+                );
+                if old < new {
+                    assert!(!report.is_breaking(), "an upgrade is never breaking");
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 8);
+}
+
+/// Comparing a schema with itself finds nothing: no rule fires on a value
+/// that compares unequal to itself (a `nan` default) or on anything else.
+fn every_schema_compared_with_itself_reports_nothing() {
+    let schemas = common::schemas_in("schemas");
+    assert!(schemas.len() >= 10, "{schemas:?}");
+    for path in schemas {
+        let report = compare(
+            std::slice::from_ref(&path),
+            &common::RootReader,
+            std::slice::from_ref(&path),
+            &common::RootReader,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            report.changes.is_empty(),
+            "{}:\n{}",
+            path.display(),
+            report.render()
+        );
+    }
 }

@@ -61,6 +61,10 @@ fn main() {
             "generated_csharp_compiles_and_passes_the_mono_tests",
             generated_csharp_compiles_and_passes_the_mono_tests,
         ),
+        trial(
+            "memory_constants_that_name_other_types_equal_the_model",
+            memory_constants_that_name_other_types_equal_the_model,
+        ),
     ]);
     common::run(trials)
 }
@@ -143,14 +147,20 @@ fn files_with_the_same_name_get_distinct_outputs() {
         return;
     }
     let dir = work_dir("same_stem");
+    compile(&dir, &files, "-target:library", "SameStem.dll");
+}
+
+/// Writes `files` into `dir` and compiles them with `mcs` (C# 7.2, warnings
+/// as errors) into `out`.
+fn compile(dir: &Path, files: &[GeneratedFile], target: &str, out: &str) {
     let mut args: Vec<String> = vec![
         "-langversion:7.2".into(),
         "-warnaserror".into(),
         "-nologo".into(),
-        "-target:library".into(),
-        format!("-out:{}", dir.join("SameStem.dll").display()),
+        target.into(),
+        format!("-out:{}", dir.join(out).display()),
     ];
-    for f in &files {
+    for f in files {
         let p = dir.join(&f.path);
         std::fs::write(&p, &f.contents).expect("write generated file");
         args.push(p.display().to_string());
@@ -399,4 +409,83 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
         stdout.contains("ALL PASSED"),
         "C# tests did not finish:\n{stdout}"
     );
+}
+
+/// `PktMemory` constants written as sums of other types' constants (the
+/// types of `schemas/stable` hold another file's messages), and a union's
+/// as the largest of its payloads' constants, compile, and C# evaluates each
+/// to the IR's model of its type.
+fn memory_constants_that_name_other_types_equal_the_model() {
+    let path = Path::new("schemas/stable/v2/game.pkt");
+    let checked = check(path).unwrap_or_else(|f| panic!("{f}"));
+    let files = generate_for(path, true);
+    let game = files
+        .iter()
+        .find(|f| f.path == Path::new("game.cs"))
+        .expect("game.cs");
+    assert!(
+        game.contents
+            .contains("public const long PktMemory = (8L + global::Stable.Common.Stats.PktMemory"),
+        "a sum naming another file's constants"
+    );
+    assert!(
+        game.contents.contains(
+            "public const long Chat = global::Stable.Common.Chat.PktMemory > 32L ? global::Stable.Common.Chat.PktMemory : 32L;"
+        ),
+        "a union's largest payload naming another file's constants"
+    );
+    let mut prints = String::new();
+    let mut models = BTreeMap::new();
+    for def in checked.ir.types.iter() {
+        if matches!(def.kind, pktc::ir::TypeKind::Enum { .. }) {
+            continue;
+        }
+        let ident = |kind, s: &str| pktc::names::ident(Lang::CSharp, kind, s);
+        let ns: Vec<String> = checked
+            .ir
+            .namespace_of(def)
+            .iter()
+            .map(|s| ident(pktc::names::NameKind::Type, s))
+            .collect();
+        let ty = format!(
+            "global::{}.{}",
+            ns.join("."),
+            ident(pktc::names::NameKind::Type, &def.name)
+        );
+        prints.push_str(&format!("        Print(\"{}\", typeof({ty}));\n", def.name));
+        models.insert(def.name.clone(), def.memory.size);
+    }
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("memory_constants");
+    let mut files = files;
+    files.push(GeneratedFile {
+        path: PathBuf::from("Main.cs"),
+        contents: format!(
+            "static class Program\n{{\n    static void Print(string name, System.Type t)\n    {{\n        \
+             var f = t.GetField(\"PktMemory\");\n        \
+             System.Console.WriteLine(name + \" \" + (f == null ? \"none\" : f.GetValue(null).ToString()));\n    }}\n\n    \
+             static void Main()\n    {{\n{prints}    }}\n}}\n"
+        ),
+    });
+    compile(&dir, &files, "-target:exe", "Memory.exe");
+    let run = Command::new("mono")
+        .arg(dir.join("Memory.exe"))
+        .output()
+        .expect("run mono");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut without = Vec::new();
+    for line in String::from_utf8_lossy(&run.stdout).lines() {
+        let (name, value) = line.split_once(' ').expect("name value");
+        match value {
+            "none" => without.push(name.to_string()),
+            v => assert_eq!(v.parse::<u64>().ok(), models.get(name).copied(), "{name}"),
+        }
+    }
+    assert!(without.is_empty(), "without a PktMemory: {without:?}");
 }

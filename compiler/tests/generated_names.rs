@@ -12,8 +12,11 @@ use pktc::emit::{generate, GenOptions};
 use pktc::ir::{Ir, TypeDef, TypeKind};
 use pktc::names::{self, Lang, NameKind, Naming, UNKNOWN};
 
+/// The example schemas, and `schemas/stable`, whose union of another file's
+/// messages is the one with a `PktMemoryParts` class.
 fn checked_ir() -> Ir {
-    let schemas = common::schemas_in("schemas");
+    let mut schemas = common::schemas_in("schemas");
+    schemas.push("schemas/stable/v2/game.pkt".into());
     pktc::check_with(&schemas, &common::RootReader)
         .unwrap_or_else(|f| panic!("{f}"))
         .ir
@@ -195,6 +198,23 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>)
                     // variant classes are its siblings, not its members.
                     (Some(_), _) if t.name == UNKNOWN => {
                         found.extend(t.members.iter().cloned());
+                        continue;
+                    }
+                    // The union's largest payloads so far, one constant
+                    // per variant, named after it, in a class of their own.
+                    (Some(u), _) if t.name == "PktMemoryParts" => {
+                        let TypeKind::Union { variants, .. } = &u.kind else {
+                            unreachable!("matched a union")
+                        };
+                        let variants: HashSet<String> = variants
+                            .iter()
+                            .map(|v| naming.member_ident(NameKind::Variant, &v.name, &u.name))
+                            .collect();
+                        for m in &t.members {
+                            if !variants.contains(m) {
+                                unreserved.push(format!("{}: {}.{m}", file.path.display(), t.name));
+                            }
+                        }
                         continue;
                     }
                     // A variant class nested in its union.

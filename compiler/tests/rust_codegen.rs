@@ -2,7 +2,8 @@
 //! output, determinism, rustfmt cleanliness, and the `gen` command's
 //! write-only-when-changed, stale-file and `--check` behaviour. (That the output
 //! compiles and behaves is tested by the rust-tests crate.) The output of every
-//! schema is also linted with `cargo clippy -- -D warnings` in a crate of its own.
+//! schema is also linted with `cargo clippy -- -D warnings` in a crate of its own,
+//! and a deep chain of messages across two files is compiled.
 //! Each generated file's snapshot is a test case of its own
 //! (`generated/game.rs`).
 
@@ -105,6 +106,10 @@ fn main() {
         trial(
             "generated_rust_is_clippy_clean",
             generated_rust_is_clippy_clean,
+        ),
+        trial(
+            "a_deep_chain_of_messages_compiles",
+            a_deep_chain_of_messages_compiles,
         ),
         trial(
             "gen_check_passes_after_gen_with_same_named_files",
@@ -518,12 +523,13 @@ fn generated_rust_is_clippy_clean() {
     let dir = common::root().join("target/clippy-generated");
     let src = dir.join("src");
     let _ = std::fs::remove_dir_all(&src);
-    let sets: [(&str, Vec<PathBuf>); 2] = [
+    let sets: [(&str, Vec<PathBuf>); 3] = [
         ("all", all_schemas()),
         (
             "same_stem",
             vec![PathBuf::from("schemas/same_stem/top.pkt")],
         ),
+        ("stable", vec![PathBuf::from("schemas/stable/v2/game.pkt")]),
     ];
     let mut lib = String::new();
     for (name, schemas) in &sets {
@@ -539,27 +545,95 @@ fn generated_rust_is_clippy_clean() {
         ));
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
-    let runtime = common::root().join("runtime");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"pkt-generated-clippy\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .expect("write Cargo.toml");
-    let out = Command::new(&cargo)
-        .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .output()
-        .expect("run cargo clippy");
+    let out = cargo_on_crate(
+        &dir,
+        "pkt-generated-clippy",
+        &["clippy", "--offline", "--quiet", "--", "-D", "warnings"],
+    );
     assert!(
         out.status.success(),
         "generated code is not clippy-clean:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A chain of 120 messages each holding the next inline, the last holding a
+/// message of another file, compiles (`cargo check`): rustc evaluates the
+/// decoded-size models (`pkt_runtime::memory!`) along such a chain and must
+/// not run out of query depth before its own limit on nesting types (about
+/// 124 here). The model at the head of the chain is the IR's.
+fn a_deep_chain_of_messages_compiles() {
+    let dir = common::root().join("target/deep-chain-generated");
+    let src = dir.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(src.join("generated")).expect("create source dir");
+    let mut chain = String::from("namespace deep.chain;\n\nimport \"tail.pkt\";\n");
+    for i in 0..120 {
+        let next = if i < 119 {
+            format!("M{}", i + 1)
+        } else {
+            "deep.tail.Tail".to_string()
+        };
+        chain.push_str(&format!(
+            "\nmessage M{i} {{\n    v: u32,\n    next: {next},\n}}\n"
+        ));
+    }
+    std::fs::write(src.join("chain.pkt"), chain).expect("write chain.pkt");
+    std::fs::write(
+        src.join("tail.pkt"),
+        "namespace deep.tail;\n\nmessage Tail {\n    text: string,\n}\n",
+    )
+    .expect("write tail.pkt");
+    let checked = pktc::check(&[src.join("chain.pkt")]).unwrap_or_else(|f| panic!("{f}"));
+    for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
+        std::fs::write(src.join("generated").join(&f.path), &f.contents).expect("write");
+    }
+    let head = checked
+        .ir
+        .types
+        .iter()
+        .find(|t| t.name == "M0")
+        .expect("M0");
+    std::fs::write(
+        src.join("lib.rs"),
+        format!(
+            "pub mod generated {{\n    include!(\"generated/mod.rs\");\n}}\n\n\
+             pub fn head_memory() -> usize {{\n    \
+             <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY\n}}\n\n\
+             const _: () = assert!(\n    \
+             <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY == {}\n);\n",
+            head.memory.size
+        ),
+    )
+    .expect("write lib.rs");
+    let out = cargo_on_crate(&dir, "pkt-deep-chain", &["check", "--offline", "--quiet"]);
+    assert!(
+        out.status.success(),
+        "a 120-deep chain of messages does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs cargo with `args` on the crate `name` at `dir` (its `src/lib.rs`
+/// written by the caller), which depends on this workspace's runtime and
+/// builds into its own target directory.
+fn cargo_on_crate(dir: &Path, name: &str, args: &[&str]) -> std::process::Output {
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            common::root().join("runtime").display().to_string()
+        ),
+    )
+    .expect("write Cargo.toml");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    Command::new(&cargo)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .unwrap_or_else(|e| panic!("run cargo {args:?}: {e}"))
 }
 
 /// Before outputs had distinct names, the second `common.cs` overwrote the

@@ -67,6 +67,7 @@ pub(crate) mod impls;
 mod limits;
 pub mod list;
 pub mod max;
+pub mod memory;
 pub mod plain;
 mod reader;
 #[cfg(feature = "serde")]

@@ -8,6 +8,7 @@
 //! documentation for what stays in Rust code.
 
 mod code;
+mod memory;
 mod unity;
 mod value;
 
@@ -29,6 +30,7 @@ use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
 
 use code::{Gen, Lines, ReadCx};
+use memory::MemoryExpr;
 
 /// `("codec/NAME", source of templates/csharp/codec/NAME.hbs)`.
 macro_rules! codec {
@@ -156,6 +158,7 @@ const API: &[(&str, &str)] = &[
     api!("decode_into"),
     api!("read_from_new"),
     api!("pkt_name"),
+    api!("pkt_memory"),
 ];
 
 /// Parsed once per process: code generation runs per schema set, and in
@@ -234,7 +237,7 @@ impl Backend for CSharpBackend {
             TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
             TypeKind::Struct { fields } if !def.layout.is_fixed() => t.render(
                 "var_struct",
-                &record_view(gen, def, fields, Record::VarStruct),
+                &record_view(gen, id, fields, Record::VarStruct),
             ),
             TypeKind::Struct { fields } => t.render("struct", &struct_view(gen, id, def, fields)),
             TypeKind::Message {
@@ -244,7 +247,7 @@ impl Backend for CSharpBackend {
                 "message",
                 &record_view(
                     gen,
-                    def,
+                    id,
                     fields,
                     Record::Message {
                         preserve_unknown: *preserve_unknown,
@@ -252,7 +255,7 @@ impl Backend for CSharpBackend {
                 ),
             ),
             TypeKind::Union { tag, variants, .. } => {
-                t.render("union", &union_view(gen, def, *tag, variants))
+                t.render("union", &union_view(gen, id, *tag, variants))
             }
         };
         match value::part(gen, def) {
@@ -363,6 +366,7 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "ReadInto",
     "Truncated",
     "UnknownFields",
+    "PktMemory",
     "PktEquals",
     "PktHash",
     "PktAppend",
@@ -383,12 +387,12 @@ pub const OBJECT_MEMBERS: &[&str] = &[
 
 /// Members of C# union classes, which variant classes (nested in the union)
 /// must not be named after.
-pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body"];
+pub const UNION_MEMBERS: &[&str] = &["Tag", "Value", "Body", memory::PARTS_CLASS];
 
 /// Members of the C# class of a union itself (besides
 /// [`GENERATED_MEMBERS`] and [`OBJECT_MEMBERS`]): a union may not be named
 /// after them.
-pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown"];
+pub const UNION_OWN_MEMBERS: &[&str] = &["Tag", "Unknown", memory::PARTS_CLASS];
 
 /// The namespace of the C# runtime support types (`PktRuntime.cs`).
 pub const RUNTIME_NAMESPACE: &str = "Pkt";
@@ -753,6 +757,11 @@ struct StructView {
     /// The C# layout of the struct is its wire layout (see [`Gen::raw`]):
     /// on little-endian hosts it is copied with one `MemoryMarshal` call.
     raw: bool,
+    /// The `PktMemory` constant ([`memory_const`]), if the type has one
+    /// (a list, since strict templates cannot test a null).
+    memory: Vec<MemoryView>,
+    /// The parts of `size` ([`super::sum_comment`]).
+    size_comment: String,
 }
 
 #[derive(Serialize)]
@@ -803,6 +812,13 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
         read: read.finish(),
         truncated: truncated.finish(),
         raw: gen.raw(id),
+        memory: memory_const(gen, id),
+        size_comment: super::sum_comment(
+            &fields
+                .iter()
+                .map(|f| (u64::from(f.layout.min_size()), field_name(def, f)))
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 
@@ -821,6 +837,9 @@ struct MessageView {
     field_names: Vec<String>,
     preserve_unknown: bool,
     fields: Vec<FieldDecl>,
+    /// The `PktMemory` constant ([`memory_const`]), if the type has one
+    /// (a list, since strict templates cannot test a null).
+    memory: Vec<MemoryView>,
     /// Body of `GetEncodedSize`, leaving the size in `n`.
     size: String,
     /// Body of `WriteTo` between the length prefix and its backfill.
@@ -832,9 +851,17 @@ struct MessageView {
 /// The body of a `GetEncodedSize(int depth)`: the constant part, then the
 /// variable part in a `checked` block (an overflow becomes the caller's
 /// PktEncodeException).
-fn size_body(level: usize, constant: u64, variable: Lines, preserve_unknown: bool) -> String {
+/// The body of `GetEncodedSize(int depth)`: `n` starts at the constant
+/// part of the size, the sum of `parts`, then the variable part is added.
+fn size_body(
+    level: usize,
+    parts: &[(u64, String)],
+    variable: Lines,
+    preserve_unknown: bool,
+) -> String {
     let view = SizeBody {
-        constant,
+        constant: parts.iter().map(|(size, _)| size).sum(),
+        comment: super::sum_comment(parts),
         checked: !variable.is_empty() || preserve_unknown,
         variable,
         preserve_unknown,
@@ -847,6 +874,8 @@ fn size_body(level: usize, constant: u64, variable: Lines, preserve_unknown: boo
 #[derive(Serialize)]
 struct SizeBody {
     constant: u64,
+    /// The parts of `constant` ([`super::sum_comment`]).
+    comment: String,
     /// Whether there is a variable part.
     checked: bool,
     variable: Lines,
@@ -903,10 +932,14 @@ enum Record {
 
 /// The class of a message or variable-size struct: one pass over the
 /// fields builds the declarations and the size, write and read code.
-fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> MessageView {
+fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> MessageView {
+    let def = gen.ir.ty(id);
     let (mut constant, preserve_unknown) = match record {
-        Record::Message { preserve_unknown } => (u64::from(wire::BODY_PREFIX), preserve_unknown),
-        Record::VarStruct => (0, false),
+        Record::Message { preserve_unknown } => (
+            vec![(u64::from(wire::BODY_PREFIX), "length".to_string())],
+            preserve_unknown,
+        ),
+        Record::VarStruct => (Vec::new(), false),
     };
     let mut size = Lines::new();
     let mut write = code::Code::new(2);
@@ -918,7 +951,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         // Errors name the field as `Type.field`, as the Rust runtime does.
         let schema_name = format!("{}.{}", def.name, f.name);
         let gen = &gen.for_member(&schema_name);
-        constant += gen.size_lines(&mut size, &f.ty, &name);
+        constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
         gen.write(&mut write, &f.ty, &name, f.max, 0);
         field_names.push(string_literal(&schema_name));
         // Errors name the field through IPktNamed: no string in the hot path.
@@ -927,7 +960,7 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
             field: &field,
             place: schema_name.clone(),
             fresh: "fresh",
-            boxed: f.cyclic.then(|| gen.ir.boxed_memory(&f.ty)),
+            boxed: f.cyclic.then(|| gen.boxed_memory(&f.ty)),
         };
         let default = match record {
             Record::Message { .. } => {
@@ -968,7 +1001,8 @@ fn record_view(gen: &Gen, def: &TypeDef, fields: &[Field], record: Record) -> Me
         field_names,
         preserve_unknown,
         fields: decls,
-        size: size_body(2, constant, size, preserve_unknown),
+        memory: memory_const(gen, id),
+        size: size_body(2, &constant, size, preserve_unknown),
         write: write.finish(),
         read: read.finish(),
     }
@@ -994,6 +1028,9 @@ struct UnionView {
     /// `WriteU8` or `WriteU16`.
     write_tag: &'static str,
     variants: Vec<VariantView>,
+    /// The `PktMemory` constant ([`memory_const`]), if the type has one
+    /// (a list, since strict templates cannot test a null).
+    memory: Vec<MemoryView>,
 }
 
 #[derive(Serialize)]
@@ -1013,7 +1050,8 @@ struct VariantView {
     read: String,
 }
 
-fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
+fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionView {
+    let def = gen.ir.ty(id);
     let (read_tag, write_tag) = if tag == Prim::U8 {
         ("ReadU8", "WriteU8")
     } else {
@@ -1039,8 +1077,13 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                 let member = format!("{}.{}", def.name, v.name);
                 let gen = &gen.for_member(&member);
                 let mut size = Lines::new();
-                let constant =
-                    u64::from(wire::union_header(tag)) + gen.size_lines(&mut size, &v.ty, "Value");
+                let constant = [
+                    (u64::from(wire::union_header(tag)), "header".to_string()),
+                    (
+                        gen.size_lines(&mut size, &v.ty, "Value"),
+                        "Value".to_string(),
+                    ),
+                ];
                 let mut write = code::Code::new(3);
                 gen.write(&mut write, &v.ty, "Value", None, 0);
                 let mut read = code::Code::new(4);
@@ -1049,7 +1092,7 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                     field: &field,
                     place: member.clone(),
                     fresh: "false",
-                    boxed: v.cyclic.then(|| gen.ir.boxed_memory(&v.ty)),
+                    boxed: v.cyclic.then(|| gen.boxed_memory(&v.ty)),
                 };
                 read.lines(&gen.read_lines(&v.ty, "v.Value", true, &cx));
                 let init = gen.default_expr(&v.ty, None);
@@ -1061,11 +1104,52 @@ fn union_view(gen: &Gen, def: &TypeDef, tag: Prim, variants: &[Variant]) -> Unio
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),
                     init: init.unwrap_or_default(),
-                    size: size_body(3, constant, size, false),
+                    size: size_body(3, &constant, size, false),
                     write: write.finish(),
                     read: read.finish(),
                 }
             })
             .collect(),
+        memory: memory_const(gen, id),
     }
+}
+
+/// A type's `PktMemory` constant ([`memory::constants`]), for
+/// `api/pkt_memory`: its value, the comment of its parts, and for a union
+/// of other files' types the class of its largest payloads so far.
+#[derive(Serialize)]
+struct MemoryView {
+    value: String,
+    parts: String,
+    parts_class: &'static str,
+    largest_so_far: Vec<LargestSoFar>,
+}
+
+/// The largest payload of a union's variants up to `variant`.
+#[derive(Serialize)]
+struct LargestSoFar {
+    variant: String,
+    expr: String,
+}
+
+fn memory_const(gen: &Gen, id: TypeId) -> Vec<MemoryView> {
+    gen.memory_const(id)
+        .map(|c| MemoryView {
+            value: match &c.value {
+                MemoryExpr::Literal(n) => n.to_string(),
+                e => e.to_string(),
+            },
+            parts: c.parts.clone(),
+            parts_class: memory::PARTS_CLASS,
+            largest_so_far: c
+                .largest_so_far
+                .iter()
+                .map(|(variant, expr)| LargestSoFar {
+                    variant: variant.clone(),
+                    expr: expr.clone(),
+                })
+                .collect(),
+        })
+        .into_iter()
+        .collect()
 }

@@ -49,6 +49,7 @@
 
 mod backend;
 mod csharp;
+mod model;
 pub mod output;
 mod rust;
 mod templates;
@@ -134,4 +135,20 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
 /// checker reports their diagnostics.
 pub fn namings() -> [&'static crate::names::Naming; 2] {
     [&RUST_NAMING, &CSHARP_NAMING]
+}
+
+/// A constant that is a sum, written so that a reviewer can check it: ` //
+/// ` and its nonzero `(size, what)` parts joined by ` + `, to follow the
+/// number on its line; empty when there are fewer than two such parts.
+pub(crate) fn sum_comment(parts: &[(u64, String)]) -> String {
+    let terms: Vec<String> = parts
+        .iter()
+        .filter(|(size, _)| *size > 0)
+        .map(|(size, what)| format!("{size} {what}"))
+        .collect();
+    if terms.len() < 2 {
+        String::new()
+    } else {
+        format!(" // {}", terms.join(" + "))
+    }
 }

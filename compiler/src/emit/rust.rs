@@ -78,6 +78,7 @@ pub(crate) struct Shared<'ir> {
     checked_structs: std::collections::BTreeSet<TypeId>,
     plain: Vec<bool>,
     total: Vec<bool>,
+    models: super::model::Models,
 }
 
 impl<'ir> Shared<'ir> {
@@ -90,6 +91,7 @@ impl<'ir> Shared<'ir> {
             checked_structs: &self.checked_structs,
             plain: &self.plain,
             total: &self.total,
+            models: &self.models,
         }
     }
 }
@@ -113,6 +115,7 @@ impl Backend for RustBackend {
             checked_structs: checked_structs(ir),
             plain: plain_structs(ir),
             total: total_structs(ir),
+            models: super::model::analyze(ir),
         }
     }
 
@@ -581,6 +584,8 @@ struct Cx<'a> {
     plain: &'a [bool],
     /// See [`total_structs`].
     total: &'a [bool],
+    /// See [`super::model::analyze`].
+    models: &'a super::model::Models,
 }
 
 /// Messages at least this large (by the decoded-size model) decode into a
@@ -925,6 +930,18 @@ impl Cx<'_> {
                     .any(|f| self.field_uses_deprecated(f)),
             ),
             size,
+            size_comment: super::sum_comment(
+                &def.kind
+                    .fields()
+                    .iter()
+                    .map(|f| {
+                        (
+                            u64::from(f.layout.min_size()),
+                            names::ident(Lang::Rust, NameKind::Field, &f.name),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
             derive_default,
             bytes_used: !fields.is_empty(),
             fields,
@@ -946,10 +963,92 @@ impl Cx<'_> {
             allow_deprecated: def.deprecated || members_deprecated,
             name: names::ident(Lang::Rust, NameKind::Type, &def.name),
             schema_name: def.name.clone(),
-            memory: def.memory.size,
-            memory_align: def.memory.align,
+            memory: self.memory_block(def),
             decode_boxed: false,
         }
+    }
+
+    /// `Decode::MEMORY` and `MEMORY_ALIGN` of a message, variable-size
+    /// struct or union, as `pkt_runtime::memory!` of the types it holds
+    /// (empty for the fixed-size types, whose `fixed_codec!` states them).
+    /// A part that holds a declared type states its model (`= (size,
+    /// align)`) where that number cannot change while this file does not
+    /// ([`super::model::Models::numbers_stay`]), which also keeps the chain
+    /// of constants rustc evaluates short; any other reads its type's
+    /// constants, so that a change to another file does not change this one.
+    /// A boxed field or variant is a pointer, `Box<T>` (as `Option<Box<T>>`
+    /// is in memory). rustfmt leaves a braced macro's body as it is.
+    fn memory_block(&self, def: &TypeDef) -> String {
+        let field_ident = |f: &Field| names::ident(Lang::Rust, NameKind::Field, &f.name);
+        // The part's type, and its model where the part states it.
+        let part = |ty: &Type, cyclic: bool| match (cyclic, ty) {
+            (true, Type::Optional(t)) => (format!("Box<{}>", self.rust_type(t)), None),
+            (true, t) => (format!("Box<{}>", self.rust_type(t)), None),
+            (false, t) => {
+                let mut held = Vec::new();
+                t.named_parts(&mut held);
+                // Lists and maps hold their elements behind a handle.
+                let inline = !matches!(t, Type::List(_) | Type::Map(..));
+                let m = self.ir.memory(t);
+                let model = (!held.is_empty()
+                    && inline
+                    && self.models.numbers_stay(self.ir, def.file, &held))
+                .then(|| format!(" = ({}, {})", m.size, m.align));
+                (self.rust_type(t), model)
+            }
+        };
+        let field = |f: &Field| {
+            let (ty, model) = part(&f.ty, f.cyclic);
+            format!("{}: {ty}{},", field_ident(f), model.unwrap_or_default())
+        };
+        let (head, parts): (String, Vec<String>) = match &def.kind {
+            TypeKind::Struct { fields } if !def.layout.is_fixed() => {
+                ("record".to_string(), fields.iter().map(field).collect())
+            }
+            TypeKind::Message {
+                fields,
+                preserve_unknown,
+            } => (
+                "record".to_string(),
+                fields
+                    .iter()
+                    .map(field)
+                    .chain(preserve_unknown.then(|| "unknown_fields: Vec<u8>,".to_string()))
+                    .collect(),
+            ),
+            TypeKind::Union { tag, variants, .. } => (
+                format!("union {}", tag.name()),
+                variants
+                    .iter()
+                    .map(|v| {
+                        let (ty, model) = part(&v.ty, v.cyclic);
+                        let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                        format!("{name}({ty}){},", model.unwrap_or_default())
+                    })
+                    .collect(),
+            ),
+            _ => return String::new(),
+        };
+        let mut out = format!("    ::pkt_runtime::memory! {{\n        {head} {{\n");
+        for p in parts {
+            out.push_str(&format!("            {p}\n"));
+        }
+        out.push_str("        }\n    }");
+        out
+    }
+
+    /// What a boxed field or variant of type `ty` is charged when present:
+    /// the boxed type's `Decode::MEMORY`, by name, so that it follows the
+    /// type wherever it is declared (`Ir::boxed_memory`).
+    fn boxed_memory(&self, ty: &Type) -> String {
+        let inner = match ty {
+            Type::Optional(t) => t,
+            t => t,
+        };
+        format!(
+            "<{} as ::pkt_runtime::Decode>::MEMORY",
+            self.rust_type(inner)
+        )
     }
 
     /// The checks before a present field's value, read from `reader` at
@@ -976,11 +1075,7 @@ impl Cx<'_> {
             lines.push(call_statement(
                 indent,
                 &format!("{reader}.charge_boxed"),
-                &[
-                    schema_name,
-                    self.ir.boxed_memory(&f.ty).to_string(),
-                    optional.to_string(),
-                ],
+                &[schema_name, self.boxed_memory(&f.ty), optional.to_string()],
                 "?;",
             ));
         }
@@ -989,6 +1084,7 @@ impl Cx<'_> {
 
     fn message_view(&self, def: &TypeDef, fields: &[Field], preserve_unknown: bool) -> MessageView {
         let mut fixed_len = u64::from(wire::BODY_PREFIX);
+        let mut fixed_parts = vec![(fixed_len, "length".to_string())];
         let mut variable = Vec::new();
         let mut derive_default = true;
         let views: Vec<MessageFieldView> = fields
@@ -996,7 +1092,10 @@ impl Cx<'_> {
             .map(|f| {
                 let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
                 match f.layout {
-                    Layout::Fixed { size } => fixed_len += size as u64,
+                    Layout::Fixed { size } => {
+                        fixed_len += size as u64;
+                        fixed_parts.push((u64::from(size), name.clone()));
+                    }
                     Layout::Variable { .. } => variable.push(call_statement(
                         8,
                         "n += ::pkt_runtime::Encode::encoded_len",
@@ -1159,6 +1258,8 @@ impl Cx<'_> {
             },
             has_variable: !variable.is_empty() || preserve_unknown,
             fixed_len: fixed_len.to_string(),
+            fixed_comment: super::sum_comment(&fixed_parts),
+            fixed_parts,
             variable,
             body_used: !fields.is_empty() || preserve_unknown,
             decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
@@ -1174,9 +1275,14 @@ impl Cx<'_> {
     fn var_struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> MessageView {
         let mut view = self.message_view(def, fields, false);
         // No length prefix.
-        view.fixed_len = (view.fixed_len.parse::<u64>().expect("a number")
-            - u64::from(wire::BODY_PREFIX))
-        .to_string();
+        view.fixed_parts.remove(0);
+        view.fixed_len = view
+            .fixed_parts
+            .iter()
+            .map(|(size, _)| size)
+            .sum::<u64>()
+            .to_string();
+        view.fixed_comment = super::sum_comment(&view.fixed_parts);
         // Frozen: every field is present, in JSON too.
         view.common.attrs = self.serde_type_attrs(&[]);
         // A struct is no nesting level: its fields are checked at its own depth.
@@ -1361,7 +1467,18 @@ impl Cx<'_> {
                     ),
                     name,
                     tag: v.tag.to_string(),
-                    boxed_memory: v.cyclic.then(|| self.ir.boxed_memory(&v.ty)),
+                    charge_boxed: v.cyclic.then(|| {
+                        call_statement(
+                            16,
+                            "body.charge_boxed",
+                            &[
+                                "\"\"".to_string(),
+                                self.boxed_memory(&v.ty),
+                                "false".to_string(),
+                            ],
+                            "?;",
+                        )
+                    }),
                     fixed_payload: fixed_size.is_some(),
                     fixed_append,
                 }
@@ -1496,9 +1613,9 @@ struct Common {
     allow_deprecated: bool,
     name: String,
     schema_name: String,
-    /// The decoded-size model of the type (`Decode::MEMORY`), from the IR.
-    memory: u64,
-    memory_align: u32,
+    /// `Decode::MEMORY` and `MEMORY_ALIGN`, from the types the type holds
+    /// ([`Cx::memory_block`]).
+    memory: String,
     /// Some field or variant boxes this type: its decoder overrides
     /// `Decode::decode_boxed`.
     decode_boxed: bool,
@@ -1509,6 +1626,8 @@ struct StructView {
     #[serde(flatten)]
     common: Common,
     size: u32,
+    /// The parts of `size` ([`super::sum_comment`]).
+    size_comment: String,
     derive_default: bool,
     /// The lines of `Default::default()` (see [`default_body`]).
     default_body: Vec<String>,
@@ -1564,6 +1683,10 @@ struct MessageView {
     default_body: Vec<String>,
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
+    /// The parts of `fixed_len` as a comment ([`super::sum_comment`]).
+    fixed_comment: String,
+    #[serde(skip)]
+    fixed_parts: Vec<(u64, String)>,
     has_variable: bool,
     /// The statements of `encoded_len` that add the fields whose size
     /// depends on the value.
@@ -1712,8 +1835,8 @@ struct VariantView {
     /// variant.
     set_variant: String,
     tag: String,
-    /// `Ir::boxed_memory` of a boxed variant's type.
-    boxed_memory: Option<u64>,
+    /// The charge for a boxed variant's box, a statement.
+    charge_boxed: Option<String>,
     /// The payload is fixed-size: decoded straight from the frame's bytes
     /// (`Reader::fixed_variant`), with no sub-reader to set up and finish.
     fixed_payload: bool,

@@ -36,7 +36,7 @@ pub fn compute(ir: &mut Ir) {
 }
 
 /// The declared types whose model this kind's model reads.
-fn inline_dependencies(kind: &TypeKind) -> Vec<TypeId> {
+pub(crate) fn inline_dependencies(kind: &TypeKind) -> Vec<TypeId> {
     fn named(ty: &Type, out: &mut Vec<TypeId>) {
         match ty {
             Type::Named(r) => out.push(r.id),

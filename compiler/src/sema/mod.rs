@@ -8,7 +8,7 @@
 
 mod layout;
 mod lower;
-mod memory;
+pub(crate) mod memory;
 mod naming;
 
 use crate::diag::Diagnostic;

@@ -9,6 +9,7 @@
 //! another. Generated locals start with a lowercase letter, which no schema
 //! name can (C# names are converted to UpperCamelCase).
 
+use super::memory::{self, MemoryConst, MemoryExpr};
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
 use crate::ir::{Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
@@ -63,7 +64,7 @@ pub(super) type Lines = Vec<String>;
 
 #[derive(Serialize)]
 struct ReadCharge<'a> {
-    /// Model bytes of the boxed value, a C# `long` literal.
+    /// Model bytes of the boxed value, a C# `long` expression.
     bytes: String,
     field: &'a str,
     value: Lines,
@@ -409,8 +410,8 @@ pub(super) struct ReadCx<'a> {
     /// it was constructed with (absent fields then need no reset).
     pub fresh: &'a str,
     /// Model bytes charged when the value is present, for a boxed (cyclic)
-    /// field or variant: [`Ir::boxed_memory`].
-    pub boxed: Option<u64>,
+    /// field or variant ([`Ir::boxed_memory`]), a C# `long` expression.
+    pub boxed: Option<String>,
 }
 
 impl ReadCx<'_> {
@@ -432,11 +433,6 @@ impl ReadCx<'_> {
     }
 }
 
-/// A model size as a C# `long` literal (saturated at `long.MaxValue`).
-fn long_literal(n: u64) -> String {
-    format!("{}L", n.min(i64::MAX as u64))
-}
-
 pub(super) struct Gen<'a> {
     pub ir: &'a Ir,
     /// The member being generated as errors name it (`Type.field`), for the
@@ -447,6 +443,8 @@ pub(super) struct Gen<'a> {
     struct_defaults: Rc<Vec<Option<String>>>,
     /// Per declared type (structs only): see [`Gen::raw`].
     raw: Rc<Vec<bool>>,
+    /// Per declared type: its `PktMemory` constant, if it has one.
+    memory: Rc<Vec<Option<MemoryConst>>>,
 }
 
 /// The structs, each after every struct it contains. Struct containment is
@@ -496,6 +494,7 @@ impl<'a> Gen<'a> {
             member: "",
             struct_defaults: Rc::new(vec![None; n]),
             raw: Rc::new(vec![false; n]),
+            memory: Rc::new(memory::constants(ir)),
         };
         for id in structs_inner_first(ir) {
             let fields = ir.ty(id).kind.fields();
@@ -522,7 +521,31 @@ impl<'a> Gen<'a> {
             member,
             struct_defaults: Rc::clone(&self.struct_defaults),
             raw: Rc::clone(&self.raw),
+            memory: Rc::clone(&self.memory),
         }
+    }
+
+    /// The type's `PktMemory` constant, if it has one ([`memory::constants`]).
+    pub(super) fn memory_const(&self, id: TypeId) -> Option<&MemoryConst> {
+        self.memory[id.0].as_ref()
+    }
+
+    /// What a boxed field or variant of type `ty` is charged when present
+    /// ([`Ir::boxed_memory`]), a C# `long` expression.
+    pub(super) fn boxed_memory(&self, ty: &Type) -> String {
+        match ty {
+            Type::Optional(t) => self.memory_expr(t),
+            t => self.memory_expr(t),
+        }
+        .to_string()
+    }
+
+    /// The model of a value of type `ty` stored inline, as a C# `long`
+    /// expression that names the `PktMemory` constants of the declared
+    /// types it holds where they have one ([`memory::inline`]).
+    pub(super) fn memory_expr(&self, ty: &Type) -> MemoryExpr {
+        memory::inline(self.ir, &self.memory, ty, false, memory::Within::Charge)
+            .unwrap_or_else(|| MemoryExpr::Literal(self.ir.memory(ty).size))
     }
 
     /// Whether a struct's C# memory layout, declared `Sequential, Pack = 1`,
@@ -950,11 +973,11 @@ impl Gen<'_> {
     /// charges only when present (`read_optional_boxed`).
     fn read_codec(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
         let lines = self.read_unboxed(ty, lv, into, cx, d);
-        match (cx.boxed, ty) {
+        match (&cx.boxed, ty) {
             (Some(m), ty) if !matches!(ty, Type::Optional(_)) => super::templates().lines(
                 "codec/read_charge",
                 &ReadCharge {
-                    bytes: long_literal(m),
+                    bytes: m.clone(),
                     field: cx.field,
                     value: lines,
                 },
@@ -1005,13 +1028,13 @@ impl Gen<'_> {
             ),
             Type::Optional(inner) => {
                 let value = self.read_codec(inner, lv, into, &cx.nested(cx.fresh), d + 1);
-                match cx.boxed {
+                match &cx.boxed {
                     Some(m) => t.lines(
                         "codec/read_optional_boxed",
                         &ReadOptional {
                             lv,
                             b: format!("b{d}"),
-                            bytes: long_literal(m),
+                            bytes: m.clone(),
                             field,
                             value,
                         },
@@ -1045,7 +1068,7 @@ impl Gen<'_> {
                 let view = ReadList {
                     lv,
                     min,
-                    elem_memory: long_literal(self.ir.memory(elem_ty).size),
+                    elem_memory: self.memory_expr(elem_ty).to_string(),
                     field,
                     list: self.cs_type(ty),
                     capacity: if min > 0 { n.clone() } else { String::new() },
@@ -1069,19 +1092,17 @@ impl Gen<'_> {
                 // Both sides of an entry twice (a tree node holds them plus
                 // links), and 16 bytes of links.
                 let entry = self
-                    .ir
-                    .memory(kt)
-                    .size
-                    .saturating_add(self.ir.memory(vt).size)
-                    .saturating_mul(2)
-                    .saturating_add(16);
+                    .memory_expr(kt)
+                    .add(self.memory_expr(vt))
+                    .times(2)
+                    .add(MemoryExpr::Literal(16));
                 let (k, v) = (format!("k{d}"), format!("v{d}"));
                 let (key_cx, value_cx) = (cx.part("false", "[key]"), cx.part("false", "[value]"));
                 let view = ReadMap {
                     lv,
                     into,
                     min: self.min_size(kt) + self.min_size(vt),
-                    entry: long_literal(entry),
+                    entry: entry.to_string(),
                     field,
                     map: self.cs_type(ty),
                     order: self.key_order(kt),

@@ -263,7 +263,7 @@ impl Cx<'_> {
                                 .to_string(),
                         ],
                     },
-                    boxed_memory: o.boxed_memory,
+                    charge_boxed: o.charge_boxed.clone(),
                     // A large fixed-size payload's view borrows the input
                     // (`Fixed`, `FixedArray`) and is read like any other.
                     fixed_payload: o.fixed_payload && !self.is_large(&v.ty),
@@ -543,7 +543,8 @@ struct ViewVariantView {
     /// The match arm of `to_owned`.
     owned_arm: String,
     tag: String,
-    boxed_memory: Option<u64>,
+    /// The charge for a boxed variant's box, a statement.
+    charge_boxed: Option<String>,
     /// The statements that view the payload into `v`.
     view_value: Vec<String>,
     /// Viewed straight from the frame's bytes, as the owned decode does

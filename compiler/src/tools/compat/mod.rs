@@ -1,15 +1,25 @@
 //! `pktc compat`: compares two versions of a schema and classifies every
 //! change by the rules of docs/evolution.md.
 //!
-//! Types are matched by qualified name (`namespace.Name`). Wire equality is
-//! decided structurally, so a renamed type or field with the same layout is
-//! `source-only`, and `bytes` ↔ `list<u8>` (the same bytes) is too.
+//! Everything is matched by identity, which is its name: types by qualified
+//! name (a type found under its bare name in another namespace has moved),
+//! fields and union variants by name within their type, then checked for
+//! the place the wire knows them by, a field's position and a variant's
+//! tag. A name kept at another place is a move (breaking); only a name that
+//! disappears while a new one takes its place is a rename. Wire equality of
+//! two different types is decided structurally, so a renamed type with the
+//! same layout is `source-only`, and `bytes` ↔ `list<u8>` (the same bytes)
+//! is too.
 
+mod consts;
+mod enums;
 mod git;
+mod records;
 mod rules;
+mod unions;
 
-use std::collections::{BTreeMap, HashSet};
-use std::fmt::Write as _;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -107,6 +117,13 @@ impl Report {
             self.count(ChangeKind::SourceOnly),
             self.count(ChangeKind::Safe)
         );
+        if let Some(first) = self.changes.first() {
+            let _ = writeln!(
+                out,
+                "For what a rule means and what to do, try `{}`.",
+                first.rule.docs()
+            );
+        }
         out
     }
 
@@ -147,6 +164,54 @@ impl Report {
     }
 }
 
+/// One of the two versions compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Version {
+    Old,
+    New,
+}
+
+/// A version that could not be read or checked, so nothing was compared.
+#[derive(Debug)]
+pub struct SchemaError {
+    pub version: Version,
+    pub failed: Failed,
+}
+
+impl SchemaError {
+    /// The JSON object `pktc compat --format json` prints instead of a
+    /// report: which version failed, and its diagnostics.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "error": "schema",
+            "version": self.version,
+            "diagnostics": self
+                .failed
+                .diagnostics
+                .iter()
+                .map(|d| d.to_json(&self.failed.sources))
+                .collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.failed)?;
+        write!(
+            f,
+            "error: the {} version has errors, so nothing was compared",
+            match self.version {
+                Version::Old => "old",
+                Version::New => "new",
+            }
+        )
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
 /// Compares `old` (read through `old_reader`) with `new` (read through
 /// `new_reader`, usually [`crate::load::FsReader`]).
 pub fn compare(
@@ -154,15 +219,18 @@ pub fn compare(
     old_reader: &dyn FileReader,
     new: &[PathBuf],
     new_reader: &dyn FileReader,
-) -> Result<Report, Failed> {
-    let old = crate::check_into(SourceMap::default(), old, old_reader)?;
-    let new = crate::check_into(old.sources.clone(), new, new_reader)?;
-    let changes = Comparer {
-        old: &old.ir,
-        new: &new.ir,
-        changes: Vec::new(),
-    }
-    .run();
+) -> Result<Report, SchemaError> {
+    let old =
+        crate::check_into(SourceMap::default(), old, old_reader).map_err(|failed| SchemaError {
+            version: Version::Old,
+            failed,
+        })?;
+    let new =
+        crate::check_into(old.sources.clone(), new, new_reader).map_err(|failed| SchemaError {
+            version: Version::New,
+            failed,
+        })?;
+    let changes = Comparer::new(&old.ir, &new.ir).run();
     Ok(Report {
         sources: new.sources,
         changes,
@@ -172,9 +240,13 @@ pub fn compare(
 struct Comparer<'a> {
     old: &'a Ir,
     new: &'a Ir,
+    /// Each old type's counterpart in the new version: the type of the same
+    /// qualified name, or the one it moved to.
+    counterpart: HashMap<TypeId, TypeId>,
     changes: Vec<Change>,
 }
 
+/// `namespace.Name`, or `Name` without a namespace.
 fn qualified(ir: &Ir, id: TypeId) -> String {
     let def = ir.ty(id);
     let ns = ir.namespace_of(def);
@@ -191,7 +263,32 @@ fn by_name(ir: &Ir) -> BTreeMap<String, TypeId> {
         .collect()
 }
 
-impl Comparer<'_> {
+/// The types of `ir` not in `matched`, by bare name, for those whose bare
+/// name is unique among them.
+fn unique_bare_names(ir: &Ir, unmatched: impl Iterator<Item = TypeId>) -> BTreeMap<&str, TypeId> {
+    let mut names: BTreeMap<&str, Option<TypeId>> = BTreeMap::new();
+    for id in unmatched {
+        names
+            .entry(ir.ty(id).name.as_str())
+            .and_modify(|e| *e = None)
+            .or_insert(Some(id));
+    }
+    names
+        .into_iter()
+        .filter_map(|(n, id)| id.map(|id| (n, id)))
+        .collect()
+}
+
+impl<'a> Comparer<'a> {
+    fn new(old: &'a Ir, new: &'a Ir) -> Self {
+        Comparer {
+            old,
+            new,
+            counterpart: HashMap::new(),
+            changes: Vec::new(),
+        }
+    }
+
     fn push(
         &mut self,
         rule: Rule,
@@ -214,22 +311,69 @@ impl Comparer<'_> {
         let old_names = by_name(self.old);
         let new_names = by_name(self.new);
         for (name, &oid) in &old_names {
-            match new_names.get(name) {
-                Some(&nid) => self.compare_type(oid, nid),
-                None => {
-                    let def = self.old.ty(oid);
-                    self.push(
-                        Rule::TypeRemoved,
-                        format!("{} `{name}` was removed", def.kind.keyword()),
-                        Some((def.span, "declared here in the old version".into())),
-                        None,
-                        Some("the generated type disappears; fields and variants that used it are reported where they are"),
-                    );
-                }
+            if let Some(&nid) = new_names.get(name) {
+                self.counterpart.insert(oid, nid);
+            }
+        }
+        // A type gone from its namespace whose bare name appears, once, in
+        // another namespace has moved there.
+        let gone = unique_bare_names(
+            self.old,
+            old_names
+                .iter()
+                .filter(|(n, _)| !new_names.contains_key(*n))
+                .map(|(_, &id)| id),
+        );
+        let arrived = unique_bare_names(
+            self.new,
+            new_names
+                .iter()
+                .filter(|(n, _)| !old_names.contains_key(*n))
+                .map(|(_, &id)| id),
+        );
+        let mut moved = Vec::new();
+        for (name, &oid) in &gone {
+            if let Some(&nid) = arrived.get(name) {
+                self.counterpart.insert(oid, nid);
+                moved.push((oid, nid));
+            }
+        }
+        for (oid, nid) in moved {
+            let (o, n) = (self.old.ty(oid), self.new.ty(nid));
+            self.push(
+                Rule::TypeMoved,
+                format!(
+                    "{} `{}` moved to namespace `{}`",
+                    o.kind.keyword(),
+                    qualified(self.old, oid),
+                    self.new.namespace_of(n).join(".")
+                ),
+                Some((o.span, "declared here in the old version".into())),
+                Some((n.span, "now declared here".into())),
+                Some("the bytes are unchanged; code naming the type by its namespace (a Rust module, a C# namespace) must be updated"),
+            );
+        }
+        let mut pairs: Vec<(TypeId, TypeId)> =
+            self.counterpart.iter().map(|(&o, &n)| (o, n)).collect();
+        pairs.sort();
+        for (oid, nid) in pairs {
+            self.compare_type(oid, nid);
+        }
+        let matched_new: HashSet<TypeId> = self.counterpart.values().copied().collect();
+        for (name, &oid) in &old_names {
+            if !self.counterpart.contains_key(&oid) {
+                let def = self.old.ty(oid);
+                self.push(
+                    Rule::TypeRemoved,
+                    format!("{} `{name}` was removed", def.kind.keyword()),
+                    Some((def.span, "declared here in the old version".into())),
+                    None,
+                    Some("the generated type disappears; fields and variants that used it are reported where they are"),
+                );
             }
         }
         for (name, &nid) in &new_names {
-            if !old_names.contains_key(name) {
+            if !matched_new.contains(&nid) {
                 let def = self.new.ty(nid);
                 self.push(
                     Rule::TypeAdded,
@@ -240,6 +384,7 @@ impl Comparer<'_> {
                 );
             }
         }
+        self.compare_consts();
         // Most severe first; within a kind, in source order of the new
         // version (removals, which have only an old location, after).
         self.changes.sort_by_key(|c| {
@@ -289,7 +434,7 @@ impl Comparer<'_> {
                     base: nb,
                     values: nv,
                 },
-            ) => self.compare_enum(o, n, *ob, *nb, ov, nv),
+            ) => self.compare_enum(o, n, (*ob, ov), (*nb, nv)),
             (
                 TypeKind::Union {
                     tag: ot,
@@ -315,480 +460,51 @@ impl Comparer<'_> {
                 Some("the kinds have different encodings; declare a new type instead"),
             ),
         }
-        if o.deprecated != n.deprecated {
+        self.compare_deprecation(
+            o.deprecated,
+            n.deprecated,
+            format!("`{}`", n.name),
+            o.span,
+            n.span,
+        );
+    }
+
+    /// A `deprecation-changed` entry for `what` if its `@deprecated` changed.
+    fn compare_deprecation(&mut self, old: bool, new: bool, what: String, at: Span, now: Span) {
+        if old != new {
             self.push(
                 Rule::DeprecationChanged,
                 format!(
-                    "`{}` is {} deprecated",
-                    n.name,
-                    if n.deprecated { "now" } else { "no longer" }
+                    "{what} is {} deprecated",
+                    if new { "now" } else { "no longer" }
                 ),
-                Some((o.span, "before".into())),
-                Some((n.span, "now".into())),
+                Some((at, "before".into())),
+                Some((now, "now".into())),
                 None,
             );
         }
     }
 
-    fn compare_struct(&mut self, o: &TypeDef, n: &TypeDef, of: &[Field], nf: &[Field]) {
-        let same_layout = of.len() == nf.len()
-            && of
-                .iter()
-                .zip(nf)
-                .all(|(a, b)| self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()));
-        if !same_layout {
-            let (old_at, new_at, what) = match of
-                .iter()
-                .zip(nf)
-                .position(|(a, b)| !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()))
-            {
-                Some(i) => (
-                    of[i].span,
-                    nf[i].span,
-                    format!(
-                        "field `{}` is now `{}` (was `{}`)",
-                        nf[i].name, nf[i].ty, of[i].ty
-                    ),
-                ),
-                None if nf.len() > of.len() => (
-                    o.span,
-                    nf[of.len()].span,
-                    format!("field `{}` was added", nf[of.len()].name),
-                ),
-                None => (
-                    of[nf.len()].span,
-                    n.span,
-                    format!("field `{}` was removed", of[nf.len()].name),
-                ),
-            };
-            self.push(
-                Rule::StructLayoutChanged,
-                format!("struct `{}` changed layout: {what}", n.name),
-                Some((old_at, "old layout".into())),
-                Some((new_at, "new layout".into())),
-                Some("a struct's bytes are its raw layout and are frozen; declare a new struct (or use a message, which can grow)"),
-            );
+    /// A `same-encoding-retyped` entry for `what` (a field or variant) if its
+    /// type is spelled differently, `a` and `b` having the same encoding: a
+    /// renamed or moved type, an enum for its base integer, `bytes` for
+    /// `list<u8>`.
+    fn compare_spelling(&mut self, what: String, (a, at): (&Type, Span), (b, now): (&Type, Span)) {
+        if self.same_type(a, b) {
             return;
         }
-        for (a, b) in of.iter().zip(nf) {
-            self.compare_field_source(n, a, b);
-            if a.max != b.max {
-                self.push(
-                    Rule::StructMaxChanged,
-                    format!(
-                        "the limit of `{}.{}` changed from {} to {}",
-                        n.name,
-                        b.name,
-                        show_max(a.max),
-                        show_max(b.max)
-                    ),
-                    Some((a.span, show_max(a.max))),
-                    Some((b.span, show_max(b.max))),
-                    Some("the side with the lower limit rejects values the other side may send"),
-                );
-            }
+        let (mut old, mut new) = (a.without_max().to_string(), b.without_max().to_string());
+        if old == new {
+            // The same name for another type: one moved namespace.
+            (old, new) = (spell_qualified(self.old, a), spell_qualified(self.new, b));
         }
-    }
-
-    /// Changes that leave the bytes alone: names, spelled types, deprecation.
-    fn compare_field_source(&mut self, owner: &TypeDef, a: &Field, b: &Field) {
-        if a.name != b.name {
-            self.push(
-                Rule::FieldRenamed,
-                format!(
-                    "field `{}` of `{}` was renamed to `{}`",
-                    a.name, owner.name, b.name
-                ),
-                Some((a.span, "old name".into())),
-                Some((b.span, "new name".into())),
-                Some("renaming is wire-safe (fields are identified by position); code using the field must be updated"),
-            );
-        }
-        let (at, bt) = (a.ty.without_max(), b.ty.without_max());
-        if at.to_string() != bt.to_string() {
-            self.push(
-                Rule::SameEncodingRetyped,
-                format!(
-                    "field `{}` of `{}` changed type from `{at}` to `{bt}` with the same encoding",
-                    b.name, owner.name
-                ),
-                Some((a.span, format!("`{at}`"))),
-                Some((b.span, format!("`{bt}`"))),
-                Some("the bytes are the same; the generated field type changes"),
-            );
-        }
-        let place = format!("{}.{}", owner.name, b.name);
-        self.compare_element_max(&place, (&a.ty, a.span), (&b.ty, b.span));
-        if a.deprecated != b.deprecated {
-            self.push(
-                Rule::DeprecationChanged,
-                format!(
-                    "field `{}` of `{}` is {} deprecated",
-                    b.name,
-                    owner.name,
-                    if b.deprecated { "now" } else { "no longer" }
-                ),
-                Some((a.span, "before".into())),
-                Some((b.span, "now".into())),
-                None,
-            );
-        }
-    }
-
-    fn compare_message(&mut self, n: &TypeDef, of: &[Field], nf: &[Field]) {
-        if self.removed_inside(n, of, nf) {
-            return;
-        }
-        for (i, (a, b)) in of.iter().zip(nf).enumerate() {
-            if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) {
-                let moved = of.iter().position(|f| f.name == b.name).filter(|&j| j != i);
-                let (rule, message, help) = match moved {
-                    Some(_) => (
-                        Rule::MessageFieldsReordered,
-                        format!("fields of message `{}` were reordered: `{}` is now field {}", n.name, b.name, i + 1),
-                        "fields are identified by position; never reorder them, only append",
-                    ),
-                    None => (
-                        Rule::MessageFieldRetyped,
-                        format!(
-                            "field {} of message `{}` changed type from `{}` to `{}`",
-                            i + 1,
-                            n.name,
-                            a.ty,
-                            b.ty
-                        ),
-                        "a field's type never changes; append a new field and deprecate the old one",
-                    ),
-                };
-                self.push(
-                    rule,
-                    message,
-                    Some((a.span, format!("`{}: {}`", a.name, a.ty))),
-                    Some((b.span, format!("`{}: {}`", b.name, b.ty))),
-                    Some(help),
-                );
-                continue;
-            }
-            self.compare_field_source(n, a, b);
-            if a.default != b.default {
-                self.push(
-                    Rule::MessageDefaultChanged,
-                    format!("the default of `{}.{}` changed", n.name, b.name),
-                    Some((a.span, format!("was {}", show_default(&a.default)))),
-                    Some((b.span, format!("now {}", show_default(&b.default)))),
-                    Some("new readers fill the field into older data that lacks it, so old and new readers disagree on the same bytes"),
-                );
-            }
-            if a.max != b.max {
-                self.push(
-                    Rule::MessageMaxChanged,
-                    format!(
-                        "the limit of `{}.{}` changed from {} to {}",
-                        n.name,
-                        b.name,
-                        show_max(a.max),
-                        show_max(b.max)
-                    ),
-                    Some((a.span, show_max(a.max))),
-                    Some((b.span, show_max(b.max))),
-                    Some("the side with the lower limit rejects values the other side may send"),
-                );
-            }
-        }
-        for b in nf.iter().skip(of.len()) {
-            self.push(
-                Rule::MessageFieldAppended,
-                format!("field `{}` was appended to message `{}`", b.name, n.name),
-                None,
-                Some((b.span, format!("default {}", show_default(&b.default)))),
-                None,
-            );
-        }
-        for a in of.iter().skip(nf.len()) {
-            self.push(
-                Rule::MessageFieldRemoved,
-                format!("field `{}` was removed from message `{}`", a.name, n.name),
-                Some((a.span, "removed".into())),
-                Some((n.span, "message without it".into())),
-                Some("fields are never removed; mark it `@deprecated` instead (it stays on the wire)"),
-            );
-        }
-    }
-
-    /// Fields removed before the last kept one, the rest in order: reported
-    /// as the removals they are, rather than as every later field changing
-    /// type or moving. Returns whether that was the case.
-    fn removed_inside(&mut self, n: &TypeDef, of: &[Field], nf: &[Field]) -> bool {
-        let kept = |a: &&Field| nf.iter().any(|b| b.name == a.name);
-        let Some(last_kept) = of.iter().rposition(|a| kept(&a)) else {
-            return false;
-        };
-        let removed: Vec<&Field> = of[..last_kept].iter().filter(|a| !kept(a)).collect();
-        let survivors: Vec<&str> = of.iter().filter(kept).map(|a| a.name.as_str()).collect();
-        let same_order = nf
-            .iter()
-            .take(survivors.len())
-            .map(|b| b.name.as_str())
-            .eq(survivors.iter().copied());
-        if removed.is_empty() || !same_order {
-            return false;
-        }
-        for a in removed {
-            self.push(
-                Rule::MessageFieldRemoved,
-                format!("field `{}` was removed from message `{}`", a.name, n.name),
-                Some((a.span, "removed".into())),
-                Some((n.span, "message without it".into())),
-                Some("fields are identified by position, so every later field now decodes as another; mark it `@deprecated` instead (it stays on the wire)"),
-            );
-        }
-        for b in nf.iter().skip(survivors.len()) {
-            self.push(
-                Rule::MessageFieldAppended,
-                format!("field `{}` was appended to message `{}`", b.name, n.name),
-                None,
-                Some((b.span, format!("default {}", show_default(&b.default)))),
-                None,
-            );
-        }
-        true
-    }
-
-    fn compare_enum(
-        &mut self,
-        o: &TypeDef,
-        n: &TypeDef,
-        ob: Prim,
-        nb: Prim,
-        ov: &[EnumValue],
-        nv: &[EnumValue],
-    ) {
-        if ob != nb {
-            self.push(
-                Rule::EnumBaseChanged,
-                format!(
-                    "enum `{}` changed its base type from `{}` to `{}`",
-                    n.name,
-                    ob.name(),
-                    nb.name()
-                ),
-                Some((o.span, ob.name().into())),
-                Some((n.span, nb.name().into())),
-                Some("the base type is the size on the wire and never changes"),
-            );
-            return;
-        }
-        if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
-            if a.value != b.value {
-                self.push(
-                    Rule::EnumDefaultChanged,
-                    format!(
-                        "the default of enum `{}` changed from `{}` to `{}`",
-                        n.name, a.name, b.name
-                    ),
-                    Some((a.span, "the first value is the default".into())),
-                    Some((b.span, "now first".into())),
-                    Some("keep the first value first; add new values after it"),
-                );
-            }
-        }
-        for a in ov {
-            match nv.iter().find(|b| b.name == a.name) {
-                Some(b) if b.value != a.value => self.push(
-                    Rule::EnumValueRenumbered,
-                    format!(
-                        "`{}::{}` was renumbered from {} to {}",
-                        n.name, a.name, a.value, b.value
-                    ),
-                    Some((a.span, a.value.to_string())),
-                    Some((b.span, b.value.to_string())),
-                    Some("enum values are never renumbered"),
-                ),
-                Some(b) => {
-                    if a.deprecated != b.deprecated {
-                        self.push(
-                            Rule::DeprecationChanged,
-                            format!(
-                                "`{}::{}` is {} deprecated",
-                                n.name,
-                                b.name,
-                                if b.deprecated { "now" } else { "no longer" }
-                            ),
-                            Some((a.span, "before".into())),
-                            Some((b.span, "now".into())),
-                            None,
-                        );
-                    }
-                }
-                None => match nv
-                    .iter()
-                    .find(|b| b.value == a.value && !ov.iter().any(|x| x.name == b.name))
-                {
-                    Some(b) => self.push(
-                        Rule::EnumValueRenamed,
-                        format!("`{}::{}` was renamed to `{}`", n.name, a.name, b.name),
-                        Some((a.span, "old name".into())),
-                        Some((b.span, "new name".into())),
-                        Some("the number is unchanged, so the wire is too; code using the old name must be updated"),
-                    ),
-                    None => self.push(
-                        Rule::EnumValueRemoved,
-                        format!("`{}::{}` ({}) was removed", n.name, a.name, a.value),
-                        Some((a.span, "removed".into())),
-                        Some((n.span, "enum without it".into())),
-                        Some("values are never removed: old peers still send it; mark it `@deprecated` instead"),
-                    ),
-                },
-            }
-        }
-        for b in nv {
-            if !ov.iter().any(|a| a.name == b.name || a.value == b.value) {
-                self.push(
-                    Rule::EnumValueAdded,
-                    format!("`{}::{}` ({}) was added", n.name, b.name, b.value),
-                    None,
-                    Some((b.span, "new value".into())),
-                    Some("old readers keep it as an unknown value and write it back unchanged"),
-                );
-            }
-        }
-    }
-
-    fn compare_union(
-        &mut self,
-        o: &TypeDef,
-        n: &TypeDef,
-        (ot, ov, or): (Prim, &[Variant], &[u16]),
-        (nt, nv, nr): (Prim, &[Variant], &[u16]),
-    ) {
-        if ot != nt {
-            self.push(
-                Rule::UnionTagWidthChanged,
-                format!(
-                    "union `{}` changed its tag from `{}` to `{}`",
-                    n.name,
-                    ot.name(),
-                    nt.name()
-                ),
-                Some((o.span, ot.name().into())),
-                Some((n.span, nt.name().into())),
-                Some("the tag width is part of every frame and never changes"),
-            );
-            return;
-        }
-        if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
-            if a.tag != b.tag {
-                self.push(
-                    Rule::UnionDefaultChanged,
-                    format!(
-                        "the default of union `{}` changed from `{}` to `{}`",
-                        n.name, a.name, b.name
-                    ),
-                    Some((a.span, "the first variant is the default".into())),
-                    Some((b.span, "now first".into())),
-                    Some("keep the first variant first; add new variants after it"),
-                );
-            }
-        }
-        for a in ov {
-            match nv.iter().find(|b| b.tag == a.tag) {
-                Some(b) if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) => self.push(
-                    Rule::UnionTagRepointed,
-                    format!(
-                        "tag {} of union `{}` was re-pointed from `{}({})` to `{}({})`",
-                        a.tag, n.name, a.name, a.ty, b.name, b.ty
-                    ),
-                    Some((a.span, format!("`{}`", a.ty))),
-                    Some((b.span, format!("`{}`", b.ty))),
-                    Some("a tag keeps its payload type forever; add a variant with a new tag"),
-                ),
-                Some(b) => {
-                    if a.name != b.name {
-                        self.push(
-                            Rule::UnionVariantRenamed,
-                            format!(
-                                "variant `{}::{}` was renamed to `{}`",
-                                n.name, a.name, b.name
-                            ),
-                            Some((a.span, "old name".into())),
-                            Some((b.span, "new name".into())),
-                            Some("the tag is unchanged, so the wire is too; code using the old name must be updated"),
-                        );
-                    }
-                    let (at, bt) = (a.ty.without_max(), b.ty.without_max());
-                    if at.to_string() != bt.to_string() {
-                        self.push(
-                            Rule::SameEncodingRetyped,
-                            format!(
-                                "variant `{}::{}` changed payload type from `{at}` to `{bt}` with the same encoding",
-                                n.name, b.name
-                            ),
-                            Some((a.span, format!("`{at}`"))),
-                            Some((b.span, format!("`{bt}`"))),
-                            None,
-                        );
-                    }
-                    let place = format!("{}.{}", n.name, b.name);
-                    self.compare_element_max(&place, (&a.ty, a.span), (&b.ty, b.span));
-                }
-                None if nr.contains(&a.tag) => self.push(
-                    Rule::UnionVariantRemovedReserved,
-                    format!(
-                        "variant `{}::{}` was removed and its tag {} reserved",
-                        n.name, a.name, a.tag
-                    ),
-                    Some((a.span, "removed".into())),
-                    Some((n.span, format!("tag {} reserved", a.tag))),
-                    Some("new readers decode it as `Unknown`; code using the variant must be updated"),
-                ),
-                None => self.push(
-                    Rule::UnionVariantRemoved,
-                    format!(
-                        "variant `{}::{}` was removed without reserving tag {}",
-                        n.name, a.name, a.tag
-                    ),
-                    Some((a.span, "removed".into())),
-                    Some((n.span, "union without it".into())),
-                    Some(&format!("add `reserved {},` to the union so the tag is never reused", a.tag)),
-                ),
-            }
-        }
-        for b in nv {
-            if ov.iter().any(|a| a.tag == b.tag) {
-                continue;
-            }
-            if or.contains(&b.tag) {
-                self.push(
-                    Rule::UnionReservedTagReused,
-                    format!(
-                        "variant `{}::{}` reuses reserved tag {}",
-                        n.name, b.name, b.tag
-                    ),
-                    Some((o.span, format!("tag {} reserved here", b.tag))),
-                    Some((b.span, "reused".into())),
-                    Some("old peers may still send the removed variant with this tag; pick a new tag"),
-                );
-            } else {
-                self.push(
-                    Rule::UnionVariantAdded,
-                    format!("variant `{}::{}` (tag {}) was added", n.name, b.name, b.tag),
-                    None,
-                    Some((b.span, "new variant".into())),
-                    Some("old readers decode it as `Unknown` and write it back unchanged"),
-                );
-            }
-        }
-        for tag in or {
-            if !nr.contains(tag) && !nv.iter().any(|b| b.tag == *tag) {
-                self.push(
-                    Rule::UnionTagUnreserved,
-                    format!("tag {tag} of union `{}` is no longer reserved", n.name),
-                    Some((o.span, format!("reserved {tag}"))),
-                    Some((n.span, "not reserved".into())),
-                    Some("a reserved tag stays reserved, so that it is never reused"),
-                );
-            }
-        }
+        self.push(
+            Rule::SameEncodingRetyped,
+            format!("{what} changed type from `{old}` to `{new}` with the same encoding"),
+            Some((at, format!("`{old}`"))),
+            Some((now, format!("`{new}`"))),
+            Some("the bytes are the same; the generated type changes"),
+        );
     }
 
     /// The `@max` limits on the elements, keys and values of two types with
@@ -817,8 +533,40 @@ impl Comparer<'_> {
         }
     }
 
-    /// Whether two types have the same encoding. Declared types are compared
-    /// by their definitions, so a renamed type with the same layout matches.
+    /// Whether `a` and `b` are spelled alike: the same type expression, each
+    /// declared type by its qualified name (a type that moved namespace is
+    /// spelled differently).
+    fn same_type(&self, a: &Type, b: &Type) -> bool {
+        self.same_shape(a, b, &|x, y| {
+            qualified(self.old, x) == qualified(self.new, y)
+        })
+    }
+
+    /// Whether `a` and `b` are the same type expression, each declared type
+    /// being its counterpart (wherever it is declared).
+    fn same_identity(&self, a: &Type, b: &Type) -> bool {
+        self.same_shape(a, b, &|x, y| self.counterpart.get(&x) == Some(&y))
+    }
+
+    fn same_shape(&self, a: &Type, b: &Type, named: &dyn Fn(TypeId, TypeId) -> bool) -> bool {
+        match (a, b) {
+            (Type::Prim(x), Type::Prim(y)) => x == y,
+            (Type::String, Type::String) | (Type::Bytes, Type::Bytes) => true,
+            (Type::List(x), Type::List(y)) => self.same_shape(x, y, named),
+            (Type::Optional(x), Type::Optional(y)) => self.same_shape(x, y, named),
+            (Type::Map(k1, v1), Type::Map(k2, v2)) => {
+                self.same_shape(k1, k2, named) && self.same_shape(v1, v2, named)
+            }
+            (Type::Array(x, n), Type::Array(y, m)) => n == m && self.same_shape(x, y, named),
+            (Type::Named(x), Type::Named(y)) => named(x.id, y.id),
+            _ => false,
+        }
+    }
+
+    /// Whether two types have the same encoding. A declared type and its
+    /// counterpart are equal (their own changes are reported for them);
+    /// other declared types are compared by their definitions, so a renamed
+    /// type with the same layout matches.
     fn wire_eq(&self, a: &Type, b: &Type, seen: &mut HashSet<(TypeId, TypeId)>) -> bool {
         let is_byte_list = |t: &Type| matches!(t, Type::List(e) if e.ty == Type::Prim(Prim::U8));
         match (a, b) {
@@ -832,9 +580,11 @@ impl Comparer<'_> {
                 self.wire_eq(k1, k2, seen) && self.wire_eq(v1, v2, seen)
             }
             (Type::Array(x, n), Type::Array(y, m)) => n == m && self.wire_eq(x, y, seen),
+            // An enum is its base integer on the wire.
+            (Type::Named(x), Type::Prim(p)) => enum_base(self.old, x.id) == Some(*p),
+            (Type::Prim(p), Type::Named(y)) => enum_base(self.new, y.id) == Some(*p),
             (Type::Named(x), Type::Named(y)) => {
-                if qualified(self.old, x.id) == qualified(self.new, y.id) {
-                    // The same type: its own changes are reported for it.
+                if self.counterpart.get(&x.id) == Some(&y.id) {
                     return true;
                 }
                 if !seen.insert((x.id, y.id)) {
@@ -846,20 +596,35 @@ impl Comparer<'_> {
         }
     }
 
+    /// Whether two different declared types encode alike and mean the same:
+    /// the same kind; fields and variants in the same places (a name at
+    /// another position or tag is not the same) with the same encodings,
+    /// limits and defaults; enums with the same base and first value and no
+    /// value renumbered.
     fn def_wire_eq(&self, a: &TypeDef, b: &TypeDef, seen: &mut HashSet<(TypeId, TypeId)>) -> bool {
-        let fields_eq =
-            |this: &Self, x: &[Field], y: &[Field], seen: &mut HashSet<(TypeId, TypeId)>| {
-                x.len() == y.len()
-                    && x.iter()
-                        .zip(y)
-                        .all(|(f, g)| this.wire_eq(&f.ty, &g.ty, seen))
-            };
         match (&a.kind, &b.kind) {
             (TypeKind::Struct { fields: x }, TypeKind::Struct { fields: y })
             | (TypeKind::Message { fields: x, .. }, TypeKind::Message { fields: y, .. }) => {
-                fields_eq(self, x, y, seen)
+                self.fields_equivalent(x, y, seen)
             }
-            (TypeKind::Enum { base: x, .. }, TypeKind::Enum { base: y, .. }) => x == y,
+            (
+                TypeKind::Enum {
+                    base: x,
+                    values: xv,
+                },
+                TypeKind::Enum {
+                    base: y,
+                    values: yv,
+                },
+            ) => {
+                let numbers: HashMap<&str, u64> =
+                    yv.iter().map(|w| (w.name.as_str(), w.value)).collect();
+                x == y
+                    && xv.first().map(|v| v.value) == yv.first().map(|v| v.value)
+                    && xv
+                        .iter()
+                        .all(|v| numbers.get(v.name.as_str()).is_none_or(|&n| n == v.value))
+            }
             (
                 TypeKind::Union {
                     tag: t1,
@@ -872,27 +637,52 @@ impl Comparer<'_> {
                     ..
                 },
             ) => {
+                let tags: HashMap<&str, u16> =
+                    v2.iter().map(|q| (q.name.as_str(), q.tag)).collect();
                 t1 == t2
                     && v1.len() == v2.len()
-                    && v1
-                        .iter()
-                        .zip(v2)
-                        .all(|(p, q)| p.tag == q.tag && self.wire_eq(&p.ty, &q.ty, seen))
+                    && v1.iter().zip(v2).all(|(p, q)| {
+                        p.tag == q.tag
+                            && tags.get(p.name.as_str()).is_none_or(|&t| t == p.tag)
+                            && same_element_max(&p.ty, &q.ty)
+                            && self.wire_eq(&p.ty, &q.ty, seen)
+                    })
             }
             _ => false,
         }
     }
 }
 
-fn show_default(v: &Option<Value>) -> String {
-    match v {
-        None => "the zero value".to_string(),
-        Some(Value::Bool(b)) => format!("`{b}`"),
-        Some(Value::Int(i)) => format!("`{i}`"),
-        Some(Value::Float(f)) => format!("`{f}`"),
-        Some(Value::String(s)) => format!("`{s:?}`"),
-        Some(Value::Enum { name, .. }) => format!("`{name}`"),
+/// The base integer of `id`, if it is an enum.
+fn enum_base(ir: &Ir, id: TypeId) -> Option<Prim> {
+    match ir.ty(id).kind {
+        TypeKind::Enum { base, .. } => Some(base),
+        _ => None,
     }
+}
+
+/// `ty` with every declared type by its qualified name.
+fn spell_qualified(ir: &Ir, ty: &Type) -> String {
+    match ty {
+        Type::Named(r) => qualified(ir, r.id),
+        Type::List(t) => format!("list<{}>", spell_qualified(ir, t)),
+        Type::Map(k, v) => format!(
+            "map<{}, {}>",
+            spell_qualified(ir, k),
+            spell_qualified(ir, v)
+        ),
+        Type::Array(t, n) => format!("[{}; {n}]", spell_qualified(ir, t)),
+        Type::Optional(t) => format!("{}?", spell_qualified(ir, t)),
+        t => t.to_string(),
+    }
+}
+
+/// Whether two types of the same encoding have the same limits on their
+/// elements, keys and values.
+fn same_element_max(a: &Type, b: &Type) -> bool {
+    let mut changes = Vec::new();
+    element_max_changes(a, b, String::new(), &mut changes);
+    changes.is_empty()
 }
 
 /// The element, key and value limits that differ between two types of the

@@ -25,6 +25,9 @@ namespace Lobby
         /// <summary>The variant's tag on the wire.</summary>
         public abstract byte Tag { get; }
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 40; // 32 Unknown, the largest variant, + 8 for the discriminant
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -399,6 +402,9 @@ namespace Lobby
     {
         public string Name = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 24; // 24 Name
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -419,7 +425,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 8;
+            long n = 8; // 4 length + 4 Name
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Name);
@@ -622,6 +628,9 @@ namespace Lobby
     {
         public string Text = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 24; // 24 Text
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -642,7 +651,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 8;
+            long n = 8; // 4 length + 4 Text
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Text);
@@ -860,6 +869,9 @@ namespace Lobby
 
         /// <summary>The variant's tag on the wire.</summary>
         public abstract byte Tag { get; }
+
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 40; // 32 Unknown, the largest variant, + 8 for the discriminant
 
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
@@ -1237,6 +1249,9 @@ namespace Lobby
 
         public string Motd = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 32; // 4 PlayerId + 4 padding + 24 Motd
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -1257,7 +1272,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 12;
+            long n = 12; // 4 length + 4 PlayerId + 4 Motd
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Motd);
@@ -1479,6 +1494,9 @@ namespace Lobby
 
         public string Text = "";
 
+        /// <summary>What one decoded value is charged against the decode budget (the model of docs/security.md); the constants of types that hold this one name it.</summary>
+        public const long PktMemory = 32; // 4 PlayerId + 4 padding + 24 Text
+
         /// <summary>The exact number of bytes <see cref="Encode(global::System.Span{byte})"/> writes.</summary>
         public int GetEncodedSize()
         {
@@ -1499,7 +1517,7 @@ namespace Lobby
         public long GetEncodedSize(int depth)
         {
             global::Pkt.PktWriter.CheckDepth(depth, this);
-            long n = 12;
+            long n = 12; // 4 length + 4 PlayerId + 4 Text
             checked
             {
                 n += global::Pkt.PktUtf8.ByteCount(Text);

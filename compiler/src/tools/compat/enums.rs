@@ -1,0 +1,105 @@
+//! Enums: values are paired by name, then checked for their number, which
+//! is all the wire knows them by.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Comparer, Rule};
+use crate::ir::*;
+
+impl Comparer<'_> {
+    pub(super) fn compare_enum(
+        &mut self,
+        o: &TypeDef,
+        n: &TypeDef,
+        (ob, ov): (Prim, &[EnumValue]),
+        (nb, nv): (Prim, &[EnumValue]),
+    ) {
+        if ob != nb {
+            self.push(
+                Rule::EnumBaseChanged,
+                format!(
+                    "enum `{}` changed its base type from `{}` to `{}`",
+                    n.name,
+                    ob.name(),
+                    nb.name()
+                ),
+                Some((o.span, ob.name().into())),
+                Some((n.span, nb.name().into())),
+                Some("the base type is the size on the wire and never changes"),
+            );
+            return;
+        }
+        // The first value is the default. A first value that kept its name
+        // but not its number is reported once, as renumbered.
+        if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
+            if a.value != b.value && a.name != b.name {
+                self.push(
+                    Rule::EnumDefaultChanged,
+                    format!(
+                        "the default of enum `{}` changed from `{}` ({}) to `{}` ({})",
+                        n.name, a.name, a.value, b.name, b.value
+                    ),
+                    Some((a.span, "the first value is the default".into())),
+                    Some((b.span, "now first".into())),
+                    Some("keep the first value first; add new values after it"),
+                );
+            }
+        }
+        let new_by_name: HashMap<&str, &EnumValue> =
+            nv.iter().map(|v| (v.name.as_str(), v)).collect();
+        let new_by_number: HashMap<u64, &EnumValue> = nv.iter().map(|v| (v.value, v)).collect();
+        let old_names: HashSet<&str> = ov.iter().map(|v| v.name.as_str()).collect();
+        let old_numbers: HashSet<u64> = ov.iter().map(|v| v.value).collect();
+        for a in ov {
+            match new_by_name.get(a.name.as_str()) {
+                Some(b) if b.value != a.value => self.push(
+                    Rule::EnumValueRenumbered,
+                    format!(
+                        "`{}::{}` was renumbered from {} to {}",
+                        n.name, a.name, a.value, b.value
+                    ),
+                    Some((a.span, a.value.to_string())),
+                    Some((b.span, b.value.to_string())),
+                    Some("enum values are never renumbered"),
+                ),
+                Some(b) => self.compare_deprecation(
+                    a.deprecated,
+                    b.deprecated,
+                    format!("`{}::{}`", n.name, b.name),
+                    a.span,
+                    b.span,
+                ),
+                None => match new_by_number
+                    .get(&a.value)
+                    .filter(|b| !old_names.contains(b.name.as_str()))
+                {
+                    Some(b) => self.push(
+                        Rule::EnumValueRenamed,
+                        format!("`{}::{}` was renamed to `{}`", n.name, a.name, b.name),
+                        Some((a.span, "old name".into())),
+                        Some((b.span, "new name".into())),
+                        Some("the number is unchanged, so the wire is too; code using the old name must be updated"),
+                    ),
+                    None => self.push(
+                        Rule::EnumValueRemoved,
+                        format!("`{}::{}` ({}) was removed", n.name, a.name, a.value),
+                        Some((a.span, "removed".into())),
+                        Some((n.span, "enum without it".into())),
+                        Some("values are never removed: old peers still send it; mark it `@deprecated` instead"),
+                    ),
+                },
+            }
+        }
+        for b in nv {
+            if !old_names.contains(b.name.as_str()) && !old_numbers.contains(&b.value) {
+                self.push(
+                    Rule::EnumValueAdded,
+                    format!("`{}::{}` ({}) was added", n.name, b.name, b.value),
+                    None,
+                    Some((b.span, "new value".into())),
+                    Some("old readers keep it as an unknown value and write it back unchanged"),
+                );
+            }
+        }
+    }
+}
