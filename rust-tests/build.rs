@@ -35,7 +35,8 @@ fn main() -> Result<(), pktc::Error> {
     let checked = pktc::check(&schemas).map_err(pktc::Error::Schema)?;
     let mut table = String::from(
         "/// Every generated type by qualified schema name, with the property\n\
-         /// check instantiated for it.\n\
+         /// check instantiated for it (deprecated types included).\n\
+         #[allow(deprecated)]\n\
          pub static TYPES: &[Entry] = &[\n",
     );
     for def in &checked.ir.types {

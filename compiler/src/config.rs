@@ -124,6 +124,7 @@ impl Config {
         options
             .set_csharp_asmdef(self.asmdef.as_deref())
             .map_err(Error::Option)?;
+        options.out_dir = Some(out_dir.clone());
         let files = emit::generate(&checked.ir, &options);
         emit::write_files(&out_dir, &files, WriteMode::Write).map_err(Error::Write)?;
         Ok(files.iter().map(|f| out_dir.join(&f.path)).collect())

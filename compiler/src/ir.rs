@@ -30,6 +30,37 @@ impl Ir {
         &self.file(def.file).namespace
     }
 
+    /// The type's name with its namespace (`game.net.Chat`; the bare name
+    /// without one), as the errors of generated code name it: unlike
+    /// [`TypeDef::display_name`] it does not depend on what other files the
+    /// schema set holds, so a new file never changes another's output.
+    pub fn qualified_name(&self, def: &TypeDef) -> String {
+        match self.namespace_of(def) {
+            [] => def.name.clone(),
+            ns => format!("{}.{}", ns.join("."), def.name),
+        }
+    }
+
+    /// A type expression as tools show it: each declared type by its
+    /// [`TypeDef::display_name`], qualified where two types share a name.
+    pub fn show<'a>(&'a self, ty: &'a Type) -> Shown<'a> {
+        Shown {
+            names: Names::Display(self),
+            ty,
+        }
+    }
+
+    /// A type expression with every declared type by its qualified name:
+    /// two spellings of one type are equal, two types that share a name
+    /// are not.
+    pub fn spelling(&self, ty: &Type) -> String {
+        Shown {
+            names: Names::Qualified(self),
+            ty,
+        }
+        .to_string()
+    }
+
     /// Files named as inputs (not only reached through an import), in the order given.
     pub fn input_files(&self) -> impl Iterator<Item = &FileIr> {
         self.files.iter().filter(|f| f.is_input)
@@ -226,9 +257,18 @@ pub struct FileIndex(pub usize);
 #[derive(Clone, Debug, Serialize)]
 pub struct TypeDef {
     pub name: String,
+    /// How tools and error messages name the type: `name`, or the qualified
+    /// name (`sky.chat.Message`) when another type of the schema set has the
+    /// same `name`.
+    #[serde(skip)]
+    pub display_name: String,
     pub file: FileIndex,
     pub doc: Vec<String>,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     pub layout: Layout,
     /// What one decoded value occupies in memory, by the model of
     /// [`Memory`]; computed once by `sema::memory`.
@@ -296,6 +336,10 @@ pub struct Field {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     pub layout: Layout,
     /// Byte offset inside a struct; `None` in messages, where it depends on the data.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -314,6 +358,10 @@ pub struct EnumValue {
     pub doc: Vec<String>,
     pub value: u64,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -325,6 +373,10 @@ pub struct Variant {
     pub tag: u16,
     pub ty: Type,
     pub deprecated: bool,
+    /// The reason of `@deprecated("...")`, which the generated attributes
+    /// carry; only when `deprecated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecated_note: Option<String>,
     /// As for [`Field::cyclic`].
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cyclic: bool,
@@ -427,7 +479,9 @@ impl Type {
     }
 }
 
-/// A reference to a declared type; the name is kept for display.
+/// A reference to a declared type; the name, as the schema spells it, is
+/// kept for display (tools show [`Ir::show`], which qualifies a name that
+/// two types share).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeRef {
     pub id: TypeId,
@@ -446,15 +500,73 @@ impl Type {
 
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        Shown {
+            names: Names::Spelled,
+            ty: self,
+        }
+        .fmt(f)
+    }
+}
+
+/// A type expression written with declared types named one way: see
+/// [`Ir::show`] and [`Ir::spelling`].
+pub struct Shown<'a> {
+    names: Names<'a>,
+    ty: &'a Type,
+}
+
+#[derive(Clone, Copy)]
+enum Names<'a> {
+    /// As the schema spells them.
+    Spelled,
+    /// By [`TypeDef::display_name`].
+    Display(&'a Ir),
+    /// By [`Ir::qualified_name`].
+    Qualified(&'a Ir),
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inner = |ty| Shown {
+            names: self.names,
+            ty,
+        };
+        // An element, key or value with its limit: `string @max(24)`.
+        let names = self.names;
+        let elem = |e: &Elem, f: &mut fmt::Formatter<'_>| {
+            Shown { names, ty: &e.ty }.fmt(f)?;
+            match e.max {
+                Some(n) => write!(f, " @max({n})"),
+                None => Ok(()),
+            }
+        };
+        match self.ty {
             Type::Prim(p) => f.write_str(p.name()),
             Type::String => f.write_str("string"),
             Type::Bytes => f.write_str("bytes"),
-            Type::List(t) => write!(f, "list<{t}>"),
-            Type::Map(k, v) => write!(f, "map<{k}, {v}>"),
-            Type::Array(t, n) => write!(f, "[{t}; {n}]"),
-            Type::Optional(t) => write!(f, "{t}?"),
-            Type::Named(r) => f.write_str(&r.name),
+            Type::List(t) => {
+                f.write_str("list<")?;
+                elem(t, f)?;
+                f.write_str(">")
+            }
+            Type::Map(k, v) => {
+                f.write_str("map<")?;
+                elem(k, f)?;
+                f.write_str(", ")?;
+                elem(v, f)?;
+                f.write_str(">")
+            }
+            Type::Array(t, n) => {
+                f.write_str("[")?;
+                elem(t, f)?;
+                write!(f, "; {n}]")
+            }
+            Type::Optional(t) => write!(f, "{}?", inner(t)),
+            Type::Named(r) => match self.names {
+                Names::Spelled => f.write_str(&r.name),
+                Names::Display(ir) => f.write_str(&ir.ty(r.id).display_name),
+                Names::Qualified(ir) => f.write_str(&ir.qualified_name(ir.ty(r.id))),
+            },
         }
     }
 }

@@ -31,6 +31,71 @@ fn too_large(len: u64) -> io::Error {
     )
 }
 
+/// The first bytes of a file that is not UTF-8, as the error of
+/// [`utf8_text`]: the loader reports it at its line and column.
+#[derive(Debug)]
+pub struct NotUtf8 {
+    /// The text with each invalid sequence replaced by U+FFFD, to show.
+    pub lossy: String,
+    /// The byte offset of the first invalid byte (the same in `lossy`).
+    pub at: usize,
+    pub byte: u8,
+}
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "not UTF-8 (byte 0x{:02X} at offset {})",
+            self.byte, self.at
+        )
+    }
+}
+
+impl std::error::Error for NotUtf8 {}
+
+/// Schema text from a file's bytes, which must be UTF-8; a [`NotUtf8`]
+/// error otherwise.
+pub fn utf8_text(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bad = NotUtf8 {
+            lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            at,
+            byte: e.as_bytes()[at],
+        };
+        io::Error::new(io::ErrorKind::InvalidData, bad)
+    })
+}
+
+/// The text without a leading byte-order mark, which editors on Windows
+/// write and which rustc and protoc accept too.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{FEFF}').unwrap_or(text)
+}
+
+/// The diagnostic for a file that [`utf8_text`] refused, pointing at its
+/// first invalid byte in its text as shown (added to `sources`).
+pub fn not_utf8_diagnostic(
+    e: &io::Error,
+    path: &Path,
+    shown: String,
+    sources: &mut SourceMap,
+) -> Option<Diagnostic> {
+    let bad = e.get_ref()?.downcast_ref::<NotUtf8>()?;
+    let message = format!("{shown} is not UTF-8 text");
+    let id = sources.add(path.to_path_buf(), shown, bad.lossy.clone());
+    let end = bad.at + '\u{FFFD}'.len_utf8();
+    Some(
+        Diagnostic::error(
+            message,
+            crate::diag::Span::new(id, bad.at, end),
+            format!("byte 0x{:02X} is not UTF-8", bad.byte),
+        )
+        .with_help("schema files are UTF-8; save the file as UTF-8 (an editor's encoding setting)"),
+    )
+}
+
 /// Where schema text comes from: the file system, or e.g. a git revision.
 pub trait FileReader {
     fn read(&self, path: &Path) -> io::Result<String>;
@@ -73,12 +138,12 @@ pub fn read_source(path: &Path) -> io::Result<String> {
         return Err(too_large(len));
     }
     // Read one byte past the limit, in case the file grows meanwhile.
-    let mut text = String::new();
-    file.take(MAX_SOURCE_BYTES + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(too_large(text.len() as u64));
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(too_large(bytes.len() as u64));
     }
-    Ok(text)
+    utf8_text(bytes)
 }
 
 /// Opens `path` for reading if it is a regular file. On Unix it is opened
@@ -223,9 +288,22 @@ impl Loader<'_> {
             }
         });
         let text = match read {
-            Ok(t) => t,
+            Ok(mut t) => {
+                let bom = t.len() - without_bom(&t).len();
+                t.drain(..bom);
+                t
+            }
             Err(e) => {
                 let shown = display(path);
+                if let Some(d) = not_utf8_diagnostic(
+                    &e,
+                    path,
+                    self.reader.display(path),
+                    &mut self.loaded.sources,
+                ) {
+                    self.diags.push(d);
+                    return None;
+                }
                 let d = match from {
                     Some(imp) => Diagnostic::error(
                         format!("cannot import `{}`: {}", imp.path, describe_io(&e)),

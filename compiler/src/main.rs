@@ -166,6 +166,7 @@ fn main() -> ExitCode {
             });
             options.runtime = !no_runtime;
             options.serde = serde;
+            options.out_dir = Some(out_dir.clone());
             if let Some(name) = &asmdef {
                 let set = match lang {
                     LangArg::CSharp => options.set_csharp_asmdef(Some(name)),

@@ -26,6 +26,10 @@ fn main() {
             "layout_shows_the_seed_packet_sizes",
             layout_shows_the_seed_packet_sizes,
         ),
+        trial(
+            "layout_qualifies_names_two_namespaces_share",
+            layout_qualifies_names_two_namespaces_share,
+        ),
         trial("dump_ir_is_json_and_stable", dump_ir_is_json_and_stable),
         trial("usage_errors_exit_2", usage_errors_exit_2),
         trial(
@@ -115,6 +119,24 @@ fn layout_shows_the_seed_packet_sizes() {
         out.contains("struct TransformPacket: fixed, 40 bytes"),
         "{out}"
     );
+}
+
+/// Two imported files both declare `Settings` and `Note`: layout names
+/// each with its namespace, wherever it appears.
+fn layout_qualifies_names_two_namespaces_share() {
+    let o = pktc(&["layout", "schemas/same_stem/top.pkt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "  1     1  client  same_stem.client.Settings",
+        "    2    4+  Server   same_stem.server.Note",
+        "message same_stem.client.Note: variable, at least 4 bytes",
+        "struct same_stem.server.Settings: fixed, 2 bytes",
+        // Names no other type has stay bare.
+        "message Both: variable, at least 4 bytes",
+    ] {
+        assert!(out.lines().any(|l| l == line), "no line {line:?} in\n{out}");
+    }
 }
 
 fn dump_ir_is_json_and_stable() {

@@ -109,6 +109,8 @@ const PRIMITIVES: &[&str] = &[
 fn grammar_scopes_the_example_schemas() {
     let mut files = common::schemas_in("schemas");
     files.push("compiler/tests/inputs/messy.pkt".into());
+    // Constants named by namespace.
+    files.push("schemas/same_stem/top.pkt".into());
     let Some(results) = tokenize(&files) else {
         return;
     };
@@ -150,6 +152,27 @@ fn grammar_scopes_the_example_schemas() {
                 .find(|p| !p.is_empty())
                 .unwrap_or("");
             let expect = |ok: bool, what: &str| assert!(ok, "{}: expected {what}", at(t));
+            // An attribute's argument or an array length that names a
+            // constant, qualified or not, is one constant token.
+            if ((prev == "(" && line.contains(&format!("@max({word}")))
+                || (prev == ";" && line.contains(&format!("; {word}"))))
+                && word.starts_with(|c: char| c.is_ascii_alphabetic())
+            {
+                let name: String = line[line.find(word).expect("the token is on its line")..]
+                    .chars()
+                    .take_while(|&c| c.is_alphanumeric() || c == '_' || c == '.')
+                    .collect();
+                expect(
+                    t.has("variable.other.constant") && word == name,
+                    "one constant token",
+                );
+                count(if word.contains('.') {
+                    "qualified constant"
+                } else {
+                    "constant"
+                });
+                continue;
+            }
             match word {
                 "struct" | "message" | "enum" | "union" => {
                     expect(
@@ -205,6 +228,30 @@ fn grammar_scopes_the_example_schemas() {
             }
         }
 
+        // The reason of `@deprecated("...")`, quotes included, is a string.
+        for (n, line) in lines.iter().enumerate() {
+            let Some(open) = line
+                .find("@deprecated(\"")
+                .map(|i| i + "@deprecated(".len())
+            else {
+                continue;
+            };
+            let close = open + 1 + line[open + 1..].find('"').expect("closing quote");
+            let mut col = 0;
+            for t in toks.iter().filter(|t| t.line == n as u64 + 1) {
+                let end = col + t.text.len();
+                if col >= open && end <= close + 1 {
+                    assert!(
+                        t.has("string.quoted.double"),
+                        "{}: expected a string",
+                        at(t)
+                    );
+                    count("deprecation reason");
+                }
+                col = end;
+            }
+        }
+
         // Comments: the first token of a comment line says which kind.
         for (n, line) in lines.iter().enumerate() {
             let trimmed = line.trim_start();
@@ -233,6 +280,9 @@ fn grammar_scopes_the_example_schemas() {
         "primitive",
         "@max",
         "other attribute",
+        "constant",
+        "qualified constant",
+        "deprecation reason",
         "number",
         "field name",
         "type name",

@@ -1,72 +1,40 @@
-//! Runs docs/guide.md and checks docs/language.md, so the documentation
-//! cannot rot. In the guide, code blocks are processed in order:
+//! Runs docs/guide.md, so the guide cannot rot. The scratch directory it
+//! runs in holds this repository as `pktc/` (a link standing for the clone
+//! the guide works from). Code blocks are processed in order:
 //!
-//! - `` ```LANG file=PATH ``: written to PATH in a scratch directory;
-//! - `` ```pkt `` without a file (the language reference): must pass
-//!   `pktc check`, or fail it when marked `fails`;
+//! - `` ```LANG file=PATH ``: written to PATH in the scratch directory, as
+//!   written (a `.pkt` file must pass `pktc check`);
 //! - `` ```sh ``: each line runs in the scratch directory and must succeed;
 //! - `` ```console ``: `$ command` lines run; the lines after one are its
 //!   expected standard output, compared exactly; the exit status must be the
-//!   block's `exit=N` (default 0); a command ending in `&` runs in the
+//!   block's `exit=N` (default 0) and the standard error must contain the
+//!   block's `stderr=TEXT`, if any; a command ending in `&` runs in the
 //!   background until the block ends. `127.0.0.1:7777` becomes a free port.
 //! - `` ```yaml file=.github/workflows/... ``: written, then its `run: pktc ...`
-//!   steps run as CI would, against a local `origin/main`.
+//!   steps run as CI would, against a local `origin/main`; any other `run:`
+//!   step must be a command an `sh` block of the guide ran.
+//!
+//! Blocks marked `long` are toolchain builds the guide's later blocks do not
+//! need (installing pktc with cargo, rebuilding the server against version
+//! 2): they run only under `PKT_LONG_TESTS=1`. In a short run the `pktc` the
+//! guide uses is this build's binary.
 //!
 //! `GUIDE_UPDATE=1` writes the outputs the commands really print into the
 //! guide instead of comparing (exit statuses are still checked); review the
 //! diff like a snapshot change.
 //!
-//! The Rust server in the guide is built with cargo against this workspace's
+//! The Rust server in the guide is built with cargo against the clone's
 //! crates, and the C# client with Mono's `mcs`: without Mono the test fails
 //! under `CI=true` and warns loudly elsewhere.
 
 mod common;
 
-use std::collections::HashMap;
+use common::{blocks, Block};
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-struct Block {
-    lang: String,
-    attrs: HashMap<String, String>,
-    text: String,
-    line: usize,
-}
-
-fn blocks(markdown: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut lines = markdown.lines().enumerate();
-    while let Some((i, line)) = lines.next() {
-        let Some(info) = line.strip_prefix("```") else {
-            continue;
-        };
-        let mut words = info.split_whitespace();
-        let lang = words.next().unwrap_or("").to_string();
-        let attrs = words
-            .map(|w| match w.split_once('=') {
-                Some((k, v)) => (k.to_string(), v.to_string()),
-                None => (w.to_string(), String::new()),
-            })
-            .collect();
-        let mut text = String::new();
-        for (_, l) in lines.by_ref() {
-            if l.starts_with("```") {
-                break;
-            }
-            text.push_str(l);
-            text.push('\n');
-        }
-        out.push(Block {
-            lang,
-            attrs,
-            text,
-            line: i + 1,
-        });
-    }
-    out
-}
 
 struct Scratch {
     /// With GUIDE_UPDATE: (line of the block's opening fence, new block text).
@@ -74,6 +42,8 @@ struct Scratch {
     dir: PathBuf,
     path_env: String,
     background: Vec<Child>,
+    /// The commands the `sh` blocks ran (or, `long` ones, stand for).
+    commands: Vec<String>,
 }
 
 impl Drop for Scratch {
@@ -87,32 +57,20 @@ impl Drop for Scratch {
 
 impl Scratch {
     fn new() -> Scratch {
-        // Outside the repository, so the guide's crate is not taken for a
-        // member of this workspace. The server's `target/` is kept between
-        // runs to save rebuilding its dependencies.
-        let dir = std::env::temp_dir().join("pktc-guide");
-        if dir.exists() {
-            for entry in std::fs::read_dir(&dir).expect("scratch dir") {
-                let p = entry.expect("entry").path();
-                if p.ends_with("server") {
-                    for inner in std::fs::read_dir(&p).expect("server dir") {
-                        let q = inner.expect("entry").path();
-                        if !q.ends_with("target") {
-                            remove(&q);
-                        }
-                    }
-                } else {
-                    remove(&p);
-                }
-            }
-        }
-        std::fs::create_dir_all(&dir).expect("create scratch dir");
+        // The server's `target/` is kept between runs to save rebuilding
+        // its dependencies.
+        let dir = common::scratch_dir("guide");
+        // The clone of this repository the guide works from.
+        std::os::unix::fs::symlink(common::root(), dir.join("pktc")).expect("link the clone");
+        // `cargo install` puts pktc in `.cargo/bin` (long runs); until then,
+        // and in short runs, this build's binary stands in.
         let bin = dir.join(".bin");
         std::fs::create_dir_all(&bin).expect("bin dir");
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pktc"), bin.join("pktc"))
             .expect("link pktc");
         let path_env = format!(
-            "{}:{}",
+            "{}:{}:{}",
+            dir.join(".cargo/bin").display(),
             bin.display(),
             std::env::var("PATH").unwrap_or_default()
         );
@@ -121,6 +79,7 @@ impl Scratch {
             dir,
             path_env,
             background: Vec::new(),
+            commands: Vec::new(),
         }
     }
 
@@ -135,7 +94,16 @@ impl Scratch {
             .env("GIT_COMMITTER_NAME", "guide")
             .env("GIT_COMMITTER_EMAIL", "guide@example.invalid")
             .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env_remove("CARGO_TARGET_DIR");
+            .env_remove("CARGO_TARGET_DIR")
+            // `cargo install` installs into the scratch directory.
+            .env("CARGO_INSTALL_ROOT", self.dir.join(".cargo"));
+        if line.starts_with("cargo install ") {
+            // Building where the next run finds what it built.
+            c.env(
+                "CARGO_TARGET_DIR",
+                common::root().join("target/guide-install"),
+            );
+        }
         c
     }
 
@@ -145,14 +113,6 @@ impl Scratch {
             std::fs::create_dir_all(parent).expect("create parent");
         }
         std::fs::write(p, text).expect("write block");
-    }
-}
-
-fn remove(p: &Path) {
-    if p.is_dir() && !p.is_symlink() {
-        std::fs::remove_dir_all(p).expect("clean");
-    } else {
-        std::fs::remove_file(p).expect("clean");
     }
 }
 
@@ -185,24 +145,9 @@ fn wait_for_port(port: u16, what: &str, child: &mut Child) {
     }
 }
 
-/// The guide's Cargo.toml names published versions; build against this
-/// workspace instead, with its lock file.
-fn local_manifest(text: &str) -> String {
-    let root = common::root();
-    text.replace(
-        "pkt-runtime = \"0.1\"",
-        &format!(
-            "pkt-runtime = {{ path = \"{}\" }}",
-            root.join("runtime").display()
-        ),
-    )
-    .replace(
-        "pktc = { version = \"0.1\", default-features = false }",
-        &format!(
-            "pktc = {{ path = \"{}\", default-features = false }}",
-            root.join("compiler").display()
-        ),
-    )
+/// Whether a block runs: `long` ones only under `PKT_LONG_TESTS`.
+fn runs(b: &Block) -> bool {
+    !b.attrs.contains_key("long") || pkt_test_support::long_tests()
 }
 
 fn mono_available() -> bool {
@@ -233,14 +178,22 @@ fn the_guide_runs_as_written() {
     let mut ran = 0;
     for b in blocks(&guide) {
         let at = format!("docs/guide.md:{}", b.line);
+        if b.lang == "sh" {
+            s.commands.extend(
+                b.text
+                    .lines()
+                    .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                    .map(String::from),
+            );
+        }
+        if !runs(&b) {
+            continue;
+        }
         if let Some(path) = b.attrs.get("file") {
-            let text = if path.ends_with("Cargo.toml") {
-                local_manifest(&b.text)
-            } else {
-                b.text.clone()
-            };
-            s.write(path, &text);
+            s.write(path, &b.text);
             if path.ends_with("Cargo.toml") {
+                // The workspace's lock file, so that the build needs no
+                // registry beyond what this workspace already resolved.
                 let dir = Path::new(path).parent().expect("crate dir");
                 std::fs::copy(
                     common::root().join("Cargo.lock"),
@@ -346,13 +299,19 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
         }
         let o = s.command(&cmd).output().expect("run");
         let stdout = String::from_utf8_lossy(&o.stdout);
+        let stderr = String::from_utf8_lossy(&o.stderr);
         assert_eq!(
             o.status.code(),
             Some(expected_exit),
-            "{at}: `{cmd}` exited with {:?}:\n{stdout}{}",
+            "{at}: `{cmd}` exited with {:?}:\n{stdout}{stderr}",
             o.status.code(),
-            String::from_utf8_lossy(&o.stderr)
         );
+        if let Some(text) = b.attrs.get("stderr") {
+            assert!(
+                stderr.contains(text.as_str()),
+                "{at}: `{cmd}` did not print {text:?} on standard error:\n{stderr}"
+            );
+        }
         if update {
             if !stdout.trim_end().is_empty() {
                 recorded.push_str(stdout.trim_end());
@@ -399,6 +358,11 @@ fn run_ci_steps(s: &mut Scratch, yaml: &str, at: &str) {
             continue;
         };
         if !cmd.starts_with("pktc ") {
+            // Setup (installing pktc): a command the guide has run itself.
+            assert!(
+                s.commands.iter().any(|c| c == cmd),
+                "{at}: CI step `{cmd}` is not a command the guide runs"
+            );
             continue;
         }
         let o = s
@@ -415,28 +379,4 @@ fn run_ci_steps(s: &mut Scratch, yaml: &str, at: &str) {
         steps += 1;
     }
     assert_eq!(steps, 2, "{at}: the CI job's pktc steps");
-}
-
-#[test]
-fn language_reference_examples_check() {
-    let doc =
-        std::fs::read_to_string(common::root().join("docs/language.md")).expect("language.md");
-    let dir = common::root().join("target/language-doc");
-    std::fs::create_dir_all(&dir).expect("dir");
-    let mut checked = 0;
-    for b in blocks(&doc).into_iter().filter(|b| b.lang == "pkt") {
-        let file = dir.join(format!("example-{}.pkt", b.line));
-        std::fs::write(&file, &b.text).expect("write");
-        let ok = pktc::check(std::slice::from_ref(&file)).is_ok();
-        let should_fail = b.attrs.contains_key("fails");
-        assert_eq!(
-            ok,
-            !should_fail,
-            "docs/language.md:{}: expected {}",
-            b.line,
-            if should_fail { "an error" } else { "no error" }
-        );
-        checked += 1;
-    }
-    assert!(checked >= 8, "only {checked} examples");
 }

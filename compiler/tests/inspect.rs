@@ -145,7 +145,7 @@ fn each_error_kind_names_its_offset() {
         "Scoreboard",
         "06 00 00 00 01 00 41 00 00 00",
         ErrorKind::FieldTooLong {
-            field: "Scoreboard.scores".into(),
+            field: "game.scoreboard.Scoreboard.scores".into(),
             len: 65,
             max: 64,
         },
@@ -277,14 +277,19 @@ fn random_and_mutated_input_never_panics() {
     }
 }
 
-#[test]
-fn type_names_resolve_qualified_or_unique() {
-    let ir = pktc::check_with(
+/// Two schemas that both declare a `Vec3`.
+fn two_vec3s() -> Ir {
+    pktc::check_with(
         &["schemas/common.pkt".into(), "schemas/mesh.pkt".into()],
         &common::RootReader,
     )
     .expect("valid")
-    .ir;
+    .ir
+}
+
+#[test]
+fn type_names_resolve_qualified_or_unique() {
+    let ir = two_vec3s();
     assert!(inspect::find_type(&ir, "Triangle").is_ok());
     assert!(inspect::find_type(&ir, "bench.mesh.Vec3").is_ok());
     let e = inspect::find_type(&ir, "Vec3").expect_err("two Vec3");
@@ -293,6 +298,30 @@ fn type_names_resolve_qualified_or_unique() {
         "{e}"
     );
     assert!(inspect::find_type(&ir, "Nope").is_err());
+}
+
+/// A misspelt type name gets a suggestion, as `pktc check` gives one: the
+/// near name, qualified when it was or when two types share it.
+#[test]
+fn unknown_type_names_get_a_suggestion() {
+    let ir = two_vec3s();
+    let near = |name: &str| inspect::find_type(&ir, name).expect_err("no such type");
+    assert!(
+        near("Trangle").ends_with("\n  = help: did you mean `Triangle`?"),
+        "{}",
+        near("Trangle")
+    );
+    assert!(
+        near("bench.mesh.Vec4").ends_with("did you mean `bench.mesh.Vec3`?"),
+        "{}",
+        near("bench.mesh.Vec4")
+    );
+    assert!(
+        near("Vec4").ends_with("did you mean `game.common.Vec3` or `bench.mesh.Vec3`?"),
+        "{}",
+        near("Vec4")
+    );
+    assert_eq!(near("Nope"), "no type named `Nope` in these schemas");
 }
 
 fn pktc(args: &[&str], stdin: &[u8]) -> std::process::Output {
@@ -367,4 +396,21 @@ fn hex_dump_counts_in_the_singular_for_one() {
     let out =
         inspect::inspect(&ir, "Scoreboard", &input, inspect::Format::Hex, false).expect("decodes");
     assert!(out.contains("map, 0 entries\n"), "{out}");
+}
+
+/// Two imported files both declare `Note`: the decode error and the path
+/// name it with its namespace.
+#[test]
+fn errors_qualify_a_type_name_two_namespaces_share() {
+    let ir = ir("schemas/same_stem/top.pkt");
+    // A client `Note` of 9 bytes: one over its `@max(LIMIT)` of 8.
+    let e = decode(
+        &ir,
+        "same_stem.client.Note",
+        &bytes("0d000000 09000000 6e696e652063686172"),
+    )
+    .expect_err("over the limit");
+    let text = e.to_string();
+    assert!(text.contains("same_stem.client.Note.text"), "{text}");
+    assert!(e.path.starts_with("same_stem.client.Note"), "{}", e.path);
 }

@@ -77,7 +77,9 @@ fn a_sixteen_mebibyte_frame_of_absent_big_optionals_is_rejected_at_its_count() {
     let e = err.expect("rejected");
     assert_eq!(e.offset, 4);
     match e.kind {
-        ErrorKind::BudgetExceeded { field, .. } => assert_eq!(field, "OptionalBigs.items"),
+        ErrorKind::BudgetExceeded { field, .. } => {
+            assert_eq!(field, "test.amplify.OptionalBigs.items")
+        }
         other => panic!("{other}"),
     }
 }

@@ -115,6 +115,14 @@ fn main() {
             "gen_check_passes_after_gen_with_same_named_files",
             gen_check_passes_after_gen_with_same_named_files,
         ),
+        trial(
+            "generated_files_do_not_depend_on_the_working_directory",
+            generated_files_do_not_depend_on_the_working_directory,
+        ),
+        trial(
+            "safe_changes_break_rust_source_where_documented",
+            safe_changes_break_rust_source_where_documented,
+        ),
     ]);
     common::run(trials)
 }
@@ -140,9 +148,13 @@ fn generated_rust_is_rustfmt_clean() {
 }
 
 fn pktc(args: &[&str]) -> std::process::Output {
+    pktc_in(&common::root(), args)
+}
+
+fn pktc_in(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_pktc"))
         .args(args)
-        .current_dir(common::root())
+        .current_dir(dir)
         .output()
         .expect("pktc runs")
 }
@@ -504,7 +516,10 @@ fn files_with_the_same_name_get_distinct_outputs() {
 }
 
 /// The generated Rust of every schema, in a crate of its own, passes
-/// `cargo clippy -- -D warnings`: users compile it with their own lints.
+/// `cargo clippy -- -D warnings` in a crate that also denies `missing_docs`,
+/// `clippy::pedantic` and other lints strict crates deny: users compile it
+/// with their own lints. A `u8` enum with every value named is among them
+/// (its `from_raw` has no arm left for `Unknown`).
 /// Without cargo-clippy: a failure under `CI=true`, a loud warning elsewhere.
 fn generated_rust_is_clippy_clean() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -523,25 +538,40 @@ fn generated_rust_is_clippy_clean() {
     let dir = common::root().join("target/clippy-generated");
     let src = dir.join("src");
     let _ = std::fs::remove_dir_all(&src);
-    let sets: [(&str, Vec<PathBuf>); 3] = [
+    let every_u8 = dir.join("every_u8.pkt");
+    std::fs::create_dir_all(&dir).expect("create crate dir");
+    std::fs::write(&every_u8, every_u8_schema()).expect("write schema");
+    let sets: [(&str, Vec<PathBuf>); 4] = [
         ("all", all_schemas()),
         (
             "same_stem",
             vec![PathBuf::from("schemas/same_stem/top.pkt")],
         ),
         ("stable", vec![PathBuf::from("schemas/stable/v2/game.pkt")]),
+        ("every_u8", vec![every_u8]),
     ];
-    let mut lib = String::new();
+    let mut lib = String::from(
+        "//! Generated code under the lints of a strict crate.\n\
+         #![deny(\n\
+             missing_docs,\n\
+             missing_debug_implementations,\n\
+             missing_copy_implementations,\n\
+             unreachable_pub,\n\
+             unused_qualifications,\n\
+             unused_results,\n\
+             trivial_casts,\n\
+             trivial_numeric_casts,\n\
+             rust_2018_idioms,\n\
+             single_use_lifetimes,\n\
+             variant_size_differences,\n\
+             clippy::pedantic,\n\
+             clippy::nursery\n\
+         )]\n",
+    );
     for (name, schemas) in &sets {
-        let checked =
-            pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
-        let out = src.join(name);
-        std::fs::create_dir_all(&out).expect("create source dir");
-        for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
-            std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
-        }
+        generate_into(&src.join(name), schemas);
         lib.push_str(&format!(
-            "pub mod generated_{name} {{\n    include!(\"{name}/mod.rs\");\n}}\n"
+            "/// The `{name}` schemas.\npub mod generated_{name} {{\n    include!(\"{name}/mod.rs\");\n}}\n"
         ));
     }
     std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
@@ -557,6 +587,12 @@ fn generated_rust_is_clippy_clean() {
     );
 }
 
+/// An enum whose values name every number of its `u8` base.
+fn every_u8_schema() -> String {
+    let values: String = (0..=255).map(|n| format!("    V{n} = {n},\n")).collect();
+    format!("namespace every_u8;\n\nenum Full : u8 {{\n{values}}}\n\nmessage M {{\n    full: Full,\n}}\n")
+}
+
 /// A chain of 120 messages each holding the next inline, the last holding a
 /// message of another file, compiles (`cargo check`): rustc evaluates the
 /// decoded-size models (`pkt_runtime::memory!`) along such a chain and must
@@ -566,7 +602,7 @@ fn a_deep_chain_of_messages_compiles() {
     let dir = common::root().join("target/deep-chain-generated");
     let src = dir.join("src");
     let _ = std::fs::remove_dir_all(&src);
-    std::fs::create_dir_all(src.join("generated")).expect("create source dir");
+    std::fs::create_dir_all(&src).expect("create source dir");
     let mut chain = String::from("namespace deep.chain;\n\nimport \"tail.pkt\";\n");
     for i in 0..120 {
         let next = if i < 119 {
@@ -584,10 +620,7 @@ fn a_deep_chain_of_messages_compiles() {
         "namespace deep.tail;\n\nmessage Tail {\n    text: string,\n}\n",
     )
     .expect("write tail.pkt");
-    let checked = pktc::check(&[src.join("chain.pkt")]).unwrap_or_else(|f| panic!("{f}"));
-    for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
-        std::fs::write(src.join("generated").join(&f.path), &f.contents).expect("write");
-    }
+    let checked = generate_into(&src.join("generated"), &[src.join("chain.pkt")]);
     let head = checked
         .ir
         .types
@@ -664,4 +697,187 @@ fn gen_check_passes_after_gen_with_same_named_files() {
         assert!(first.contains("client/common.pkt"), "{first}");
         assert!(second.contains("server/common.pkt"), "{second}");
     }
+}
+
+/// The same schema generated into the same directory from the workspace
+/// root, from the schema's directory and with absolute paths gives the same
+/// bytes, and `--check` passes whichever directory it runs in: headers name
+/// the schema by its path from the output directory.
+fn generated_files_do_not_depend_on_the_working_directory() {
+    let root = common::root();
+    let out = root.join("target/gen-cwd-test");
+    let (out_abs, schema_abs) = (
+        out.to_string_lossy().into_owned(),
+        root.join("schemas/game.pkt").to_string_lossy().into_owned(),
+    );
+    let schemas = root.join("schemas");
+    let runs: [(&Path, &str, &str); 3] = [
+        (&root, "target/gen-cwd-test", "schemas/game.pkt"),
+        (&schemas, "../target/gen-cwd-test", "game.pkt"),
+        (Path::new("/"), &out_abs, &schema_abs),
+    ];
+    for lang in ["rust", "csharp"] {
+        let _ = std::fs::remove_dir_all(&out);
+        let mut first: Option<Vec<(PathBuf, Vec<u8>)>> = None;
+        for (dir, out_arg, schema) in runs {
+            let o = pktc_in(dir, &["gen", "--lang", lang, "-o", out_arg, schema]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let mut files: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&out)
+                .expect("output directory")
+                .map(|e| {
+                    let p = e.expect("entry").path();
+                    let bytes = std::fs::read(&p).expect("generated file");
+                    (p, bytes)
+                })
+                .collect();
+            files.sort();
+            let game = files
+                .iter()
+                .find(|(p, _)| p.file_stem().is_some_and(|s| s == "game"))
+                .expect("game's output");
+            let header = String::from_utf8_lossy(&game.1[..200]).into_owned();
+            assert!(
+                header.contains("from ../../schemas/game.pkt."),
+                "{lang} from {}: {header}",
+                dir.display()
+            );
+            match &first {
+                None => first = Some(files),
+                Some(f) => assert!(
+                    *f == files,
+                    "{lang}: generating from {} changed the output",
+                    dir.display()
+                ),
+            }
+        }
+        for (dir, out_arg, schema) in runs {
+            let o = pktc_in(
+                dir,
+                &["gen", "--lang", lang, "-o", out_arg, "--check", schema],
+            );
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{lang}: --check from {} failed: {}",
+                dir.display(),
+                String::from_utf8_lossy(&o.stdout)
+            );
+        }
+    }
+}
+
+/// What docs/evolution.md says a safe change does to Rust source, checked
+/// with `cargo check` on code written against version 1 of
+/// `schemas/evolution`, compiled against versions 1 and 2 (appended fields,
+/// a new variant, a new enum value, a deprecation): the recommended idioms
+/// (`inputs/source_compat/robust.rs`) compile against both without a
+/// warning; code that names every field or matches every case
+/// (`brittle.rs`) compiles against version 1 and fails against version 2
+/// with exactly the errors and warnings its markers name, on their lines.
+fn safe_changes_break_rust_source_where_documented() {
+    let root = common::root();
+    let dir = root.join("target/source-compat");
+    let src = dir.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    let mut lib = String::from("//! Version 1 code against both versions.\n#![allow(dead_code)]\n");
+    for v in ["v1", "v2"] {
+        let schema = PathBuf::from(format!("schemas/evolution/{v}/protocol.pkt"));
+        generate_into(&src.join(v), &[schema]);
+        lib.push_str(&format!(
+            "pub mod {v} {{\n    include!(\"{v}/mod.rs\");\n}}\n"
+        ));
+        for code in ["robust", "brittle"] {
+            let text = std::fs::read_to_string(
+                root.join(format!("compiler/tests/inputs/source_compat/{code}.rs")),
+            )
+            .expect("read user code");
+            // The `use` line keeps every other line where it is in the input.
+            let file = format!("{code}_{v}.rs");
+            std::fs::write(
+                src.join(&file),
+                format!("use crate::{v}::evo::protocol as proto; {text}"),
+            )
+            .expect("write user code");
+            lib.push_str(&format!("#[path = \"{file}\"]\npub mod {code}_{v};\n"));
+        }
+    }
+    std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
+    let out = cargo_on_crate(
+        &dir,
+        "pkt-source-compat",
+        &["check", "--offline", "--quiet", "--message-format=json"],
+    );
+    // (file, line, "error[E0063]" or "warning[deprecated]") of every diagnostic.
+    let mut found: Vec<(String, usize, String)> = Vec::new();
+    let mut rendered = String::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"] != "compiler-message" {
+            continue;
+        }
+        let m = &v["message"];
+        let level = m["level"].as_str().unwrap_or("");
+        if !matches!(level, "error" | "warning") {
+            continue;
+        }
+        rendered.push_str(m["rendered"].as_str().unwrap_or(""));
+        let Some(span) = m["spans"]
+            .as_array()
+            .and_then(|s| s.iter().find(|s| s["is_primary"] == true))
+        else {
+            continue; // "aborting due to ..." and the counts
+        };
+        let code = m["code"]["code"].as_str().unwrap_or("none");
+        let file = span["file_name"].as_str().unwrap_or("").replace('\\', "/");
+        let file = file.rsplit('/').next().unwrap_or("").to_string();
+        found.push((
+            file,
+            span["line_start"].as_u64().unwrap_or(0) as usize,
+            format!("{level}[{code}]"),
+        ));
+    }
+    found.sort();
+    let brittle =
+        std::fs::read_to_string(root.join("compiler/tests/inputs/source_compat/brittle.rs"))
+            .expect("read brittle.rs");
+    let mut expected: Vec<(String, usize, String)> = brittle
+        .lines()
+        .enumerate()
+        .flat_map(|(i, line)| {
+            let comment = line.split_once("// ").map_or("", |(_, c)| c);
+            comment
+                .split(|c: char| c.is_whitespace() || c == ':')
+                .filter(|w| w.starts_with("error[") || w.starts_with("warning["))
+                .map(move |w| ("brittle_v2.rs".to_string(), i + 1, w.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    expected.sort();
+    assert!(
+        expected.iter().filter(|e| e.2.starts_with("error")).count() >= 4,
+        "brittle.rs lost its markers"
+    );
+    assert_eq!(found, expected, "cargo check said:\n{rendered}");
+    assert!(
+        !out.status.success(),
+        "version 2 compiled code it must break"
+    );
+}
+
+/// The Rust generated from `schemas` (read from the workspace root, or
+/// absolute), written into `out`; the checked schemas are returned.
+fn generate_into(out: &Path, schemas: &[PathBuf]) -> pktc::Checked {
+    let checked = pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
+    std::fs::create_dir_all(out).expect("create source dir");
+    for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
+        std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
+    }
+    checked
 }

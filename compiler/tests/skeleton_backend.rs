@@ -127,7 +127,7 @@ impl Backend for TypeList {
         cx.templates.render(
             "file",
             &FileView {
-                source: &file.file.name,
+                source: &file.source,
                 namespace,
                 items,
             },
@@ -157,7 +157,7 @@ fn lists_the_types_of_each_file() {
     assert_eq!(paths, ["chat.types", "index.types"]);
     assert_eq!(
         files[0].contents,
-        "# schemas/chat.pkt\n\
+        "# chat.pkt\n\
          namespace seeds.chat\n\
          message ChatPacket (3)\n\
          enum ItemKind (5)\n\

@@ -246,14 +246,17 @@ fn every_imported_file_has_its_meta_file() {
 /// for the sample's schema, named from the workspace root as the sample's
 /// README runs it.
 fn sample_files() -> Vec<GeneratedFile> {
-    let schema = format!("{SAMPLE}/lobby.pkt");
-    let checked = common::check(Path::new(&schema)).unwrap_or_else(|f| panic!("{f}"));
+    // Absolute, as is the output directory: the header names the schema by
+    // the path between them, as `pktc gen` run anywhere does.
+    let schema = common::root().join(SAMPLE).join("lobby.pkt");
+    let checked = common::check(&schema).unwrap_or_else(|f| panic!("{f}"));
     assert!(
         checked.warnings.is_empty(),
         "the sample's schema has warnings"
     );
     let mut options = GenOptions::new(Lang::CSharp);
     options.runtime = false;
+    options.out_dir = Some(common::root().join(SAMPLE).join("Generated"));
     options
         .set_csharp_asmdef(Some(SAMPLE_ASSEMBLY))
         .expect("a valid name");

@@ -65,7 +65,7 @@ namespace Pkt
 
     /// <summary>
     /// Schema names of a generated message or union, for error messages: the
-    /// type's name for <c>-1</c>, else <c>Type.field</c> (or <c>Union.Variant</c>)
+    /// type's name with its namespace for <c>-1</c>, else <c>namespace.Type.field</c> (or <c>namespace.Union.Variant</c>)
     /// by declaration index. Called only to build an exception, so the hot
     /// paths hold no string literals (which a runtime may materialise on first use).
     /// </summary>

@@ -44,7 +44,8 @@ pub enum DecodeErrorKind {
     },
     /// A field declared with `@max(N)` is longer than `N`.
     FieldTooLong {
-        /// The field's name (`Type.field`). Generated decoders name it
+        /// The field's name (`game.net.Chat.text`: the type with its
+        /// namespace, then the field). Generated decoders name it
         /// with a `&'static str`; schema-driven decoders such as
         /// `pktc inspect` build it at run time.
         field: Cow<'static, str>,
@@ -80,7 +81,7 @@ pub enum DecodeErrorKind {
     /// it was allocated. The offset names the prefix, flag or bytes that asked
     /// for the memory.
     BudgetExceeded {
-        /// The innermost message field being decoded (`Type.field`), or
+        /// The innermost message field being decoded (`namespace.Type.field`), or
         /// empty when the charge is outside any field.
         field: Cow<'static, str>,
         /// Bytes this charge asked for.
@@ -168,7 +169,7 @@ impl DecodeError {
         self.offset
     }
 
-    /// Names `field` (`Type.field`) in a [`DecodeErrorKind::BudgetExceeded`]
+    /// Names `field` (`namespace.Type.field`) in a [`DecodeErrorKind::BudgetExceeded`]
     /// or [`DecodeErrorKind::FieldTooLong`] that names no field yet, so the
     /// innermost field wins; other errors pass unchanged. Generated decoders
     /// call it on the way out of each field.

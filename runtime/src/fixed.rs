@@ -276,12 +276,11 @@ macro_rules! fixed_is_valid {
 /// [`FixedSize`] type that is `Copy + Default`, including the bulk paths that
 /// move a whole list or array of it with one bounds check. Generated structs
 /// and enums use it, with the decoded-size model (`memory`, `align`) the
-/// schema compiler computed.
+/// schema compiler computed. (A type deprecated in its schema gets its codec
+/// without a warning: implementing it is no use of the type.)
 #[macro_export]
 macro_rules! fixed_codec {
     ($t:ty, memory = $memory:expr, align = $align:expr) => {
-        // The type may be `@deprecated` in its schema; its own codec is no
-        // use of it.
         #[allow(deprecated)]
         impl $crate::Encode for $t {
             #[inline]

@@ -20,9 +20,10 @@
 //! read ([`DecodeErrorKind::FieldTooLong`] at the prefix's offset), and the
 //! encoders' check refuses the first part over its limit in wire order
 //! (interleaved with the nested messages' checks, as the C# encoders meet
-//! them while writing). Errors name the part: `Chat.mentions[]` for an
-//! element, `Profile.tags[key]` and `Profile.tags[value]` for a map's keys
-//! and values, nested as deep as the type (`M.f[][key]`).
+//! them while writing). Errors name the part after the field's qualified
+//! name: `game.net.Chat.mentions[]` for an element, `game.net.Profile.tags[key]`
+//! and `game.net.Profile.tags[value]` for a map's keys and values, nested as
+//! deep as the type (`game.net.M.f[][key]`).
 
 use core::marker::PhantomData;
 use std::borrow::Cow;
@@ -71,7 +72,7 @@ impl<'p> Place<'p> {
         self.step("[value]")
     }
 
-    /// The name errors give: `Chat.mentions[]`.
+    /// The name errors give: `game.net.Chat.mentions[]`.
     pub fn name(&self) -> Cow<'static, str> {
         let Some(_) = self.step else {
             return Cow::Borrowed(self.field);

@@ -214,7 +214,7 @@ impl<'a> Reader<'a> {
     /// Charges a boxed value of `memory` model bytes about to be decoded at
     /// the current position. `optional`: the value is `T?`, charged only when
     /// its flag byte says present (the charge names the flag's offset).
-    /// `field` (`Type.field`, or empty) is named in the error.
+    /// `field` (`namespace.Type.field`, or empty) is named in the error.
     #[inline]
     pub fn charge_boxed(
         &mut self,
@@ -228,7 +228,7 @@ impl<'a> Reader<'a> {
         self.charge(memory, self.pos).map_err(|e| e.in_field(field))
     }
 
-    /// Decodes the value of message field `field` (`Type.field`), naming it
+    /// Decodes the value of message field `field` (`namespace.Type.field`), naming it
     /// in a [`DecodeErrorKind::BudgetExceeded`] from inside that names no
     /// field yet.
     #[inline]
@@ -246,7 +246,7 @@ impl<'a> Reader<'a> {
         value.decode_into_raw(self).map_err(|e| e.in_field(field))
     }
 
-    /// Views the value of message field `field` (`Type.field`), naming it
+    /// Views the value of message field `field` (`namespace.Type.field`), naming it
     /// in errors as [`field`](Reader::field) does.
     #[inline]
     pub fn view_field<V: crate::View<'a>>(

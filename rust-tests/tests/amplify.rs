@@ -186,7 +186,7 @@ fn a_sixteen_mebibyte_frame_is_refused_by_the_frame_decoder_before_allocating() 
     assert!(
         matches!(
             e.kind(),
-            DecodeErrorKind::BudgetExceeded { field, .. } if field == "OptionalBigs.items"
+            DecodeErrorKind::BudgetExceeded { field, .. } if field == "test.amplify.OptionalBigs.items"
         ),
         "{e}"
     );

@@ -53,6 +53,9 @@ fn program(ir: &pktc::ir::Ir) -> String {
 using System.IO;
 using System.Text;
 
+// Every type is decoded, the deprecated ones too.
+#pragma warning disable 612, 618
+
 static class CrossLang
 {{
     static byte[] RoundTrip(string type, byte[] b)

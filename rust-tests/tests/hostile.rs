@@ -83,7 +83,7 @@ fn max_is_enforced_before_reading_the_value() {
     assert_eq!(
         k,
         DecodeErrorKind::FieldTooLong {
-            field: "ChatPacket.nickname".into(),
+            field: "seeds.chat.ChatPacket.nickname".into(),
             len: 33,
             max: 32
         }
@@ -150,7 +150,7 @@ fn encoders_refuse_values_over_their_limits() {
     assert_eq!(
         err.kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "ChatPacket.nickname".into(),
+            field: "seeds.chat.ChatPacket.nickname".into(),
             len: 33,
             max: 32
         }
@@ -167,7 +167,7 @@ fn encoders_refuse_values_over_their_limits() {
     assert_eq!(
         chat.encode_to_vec().unwrap_err().kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "ChatMessage.mentions".into(),
+            field: "game.net.ChatMessage.mentions".into(),
             len: 9,
             max: 8
         }
@@ -209,7 +209,7 @@ fn element_limits_bind_every_part() {
                 mentions: vec!["m".repeat(25)],
                 ..Chat::default()
             },
-            "Chat.mentions[]",
+            "test.limits.Chat.mentions[]",
             25,
             24,
         ),
@@ -218,7 +218,7 @@ fn element_limits_bind_every_part() {
                 tags: BTreeMap::from([("k".repeat(33), Vec::new())]),
                 ..Chat::default()
             },
-            "Chat.tags[key]",
+            "test.limits.Chat.tags[key]",
             33,
             32,
         ),
@@ -227,7 +227,7 @@ fn element_limits_bind_every_part() {
                 tags: BTreeMap::from([(String::new(), vec![0; 257])]),
                 ..Chat::default()
             },
-            "Chat.tags[value]",
+            "test.limits.Chat.tags[value]",
             257,
             256,
         ),
@@ -236,7 +236,7 @@ fn element_limits_bind_every_part() {
                 notes: vec![None, Some("fives".into())],
                 ..Chat::default()
             },
-            "Chat.notes[]",
+            "test.limits.Chat.notes[]",
             5,
             4,
         ),
@@ -245,7 +245,7 @@ fn element_limits_bind_every_part() {
                 grid: vec![vec![String::new(); 3]],
                 ..Chat::default()
             },
-            "Chat.grid[]",
+            "test.limits.Chat.grid[]",
             3,
             2,
         ),
@@ -254,7 +254,7 @@ fn element_limits_bind_every_part() {
                 grid: vec![Vec::new(), vec!["sixsix".into()]],
                 ..Chat::default()
             },
-            "Chat.grid[][]",
+            "test.limits.Chat.grid[][]",
             6,
             5,
         ),
@@ -263,7 +263,7 @@ fn element_limits_bind_every_part() {
                 slots: [Vec::new(), Vec::new(), vec![0; 3]],
                 ..Chat::default()
             },
-            "Chat.slots[]",
+            "test.limits.Chat.slots[]",
             3,
             2,
         ),
@@ -272,7 +272,7 @@ fn element_limits_bind_every_part() {
                 groups: Some(BTreeMap::from([(9, vec![0; 3])])),
                 ..Chat::default()
             },
-            "Chat.groups[value]",
+            "test.limits.Chat.groups[value]",
             3,
             2,
         ),
@@ -321,7 +321,7 @@ fn element_limits_bind_every_part() {
         kind::<Line>(&line.encode_to_vec_unchecked()),
         (
             DecodeErrorKind::FieldTooLong {
-                field: "Line.words[]".into(),
+                field: "test.limits.Line.words[]".into(),
                 len: 7,
                 max: 6
             },
@@ -332,7 +332,7 @@ fn element_limits_bind_every_part() {
     assert_eq!(
         say.encode_to_vec().unwrap_err().kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "Packet.Say[]".into(),
+            field: "test.limits.Packet.Say[]".into(),
             len: 11,
             max: 10
         }
@@ -340,7 +340,7 @@ fn element_limits_bind_every_part() {
     let bytes = say.encode_to_vec_unchecked();
     let expected = (
         DecodeErrorKind::FieldTooLong {
-            field: "Packet.Say[]".into(),
+            field: "test.limits.Packet.Say[]".into(),
             len: 11,
             max: 10,
         },
@@ -362,6 +362,6 @@ fn element_limits_bind_every_part() {
     });
     assert!(matches!(
         chat.encode_to_vec().unwrap_err().kind(),
-        EncodeErrorKind::FieldTooLong { field, .. } if field == "Chat.mentions[]"
+        EncodeErrorKind::FieldTooLong { field, .. } if field == "test.limits.Chat.mentions[]"
     ));
 }

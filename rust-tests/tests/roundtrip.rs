@@ -76,3 +76,42 @@ fn files_with_the_same_name_both_generate() {
     assert_eq!(client::LIMIT, 8);
     assert_eq!(server::LIMIT, 16);
 }
+
+/// Two types named `Note` in two namespaces: encode and decode errors name
+/// each with its namespace.
+#[test]
+fn errors_qualify_a_type_name_two_namespaces_share() {
+    use pkt_rust_tests::same_stem_output::same_stem::{client, server};
+    let long = client::Note {
+        text: "nine char".into(),
+    };
+    let e = pkt_runtime::Encode::encode_to_vec(&long).expect_err("over the client's LIMIT");
+    assert!(e.to_string().contains("same_stem.client.Note.text"), "{e}");
+    // Fine for the server's limit of 16, too long for the client's 8.
+    let bytes = pkt_runtime::Encode::encode_to_vec(&server::Note {
+        text: long.text.clone(),
+    })
+    .expect("within the server's LIMIT");
+    let e = <client::Note as pkt_runtime::Decode>::decode(&bytes).expect_err("over 8");
+    assert!(e.to_string().contains("same_stem.client.Note.text"), "{e}");
+}
+
+/// Constants named by namespace (`same_stem.server.LIMIT`) size an array,
+/// limit a string and define a constant.
+#[test]
+fn qualified_constants_size_and_limit_fields() {
+    use pkt_rust_tests::same_stem_output::same_stem::{Limited, SERVER_LIMIT};
+    assert_eq!(SERVER_LIMIT, 16);
+    let mut v = Limited {
+        name: "eight ch".into(),
+        key: [7; 16],
+    };
+    let bytes = pkt_runtime::Encode::encode_to_vec(&v).expect("within limits");
+    assert_eq!(bytes.len(), 4 + 4 + 8 + 16);
+    assert_eq!(<Limited as pkt_runtime::Decode>::decode(&bytes).unwrap(), v);
+    v.name.push('!');
+    assert!(
+        pkt_runtime::Encode::encode_to_vec(&v).is_err(),
+        "over same_stem.client.LIMIT"
+    );
+}

@@ -16,7 +16,7 @@
 //!           └─► extra_files (mod.rs, PktRuntime.cs)
 //! ```
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{output, GenOptions, GeneratedFile};
 use crate::ir::{FileIndex, FileIr, Ir, TypeId};
@@ -59,14 +59,18 @@ pub struct OutputFile<'ir> {
     pub stem: String,
     /// `<stem>.<extension>`, relative to the output directory.
     pub path: PathBuf,
+    /// How the file's header names the schema (see [`output::schema_name`]).
+    pub source: String,
 }
 
 /// The output file of every schema file of `ir`, in order, for a backend
-/// whose files have `extension` and that writes `reserved_stems` itself.
+/// whose files have `extension` and that writes `reserved_stems` itself, to
+/// be written into `out_dir` (when known: headers name schemas from there).
 pub fn output_files<'ir>(
     ir: &'ir Ir,
     extension: &str,
     reserved_stems: &[&str],
+    out_dir: Option<&Path>,
 ) -> Vec<OutputFile<'ir>> {
     ir.files
         .iter()
@@ -76,6 +80,7 @@ pub fn output_files<'ir>(
             index: FileIndex(index),
             file,
             path: PathBuf::from(format!("{stem}.{extension}")),
+            source: output::schema_name(&file.path, out_dir),
             stem,
         })
         .collect()
@@ -86,7 +91,12 @@ pub fn output_files<'ir>(
 /// `backend`: one file per schema file, then the backend's extra files.
 pub fn generate_with<B: Backend>(backend: &B, ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     let cx = backend.context(ir, options);
-    let files = output_files(ir, backend.extension(), backend.naming().reserved_stems);
+    let files = output_files(
+        ir,
+        backend.extension(),
+        backend.naming().reserved_stems,
+        options.out_dir.as_deref(),
+    );
     let mut out: Vec<GeneratedFile> = files
         .iter()
         .map(|f| {

@@ -276,7 +276,7 @@ impl Backend for CSharpBackend {
         let namespace = namespace(&file.file.namespace);
         let indent = if namespace.is_some() { "    " } else { "" };
         let view = FileView {
-            source: file.file.name.clone(),
+            source: file.source.clone(),
             doc: file.file.doc.iter().map(|l| comment_line(l)).collect(),
             has_namespace: namespace.is_some(),
             namespace: namespace.unwrap_or_default(),
@@ -628,6 +628,14 @@ fn float_literal(p: Prim, v: f64) -> String {
     format!("{text}{suffix}")
 }
 
+/// The attribute of a deprecated item, with the schema's reason as its message.
+fn obsolete_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
+    deprecated.then(|| match note {
+        Some(note) => format!("[global::System.Obsolete({})]", string_literal(note)),
+        None => "[global::System.Obsolete]".to_string(),
+    })
+}
+
 /// A C# regular string literal.
 fn string_literal(s: &str) -> String {
     let mut out = String::from("\"");
@@ -701,7 +709,8 @@ fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
 #[derive(Serialize)]
 struct EnumView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     base: &'static str,
     values: Vec<EnumValueView>,
@@ -712,7 +721,8 @@ struct EnumView {
 #[derive(Serialize)]
 struct EnumValueView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     value: String,
 }
@@ -721,7 +731,7 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
     let name = type_ident(&def.name);
     EnumView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         order_class: format!("{name}_KeyOrder"),
         name,
         base: prim_cs(base),
@@ -729,7 +739,7 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
             .iter()
             .map(|v| EnumValueView {
                 doc: doc_lines(&v.doc),
-                obsolete: v.deprecated,
+                obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
                 name: names::ident(Lang::CSharp, NameKind::Variant, &v.name),
                 value: int_literal(base, v.value as i128),
             })
@@ -744,7 +754,8 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
 #[derive(Serialize)]
 struct StructView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     size: u32,
     fields: Vec<FieldDecl>,
@@ -767,7 +778,8 @@ struct StructView {
 #[derive(Serialize)]
 struct FieldDecl {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     ty: String,
     name: String,
     has_init: bool,
@@ -786,7 +798,7 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
-        let member = format!("{}.{}", def.name, f.name);
+        let member = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let gen = gen.for_member(&member);
         write.lines(&gen.fixed_write(&f.ty, &name, &off, 0));
         read.lines(&gen.fixed_read(&f.ty, &format!("v.{name}"), &off, 0));
@@ -794,14 +806,14 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     }
     StructView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
         size,
         fields: fields
             .iter()
             .map(|f| FieldDecl {
                 doc: doc_lines(&f.doc),
-                obsolete: f.deprecated,
+                obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
                 ty: gen.cs_type(&f.ty),
                 name: field_name(def, f),
                 has_init: false,
@@ -829,7 +841,8 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
 #[derive(Serialize)]
 struct MessageView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
@@ -949,7 +962,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
         // Errors name the field as `Type.field`, as the Rust runtime does.
-        let schema_name = format!("{}.{}", def.name, f.name);
+        let schema_name = format!("{}.{}", gen.ir.qualified_name(def), f.name);
         let gen = &gen.for_member(&schema_name);
         constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
         gen.write(&mut write, &f.ty, &name, f.max, 0);
@@ -986,7 +999,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
         let init = gen.default_expr(&f.ty, default);
         decls.push(FieldDecl {
             doc: doc_lines(&f.doc),
-            obsolete: f.deprecated,
+            obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
             ty: gen.cs_type(&f.ty),
             name,
             has_init: init.is_some(),
@@ -995,9 +1008,9 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     }
     MessageView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
-        schema_name: string_literal(&def.name),
+        schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names,
         preserve_unknown,
         fields: decls,
@@ -1015,7 +1028,8 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
 #[derive(Serialize)]
 struct UnionView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     /// The schema name as a C# string literal, for errors.
     schema_name: String,
@@ -1036,7 +1050,8 @@ struct UnionView {
 #[derive(Serialize)]
 struct VariantView {
     doc: Vec<String>,
-    obsolete: bool,
+    /// `[Obsolete..]`, when deprecated.
+    obsolete: Option<String>,
     name: String,
     tag: u16,
     ty: String,
@@ -1059,12 +1074,12 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
     };
     UnionView {
         doc: doc_lines(&def.doc),
-        obsolete: def.deprecated,
+        obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
-        schema_name: string_literal(&def.name),
+        schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names: variants
             .iter()
-            .map(|v| string_literal(&format!("{}.{}", def.name, v.name)))
+            .map(|v| string_literal(&format!("{}.{}", gen.ir.qualified_name(def), v.name)))
             .collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
@@ -1074,7 +1089,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
             .iter()
             .enumerate()
             .map(|(index, v)| {
-                let member = format!("{}.{}", def.name, v.name);
+                let member = format!("{}.{}", gen.ir.qualified_name(def), v.name);
                 let gen = &gen.for_member(&member);
                 let mut size = Lines::new();
                 let constant = [
@@ -1098,7 +1113,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
                     doc: doc_lines(&v.doc),
-                    obsolete: v.deprecated,
+                    obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
                     name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),

@@ -88,6 +88,12 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// The directory the files will be written to, given as the schema
+    /// paths were (relative to the current directory, or absolute). Each
+    /// file's header names its schema by the path from there, so the text
+    /// does not depend on the directory pktc runs in; without it, by the
+    /// schema's file name.
+    pub out_dir: Option<PathBuf>,
     /// C#: the assembly definition to write beside the generated files
     /// (see [`GenOptions::set_csharp_asmdef`]).
     asmdef: Option<String>,
@@ -99,6 +105,7 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            out_dir: None,
             asmdef: None,
         }
     }

@@ -2,6 +2,7 @@
 //! `gen` recognises the files it wrote.
 
 use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
 
 use crate::ir::Ir;
 
@@ -101,6 +102,57 @@ pub fn stems(ir: &Ir, reserved: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// How a generated file's header names its schema: by the path from the
+/// output directory to the schema, with `/` separators, so that the text is
+/// the same whichever directory pktc runs in and however the paths were
+/// typed (relative, absolute, through `..`). Without an output directory, or
+/// when no relative path leads from one to the other (two drives), by the
+/// schema's file name.
+pub fn schema_name(schema: &Path, out_dir: Option<&Path>) -> String {
+    let relative = out_dir.and_then(|out| Some(relative_path(&resolve(schema)?, &resolve(out)?)));
+    relative.flatten().unwrap_or_else(|| {
+        schema
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    })
+}
+
+/// `path` as an absolute path without `.`, `..` or symbolic links in the
+/// part that exists (the output directory may not exist yet).
+fn resolve(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return Some(crate::load::normalize(&out));
+        }
+        rest.push(existing.components().next_back()?.as_os_str().to_owned());
+        existing = existing.parent()?;
+    }
+}
+
+/// The path that leads from the directory `from` to `to`, both absolute and
+/// normalized; `None` when they share no root.
+fn relative_path(to: &Path, from: &Path) -> Option<String> {
+    let to: Vec<Component> = to.components().collect();
+    let from: Vec<Component> = from.components().collect();
+    let common = to.iter().zip(&from).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return None;
+    }
+    let parts: Vec<String> = std::iter::repeat_n("..".to_string(), from.len() - common)
+        .chain(
+            to[common..]
+                .iter()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        )
+        .collect();
+    Some(parts.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +187,24 @@ mod tests {
         ] {
             assert!(!is_generated(&other), "{other}");
         }
+    }
+
+    #[test]
+    fn relative_paths_lead_from_the_output_directory() {
+        let rel = |to: &str, from: &str| relative_path(Path::new(to), Path::new(from));
+        assert_eq!(
+            rel("/r/schemas/game.pkt", "/r/gen/rust").as_deref(),
+            Some("../../schemas/game.pkt")
+        );
+        assert_eq!(
+            rel("/r/gen/game.pkt", "/r/gen").as_deref(),
+            Some("game.pkt")
+        );
+        assert_eq!(rel("/game.pkt", "/").as_deref(), Some("game.pkt"));
+    }
+
+    #[test]
+    fn a_schema_without_output_directory_is_named_by_its_file_name() {
+        assert_eq!(schema_name(Path::new("a/b/game.pkt"), None), "game.pkt");
     }
 }

@@ -136,7 +136,7 @@ impl Backend for RustBackend {
             })
             .collect();
         let view = FileView {
-            source: file.file.name.clone(),
+            source: file.source.clone(),
             consts,
             items,
         };
@@ -533,6 +533,9 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
             for d in &child.doc {
                 body.push_str(&format!("{pad}{d}\n"));
             }
+            if depth == 0 {
+                body.push_str(&format!("{MODULE_ALLOW}\n"));
+            }
             body.push_str(&format!(
                 "{pad}pub mod {} {{\n{}{pad}}}\n",
                 child.name, child.body
@@ -542,6 +545,22 @@ fn module_tree(ir: &Ir, names: &[String]) -> ModView {
     }
     render(&mut root, 0);
     root
+}
+
+/// On each outermost namespace module: the lints a crate may deny beyond
+/// rustc's and clippy's defaults, so that a crate with
+/// `#![deny(missing_docs, clippy::pedantic)]` compiles its generated code.
+/// The code follows the schema (a field without a doc comment has no docs),
+/// not the including crate's style, and is not edited by hand.
+const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implementations,\n    unused_results,\n    variant_size_differences,\n    clippy::pedantic,\n    clippy::nursery,\n    clippy::restriction\n)]";
+
+/// The attribute of a deprecated item, with the schema's reason as its note.
+fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
+    deprecated.then(|| match note {
+        // Debug formatting is a Rust string literal for any text.
+        Some(note) => format!("#[deprecated(note = {note:?})]"),
+        None => "#[deprecated]".to_string(),
+    })
 }
 
 fn module_ident(segment: &str) -> String {
@@ -883,7 +902,7 @@ impl Cx<'_> {
                     valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
                     short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
-                    deprecated: f.deprecated,
+                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, false),
                     decl: field_decl(&name, &ty),
                     name,
@@ -959,7 +978,7 @@ impl Cx<'_> {
             derive,
             attrs,
             doc: doc_lines(&def.doc),
-            deprecated: def.deprecated,
+            deprecated: deprecated_attr(def.deprecated, &def.deprecated_note),
             allow_deprecated: def.deprecated || members_deprecated,
             name: names::ident(Lang::Rust, NameKind::Type, &def.name),
             schema_name: def.name.clone(),
@@ -1054,7 +1073,7 @@ impl Cx<'_> {
     /// The checks before a present field's value, read from `reader` at
     /// `indent` columns: its `@max` and the charge for its box.
     fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
-        let schema_name = format!("\"{}.{}\"", def.name, f.name);
+        let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
         let optional = matches!(f.ty, Type::Optional(_));
         if let Some(marker) = Marker::of(&f.ty, f.max) {
             // Every limit, the field's own too, is the marker's; a field
@@ -1112,7 +1131,7 @@ impl Cx<'_> {
                 let unboxed_default = self
                     .default_expr(&f.ty, f.default.as_ref())
                     .unwrap_or_else(|| "Default::default()".to_string());
-                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
                 let bounded = f.ty.has_element_max();
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
@@ -1167,7 +1186,7 @@ impl Cx<'_> {
                         )
                     },
                     doc: doc_lines(&f.doc),
-                    deprecated: f.deprecated,
+                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
                     decl: field_decl(&name, &ty),
                     name,
@@ -1188,7 +1207,7 @@ impl Cx<'_> {
                 limit_checks.extend(max::check_block(
                     &marker,
                     8,
-                    &format!("\"{}.{}\"", def.name, f.name),
+                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                     &format!("&self.{name}"),
                     "?;",
                 ));
@@ -1199,7 +1218,7 @@ impl Cx<'_> {
                     8,
                     "::pkt_runtime::check_max",
                     &[
-                        format!("\"{}.{}\"", def.name, f.name),
+                        format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                         format!("&self.{name}"),
                         max.to_string(),
                     ],
@@ -1297,7 +1316,7 @@ impl Cx<'_> {
                 .insert(0, "        let _ = (depth, max_depth);".to_string());
         }
         for (f, v) in fields.iter().zip(&mut view.fields) {
-            let schema_name = format!("\"{}.{}\"", def.name, f.name);
+            let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
             let target = format!("&mut self.{}", v.name);
             if f.ty.has_element_max() {
                 // Fields back to back in one scope: each `Max` in a block.
@@ -1344,6 +1363,7 @@ impl Cx<'_> {
                 values.iter().any(|v| v.deprecated),
             ),
             unknown_discriminant: unknown.map_or(String::new(), |n| format!(" = {n}")),
+            has_unnamed: unknown.is_some(),
             // Named values serialize as their names; `Unknown(n)` as the bare
             // number, and a number deserializes to `Unknown(n)`.
             unknown_attrs: if self.serde {
@@ -1359,7 +1379,7 @@ impl Cx<'_> {
                 .map(|(i, v)| EnumValueView {
                     first: i == 0,
                     doc: doc_lines(&v.doc),
-                    deprecated: v.deprecated,
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
                     value: v.value.to_string(),
                     discriminant: discriminant(v.value),
@@ -1377,7 +1397,7 @@ impl Cx<'_> {
                 let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
                 let ty = self.field_type(&v.ty, v.cyclic);
                 let marker = Marker::of(&v.ty, None);
-                let schema_name = format!("\"{}.{}\"", def.name, v.name);
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), v.name);
                 let fixed_size = match self.ir.layout(&v.ty) {
                     Layout::Fixed { size } if !v.cyclic => Some(size),
                     _ => None,
@@ -1410,7 +1430,7 @@ impl Cx<'_> {
                     encode_head,
                     encode_tail,
                     doc: doc_lines(&v.doc),
-                    deprecated: v.deprecated,
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     attrs: self.serde_field_attrs(&v.ty, v.cyclic),
                     decl: variant_decl(&name, &ty),
                     len_arm: match_arm(
@@ -1498,7 +1518,7 @@ impl Cx<'_> {
                     let block = max::check_block(
                         &marker,
                         12,
-                        &format!("\"{}.{}\"", def.name, v.name),
+                        &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
                         "v",
                         "",
                     );
@@ -1518,7 +1538,10 @@ impl Cx<'_> {
             .collect();
         UnionView {
             unknown_one_line: unknown_on_one_line(views.iter().map(|v| {
-                !v.doc.is_empty() || v.deprecated || !v.attrs.is_empty() || v.decl.contains('\n')
+                !v.doc.is_empty()
+                    || v.deprecated.is_some()
+                    || !v.attrs.is_empty()
+                    || v.decl.contains('\n')
             })),
             limited,
             fixed_appends,
@@ -1609,7 +1632,8 @@ struct Common {
     /// Attribute lines after the type's `#[derive(..)]`.
     attrs: Vec<String>,
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     allow_deprecated: bool,
     name: String,
     schema_name: String,
@@ -1652,7 +1676,8 @@ struct StructView {
 #[derive(Serialize)]
 struct StructFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
@@ -1708,7 +1733,8 @@ struct MessageView {
 #[derive(Serialize)]
 struct MessageFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
@@ -1751,6 +1777,9 @@ struct EnumView {
     unknown_attrs: Vec<String>,
     /// ` = n` after `Unknown(..)`, or empty (see `enum_view`).
     unknown_discriminant: String,
+    /// Whether some number of the base has no name, so that `from_raw`
+    /// needs an arm for `Unknown` (without one an unreachable pattern).
+    has_unnamed: bool,
     values: Vec<EnumValueView>,
 }
 
@@ -1759,7 +1788,8 @@ struct EnumValueView {
     /// The default value.
     first: bool,
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     value: String,
     /// ` = value` after the variant's name, or empty (see `enum_view`).
@@ -1816,7 +1846,8 @@ fn byte_array(bytes: &[u8]) -> String {
 #[derive(Serialize)]
 struct VariantView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     /// Attribute lines before the variant.
     attrs: Vec<String>,
     name: String,
@@ -1860,7 +1891,10 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     let pad = " ".repeat(indent);
     let joined = args.join(", ");
     let line = format!("{pad}{callee}({joined}){tail}");
-    if joined.len() <= 60 && line.chars().count() <= 100 {
+    // rustfmt lets a lone string literal argument run past the 60 columns
+    // of call arguments while the line fits.
+    let lone_string = matches!(args, [a] if a.starts_with('"') && a.ends_with('"'));
+    if (joined.len() <= 60 || lone_string) && line.chars().count() <= 100 {
         return line;
     }
     let mut out = format!("{pad}{callee}(\n");
@@ -2233,6 +2267,7 @@ mod tests {
                     doc: Vec::new(),
                     value,
                     deprecated: false,
+                    deprecated_note: None,
                     span: crate::diag::Span::default(),
                 })
                 .collect()

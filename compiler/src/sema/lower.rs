@@ -47,6 +47,7 @@ pub fn lower(loaded: &Loaded) -> (Ir, Vec<Diagnostic>) {
         diags: Vec::new(),
     };
     cx.declare();
+    cx.name_for_display();
     cx.lower_consts();
     cx.lower_types();
     (cx.ir, cx.diags)
@@ -114,9 +115,11 @@ impl Lowerer<'_> {
                         let id = TypeId(self.ir.types.len());
                         self.ir.types.push(TypeDef {
                             name: name.name.clone(),
+                            display_name: String::new(),
                             file: FileIndex(fi),
                             doc: item.doc.clone(),
                             deprecated: false,
+                            deprecated_note: None,
                             layout: Layout::Variable { min_size: 0 },
                             memory: Memory::EMPTY,
                             kind: TypeKind::Struct { fields: Vec::new() },
@@ -166,6 +169,29 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Gives every type the name tools and errors show: qualified when
+    /// another type has the same name in another namespace.
+    fn name_for_display(&mut self) {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for t in &self.ir.types {
+            *count.entry(t.name.as_str()).or_default() += 1;
+        }
+        let shared: Vec<bool> = self
+            .ir
+            .types
+            .iter()
+            .map(|t| count[t.name.as_str()] > 1)
+            .collect();
+        for (t, shared) in self.ir.types.iter_mut().zip(shared) {
+            let ns = &self.namespaces[t.file.0];
+            t.display_name = if shared && !ns.is_empty() {
+                format!("{ns}.{}", t.name)
+            } else {
+                t.name.clone()
+            };
+        }
+    }
+
     /// Finds what a (possibly dotted) name means in `file`: its own
     /// declarations first, then those of the files it imports.
     fn lookup(&mut self, file: usize, path: &[ast::Ident], what: &str) -> Option<Symbol> {
@@ -207,18 +233,36 @@ impl Lowerer<'_> {
                     .map(|i| i.name.as_str())
                     .collect::<Vec<_>>()
                     .join(".");
+                // Only names of the kind wanted (a constant is never a type),
+                // from the namespace named if any.
+                let wants_const = what == "constant";
                 let candidates: Vec<String> = scope
                     .iter()
-                    .flat_map(|&f| self.decls[f].keys().cloned())
-                    .chain(builtin_names().map(String::from))
+                    .filter(|&&f| qualifier.is_empty() || self.namespaces[f] == qualifier)
+                    .flat_map(|&f| {
+                        self.decls[f]
+                            .iter()
+                            .filter(|(_, d)| matches!(d.symbol, Symbol::Const(..)) == wants_const)
+                            .map(|(n, _)| n.clone())
+                    })
+                    .chain(
+                        builtin_names()
+                            .filter(|_| !wants_const && qualifier.is_empty())
+                            .map(String::from),
+                    )
                     .collect();
                 let mut d = Diagnostic::error(
                     format!("unknown {what} `{shown}`"),
                     span,
                     "not declared in this file or the files it imports",
                 );
+                let prefix = if qualifier.is_empty() {
+                    String::new()
+                } else {
+                    format!("{qualifier}.")
+                };
                 d = match suggest(&name.name, candidates.iter().map(String::as_str)) {
-                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    Some(s) => d.with_help(format!("did you mean `{prefix}{s}`?")),
                     None => d.with_help(format!(
                         "declare the {what}, or import the file that declares it"
                     )),
@@ -249,8 +293,11 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Constants, each file's after those of the files it imports: a value
+    /// may name an imported constant (`same_stem.server.LIMIT`).
     fn lower_consts(&mut self) {
-        for (fi, file) in self.loaded.files.iter().enumerate() {
+        for fi in imports_first(&self.loaded.files) {
+            let file = &self.loaded.files[fi];
             for item in &file.ast.items {
                 let ast::ItemKind::Const(c) = &item.kind else {
                     continue;
@@ -323,10 +370,19 @@ impl Lowerer<'_> {
     }
 
     fn const_value(&mut self, file: usize, name: &str, span: Span) -> Option<i128> {
-        let path = [ast::Ident {
-            name: name.to_string(),
-            span,
-        }];
+        // `game.common.MAX_NAME`: the segments, each with its own span.
+        let mut at = span.start as usize;
+        let path: Vec<ast::Ident> = name
+            .split('.')
+            .map(|segment| {
+                let ident = ast::Ident {
+                    name: segment.to_string(),
+                    span: Span::new(span.file, at, at + segment.len()),
+                };
+                at += segment.len() + 1;
+                ident
+            })
+            .collect();
         match self.lookup(file, &path, "constant")? {
             Symbol::Const(f, i) => match self.ir.files[f].consts.get(i) {
                 Some(c) => Some(c.value),
@@ -382,6 +438,7 @@ impl Lowerer<'_> {
                 let def = &mut self.ir.types[id.0];
                 def.kind = kind;
                 def.deprecated = attrs.deprecated;
+                def.deprecated_note = attrs.deprecated_note;
                 def.allow = attrs.allow;
             }
         }
@@ -392,8 +449,8 @@ impl Lowerer<'_> {
         for a in self.once(&item.attrs) {
             match a.name.name.as_str() {
                 "deprecated" => {
-                    self.no_args(a);
                     out.deprecated = true;
+                    out.deprecated_note = self.deprecation_note(a);
                 }
                 "preserve_unknown" => {
                     self.no_args(a);
@@ -562,12 +619,13 @@ impl Lowerer<'_> {
             seen.insert(&f.name.name, f.name.span);
             let ty = self.resolve(file, &f.ty);
             let mut deprecated = false;
+            let mut deprecated_note = None;
             let mut max = None;
             for a in self.once(&f.attrs) {
                 match a.name.name.as_str() {
                     "deprecated" => {
-                        self.no_args(a);
                         deprecated = true;
+                        deprecated_note = self.deprecation_note(a);
                     }
                     "max" => max = self.max_attr(file, a, ty.as_ref()),
                     _ => self.unknown_attr(a, &["deprecated", "max"]),
@@ -596,6 +654,7 @@ impl Lowerer<'_> {
                 default,
                 max,
                 deprecated,
+                deprecated_note,
                 layout: Layout::Variable { min_size: 0 },
                 offset: None,
                 cyclic: false,
@@ -902,7 +961,7 @@ impl Lowerer<'_> {
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut numbers: HashMap<i128, (Span, &str)> = HashMap::new();
         for v in &e.values {
-            let deprecated = self.value_attrs(&v.attrs);
+            let (deprecated, deprecated_note) = self.value_attrs(&v.attrs);
             if v.name.name == UNKNOWN {
                 self.err(reserved_unknown(
                     v.name.span,
@@ -950,23 +1009,50 @@ impl Lowerer<'_> {
                 doc: v.doc.clone(),
                 value: n as u64,
                 deprecated,
+                deprecated_note,
                 span: v.name.span,
             });
         }
         TypeKind::Enum { base, values }
     }
 
-    fn value_attrs(&mut self, attrs: &[ast::Attr]) -> bool {
-        let mut deprecated = false;
+    /// Whether an enum value or variant is deprecated, and the reason given.
+    fn value_attrs(&mut self, attrs: &[ast::Attr]) -> (bool, Option<String>) {
+        let mut deprecated = (false, None);
         for a in self.once(attrs) {
             if a.name.name == "deprecated" {
-                self.no_args(a);
-                deprecated = true;
+                deprecated = (true, self.deprecation_note(a));
             } else {
                 self.unknown_attr(a, &["deprecated"]);
             }
         }
         deprecated
+    }
+
+    /// The reason of `@deprecated("...")`: no argument, or one string.
+    fn deprecation_note(&mut self, a: &ast::Attr) -> Option<String> {
+        match a.args.as_slice() {
+            [] => None,
+            [Literal {
+                kind: LitKind::Str(note),
+                ..
+            }] => Some(note.clone()),
+            args => {
+                let (span, label) = match args {
+                    [one] => (one.span, format!("this is {}", describe_literal(&one.kind))),
+                    _ => (a.span, "more than one argument".to_string()),
+                };
+                self.err(
+                    Diagnostic::error(
+                        "`@deprecated` takes no argument or one string, the reason",
+                        span,
+                        label,
+                    )
+                    .with_help("write `@deprecated` or `@deprecated(\"use `pos` instead\")`"),
+                );
+                None
+            }
+        }
     }
 
     fn union_kind(&mut self, file: usize, u: &ast::UnionDecl) -> TypeKind {
@@ -1009,7 +1095,7 @@ impl Lowerer<'_> {
         let mut names: HashMap<&str, Span> = HashMap::new();
         let mut tags: HashMap<u16, (Span, &str)> = HashMap::new();
         for v in &u.variants {
-            let deprecated = self.value_attrs(&v.attrs);
+            let (deprecated, deprecated_note) = self.value_attrs(&v.attrs);
             let ty = self.resolve(file, &v.ty);
             if v.name.name == UNKNOWN {
                 self.err(reserved_unknown(
@@ -1066,6 +1152,7 @@ impl Lowerer<'_> {
                 tag: n,
                 ty,
                 deprecated,
+                deprecated_note,
                 cyclic: false,
                 span: v.name.span,
             });
@@ -1078,9 +1165,39 @@ impl Lowerer<'_> {
     }
 }
 
+/// Every file's index, each after the files it imports (in a cycle, which
+/// is reported elsewhere, after those not on the cycle). Without recursion:
+/// an import chain may be long.
+fn imports_first(files: &[crate::load::LoadedFile]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(files.len());
+    let mut seen = vec![false; files.len()];
+    for root in 0..files.len() {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        // (file, how many of its imports were visited)
+        let mut stack = vec![(root, 0)];
+        while let Some((fi, next)) = stack.pop() {
+            match files[fi].imports.get(next) {
+                Some(&import) => {
+                    stack.push((fi, next + 1));
+                    if let Some(i) = import.filter(|&i| !seen[i]) {
+                        seen[i] = true;
+                        stack.push((i, 0));
+                    }
+                }
+                None => order.push(fi),
+            }
+        }
+    }
+    order
+}
+
 #[derive(Default)]
 struct ItemAttrs {
     deprecated: bool,
+    deprecated_note: Option<String>,
     preserve_unknown: bool,
     allow: Vec<Lint>,
 }

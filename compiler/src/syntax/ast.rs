@@ -49,7 +49,8 @@ pub enum LitKind {
     Float(f64),
     Str(String),
     Bool(bool),
-    /// An enum value or constant name.
+    /// An enum value or constant name; a constant's may be qualified by its
+    /// namespace (`game.common.MAX_NAME`).
     Ident(String),
 }
 

@@ -2,6 +2,7 @@
 //! this module; the rest of the compiler sees only [`ast`].
 
 pub mod ast;
+mod mistakes;
 mod parse;
 pub mod trivia;
 

@@ -3,6 +3,7 @@ use pest::iterators::Pair;
 use pest::Parser as _;
 
 use super::ast::*;
+use super::mistakes;
 use crate::diag::{Diagnostic, FileId, Span};
 
 #[derive(pest_derive::Parser)]
@@ -508,7 +509,7 @@ impl Cx<'_> {
             Rule::float_lit => LitKind::Float(text.parse().unwrap_or(f64::NAN)),
             Rule::string_lit => LitKind::Str(self.string(inner)),
             Rule::bool_lit => LitKind::Bool(text == "true"),
-            Rule::ident => LitKind::Ident(text.to_string()),
+            Rule::path => LitKind::Ident(text.to_string()),
             r => unreachable!("grammar: unexpected literal rule {r:?}"),
         };
         Literal { kind, span }
@@ -626,8 +627,9 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
         ErrorVariant::CustomError { message } => message.clone(),
     };
     // The furthest point any alternative reached is where the mistake is.
+    let mut tokens: Vec<String> = Vec::new();
     if let Some(attempts) = e.parse_attempts() {
-        let tokens: Vec<String> = attempts
+        tokens = attempts
             .expected_tokens()
             .iter()
             .map(|t| t.to_string())
@@ -635,7 +637,12 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             .collect();
         if attempts.max_position >= start && !tokens.is_empty() {
             start = attempts.max_position;
-            expected = one_of(tokens.iter().map(|t| format!("`{t}`")).collect());
+            let after_word = text
+                .get(..attempts.max_position)
+                .is_some_and(|t| t.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'));
+            expected = say_tokens(&tokens, after_word);
+        } else {
+            tokens.clear();
         }
     }
     let start = start.min(text.len());
@@ -647,65 +654,26 @@ fn syntax_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagno
             start + if i == 0 { c.len_utf8() } else { i }
         });
     let end = end.max(token_end).min(text.len()).max(start);
-    if let Some(d) = common_mistake(text, start, file) {
+    let stop = mistakes::Stop::new(text, start, file, &tokens);
+    if let Some(d) = mistakes::explain(&stop) {
         return d;
     }
     let found = if start >= text.len() {
         "end of file".to_string()
+    } else if text[start..].starts_with(['\n', '\r']) {
+        "the end of the line".to_string()
+    } else if text[start..].starts_with(char::is_whitespace) {
+        "a space".to_string()
     } else {
         format!("`{}`", &text[start..end])
     };
     let span = Span::new(file, start, end);
     let message = format!("expected {expected}, found {found}");
     let mut d = Diagnostic::error(message, span, format!("expected {expected}"));
-    if let Some(help) = syntax_help(text, start) {
+    if let Some(help) = mistakes::help(&stop) {
         d = d.with_help(help);
     }
     d
-}
-
-/// Targeted messages for mistakes whose generic "expected …" list would not
-/// say what is wrong: single-quoted strings, and a `///` doc comment with
-/// nothing after it to document.
-fn common_mistake(text: &str, at: usize, file: FileId) -> Option<Diagnostic> {
-    let rest = &text[at..];
-    if rest.starts_with('\'') {
-        let line = rest.lines().next().unwrap_or("");
-        let len = line[1..].find('\'').map_or(1, |i| i + 2);
-        let quoted = &line[..len];
-        let inner = quoted.trim_matches('\'');
-        return Some(
-            Diagnostic::error(
-                format!("strings use double quotes, found `{quoted}`"),
-                Span::new(file, at, at + len),
-                "single quotes",
-            )
-            .with_help(format!("write \"{inner}\"")),
-        );
-    }
-    let next = rest.trim_start();
-    if next.is_empty() || next.starts_with('}') {
-        let before = text[..at].trim_end();
-        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let last = &before[line_start..];
-        let indent = last.len() - last.trim_start().len();
-        let comment = last.trim_start();
-        if comment.starts_with("///") && !comment.starts_with("////") {
-            let start = line_start + indent;
-            return Some(
-                Diagnostic::error(
-                    "doc comment documents nothing",
-                    Span::new(file, start, start + comment.len()),
-                    "nothing follows that it could document",
-                )
-                .with_help(
-                    "a `///` comment documents the item, field, variant or enum value after it; \
-                     write `//` for a plain comment",
-                ),
-            );
-        }
-    }
-    None
 }
 
 fn one_of(mut words: Vec<String>) -> String {
@@ -715,6 +683,58 @@ fn one_of(mut words: Vec<String>) -> String {
         1 => words.remove(0),
         n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
     }
+}
+
+/// The tokens that would have let parsing go on, as a reader of the schema
+/// would say them: punctuation and keywords as written, the character ranges
+/// and prefixes that start a name or a value in words (`a name` for `_`,
+/// `A..Z` and `a..z`). Right after a letter or digit (`after_word`), the
+/// characters that would only lengthen that word are left out: `N` may go on
+/// as `N2`, but what the reader needs to hear is what may follow it.
+fn say_tokens(tokens: &[String], after_word: bool) -> String {
+    // Characters and prefixes that start or continue a name or a literal.
+    const CLASSES: [&str; 16] = [
+        "_", "A..Z", "a..z", "0..9", "A..F", "a..f", "E", "e", "+", "-", "0x", "0X", "-inf", "\"",
+        "true", "false",
+    ];
+    const LENGTHEN: [&str; 10] = [
+        "_", "A..Z", "a..z", "0..9", "A..F", "a..f", "E", "e", "+", "-",
+    ];
+    let has = |t: &[&str]| tokens.iter().any(|x| t.contains(&x.as_str()));
+    const ITEMS: [&str; 6] = ["@", "const", "enum", "message", "struct", "union"];
+    let item = ITEMS.iter().all(|k| has(&[k]));
+    let mut words: Vec<String> = tokens
+        .iter()
+        .filter(|t| !(CLASSES.contains(&t.as_str()) || item && ITEMS.contains(&t.as_str())))
+        .map(|t| format!("`{t}`"))
+        .collect();
+    if item {
+        words.push("a declaration (`struct`, `message`, `enum`, `union` or `const`)".to_string());
+    }
+    let only_lengthen = tokens.iter().all(|t| LENGTHEN.contains(&t.as_str()));
+    if after_word && !only_lengthen {
+        // Whatever else could come: the name or number may also go on.
+        if !words.is_empty() || !has(&["0x", "0X", "-inf", "\"", "true", "false"]) {
+            return one_of(words);
+        }
+    }
+    let hex = has(&["A..F", "a..f"]);
+    let name = has(&["_", "A..Z", "a..z"]);
+    let number = has(&["0..9", "0x", "0X", "-", "-inf"]);
+    let string = has(&["\""]);
+    if name && number && string {
+        words.push("a value".to_string());
+    } else {
+        let classes = [
+            (hex, "a hex digit"),
+            (number && !hex, "a number"),
+            (string, "a string"),
+            (has(&["true", "false"]), "`true` or `false`"),
+            (name && !hex, "a name"),
+        ];
+        words.extend(classes.iter().filter(|c| c.0).map(|c| c.1.to_string()));
+    }
+    one_of(words)
 }
 
 /// Rule names in an "expected" list, as a reader of the schema would say them.
@@ -749,26 +769,6 @@ fn describe(rules: &[Rule]) -> String {
         }
     }
     one_of(words.into_iter().map(String::from).collect())
-}
-
-/// A hint for the mistakes people make most often.
-fn syntax_help(text: &str, at: usize) -> Option<String> {
-    let before = text[..at].trim_end();
-    let after = text[at..].trim_start();
-    if before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
-        && after.starts_with(|c: char| c.is_alphabetic())
-    {
-        let last_line = before.lines().last().unwrap_or("");
-        return Some(if last_line.contains(':') {
-            "fields are separated by `,`".to_string()
-        } else {
-            "a field is written `name: type`".to_string()
-        });
-    }
-    if after.starts_with('}') && before.ends_with(':') {
-        return Some("a field needs a type after `:`".to_string());
-    }
-    None
 }
 
 #[cfg(test)]
@@ -830,11 +830,81 @@ union ServerPacket : u16 {
     }
 
     #[test]
+    fn constants_may_be_named_by_namespace() {
+        let f = parse_ok(
+            "const L: u16 = x.b.MAX_NAME;\n\
+             message M { name: string @max(x.b.MAX_NAME), key: [u8; x.b.MAX_NAME] }",
+        );
+        let ItemKind::Const(c) = &f.items[0].kind else {
+            panic!("expected a constant")
+        };
+        assert_eq!(c.value.kind, LitKind::Ident("x.b.MAX_NAME".into()));
+        let ItemKind::Message(m) = &f.items[1].kind else {
+            panic!("expected a message")
+        };
+        assert_eq!(
+            m.fields[0].attrs[0].args[0].kind,
+            LitKind::Ident("x.b.MAX_NAME".into())
+        );
+        let TypeExprKind::Array(_, len) = &m.fields[1].ty.kind else {
+            panic!("expected an array")
+        };
+        assert_eq!(len.kind, LitKind::Ident("x.b.MAX_NAME".into()));
+    }
+
+    #[test]
     fn reports_position_of_syntax_error() {
         let d = parse("struct A {\n    x u8\n}\n", FileId(0)).unwrap_err();
         assert!(d.message.starts_with("expected"), "{}", d.message);
         assert_eq!(d.primary_span().unwrap().start, 17);
         assert!(d.message.contains("`:`"), "{}", d.message);
+    }
+
+    /// What the parser expected is said in words: a name, a number, a
+    /// value, never the character ranges of the grammar (`A..Z`, `0..9`).
+    #[test]
+    fn syntax_errors_say_names_and_values_in_words() {
+        let message = |src: &str| parse(src, FileId(0)).unwrap_err().message;
+        assert_eq!(message("struct { }"), "expected a name, found `{`");
+        assert_eq!(
+            message("message M { x: u8 = }"),
+            "expected a value, found `}`"
+        );
+        assert_eq!(message("namespace 1a;"), "expected a name, found `1a`");
+        assert_eq!(
+            message("message M { x: [u8; ] }"),
+            "expected a value, found `]`"
+        );
+        assert_eq!(
+            message("const X: u8 = 0x;"),
+            "expected a hex digit, found `;`"
+        );
+        assert_eq!(
+            message("message M { f: f32 = 1.5e }"),
+            "expected a number, found a space"
+        );
+        // After a name, what may follow it, not what may lengthen it.
+        assert_eq!(
+            message("struct S { x: [u8; N}"),
+            "expected `.` or `]`, found `}`"
+        );
+        let schema = "namespace a.b;\nimport \"c.pkt\";\nconst N: u16 = 0x10;\n\
+                      enum E : u8 { A = 1 }\nstruct S { x: [u8; N] }\n\
+                      message M { @max(4) s: string = \"d\", f: f32 = -1.5, b: bool = true, \
+                      l: list<map<u8, E?>> }\nunion U { A(M) = 1, reserved 2 }\n";
+        for end in 0..schema.len() {
+            let Err(d) = parse(&schema[..end], FileId(0)) else {
+                continue;
+            };
+            for raw in ["A..Z", "a..z", "0..9", "`_`", "`0x`", "`-inf`", "`\"`"] {
+                assert!(
+                    !d.message.contains(raw),
+                    "{:?}: {}",
+                    &schema[..end],
+                    d.message
+                );
+            }
+        }
     }
 
     #[test]

@@ -4,33 +4,37 @@
 //! not hold, come from [`trivia::comments`] and are put back by position:
 //! before emitting a token written at source offset `p`, every comment that
 //! starts before `p` is written first. A comment that shared a line with the
-//! code before it stays on that line (after it); any other comment gets a
-//! line of its own. Blank lines are kept, at most one in a row, and items are
-//! always separated by exactly one.
+//! code before it stays on that line (after it); a block comment that shared
+//! a line only with the code after it stays before that code; any other
+//! comment gets a line of its own. Blank lines are kept, at most one in a
+//! row, and items are always separated by exactly one.
+//!
+//! Nothing is aligned in columns (no `=` of enum values, no trailing
+//! comments), so adding or renaming a line changes that line only. The file
+//! keeps its line breaks: `\r\n` if its first line ends so (a Windows
+//! checkout with `core.autocrlf`), else `\n`.
 //!
 //! Literals are written exactly as in the source (`0xFF_FF` stays), so is the
-//! text of every comment (block comments verbatim, line comments without
-//! trailing whitespace). The result parses to the same tree as the input, and
-//! formatting it again changes nothing.
+//! text of every comment (block comments verbatim but for their line breaks,
+//! line comments without trailing whitespace). The result parses to the same
+//! tree as the input, and formatting it again changes nothing.
 
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::syntax::ast::*;
 use crate::syntax::trivia::{self, line_breaks, Comment, CommentKind};
 
 const INDENT: usize = 4;
-/// Values of an enum get their `=` aligned unless their names differ in
-/// length by more than this.
-const ALIGN_EQ_SPREAD: usize = 24;
-/// Trailing comments of neighbouring lines are aligned unless the code
-/// before them differs in length by more than this.
-const ALIGN_COMMENT_SPREAD: usize = 32;
-/// ... or the aligned comments would start past this column.
-const ALIGN_COMMENT_MAX_COLUMN: usize = 80;
 
 /// Formats one file's text. Fails with the syntax error if it does not parse.
+/// A byte-order mark stays.
 pub fn format_source(text: &str) -> Result<String, Diagnostic> {
-    let file = crate::syntax::parse(text, FileId(0))?;
-    Ok(format_file(text, &file))
+    let body = crate::load::without_bom(text);
+    let file = crate::syntax::parse(body, FileId(0))?;
+    Ok(format!(
+        "{}{}",
+        &text[..text.len() - body.len()],
+        format_file(body, &file)
+    ))
 }
 
 /// Formats the file at `path`; rewrites it if that changes it, unless
@@ -38,17 +42,22 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 /// error is ready to print (a rendered syntax error or an I/O error).
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
-    let text = crate::load::read_source(path).map_err(|e| {
-        format!(
-            "error: cannot read {shown}: {}",
-            crate::load::describe_io(&e)
-        )
-    })?;
+    let mut sources = crate::diag::SourceMap::default();
+    let text =
+        crate::load::read_source(path).map_err(|e| {
+            match crate::load::not_utf8_diagnostic(&e, path, shown.clone(), &mut sources) {
+                Some(d) => crate::diag::render(&d, &sources).trim_end().to_string(),
+                None => format!(
+                    "error: cannot read {shown}: {}",
+                    crate::load::describe_io(&e)
+                ),
+            }
+        })?;
     let formatted = match format_source(&text) {
         Ok(f) => f,
         Err(d) => {
-            let mut sources = crate::diag::SourceMap::default();
-            sources.add(path.to_path_buf(), shown, text);
+            let body = crate::load::without_bom(&text).to_string();
+            sources.add(path.to_path_buf(), shown, body);
             return Err(crate::diag::render(&d, &sources).trim_end().to_string());
         }
     };
@@ -78,12 +87,6 @@ struct Line {
     indent: usize,
     text: String,
     blank: bool,
-    /// Where the comments that end the line begin in `text`.
-    trailing: Option<usize>,
-    /// Where ` = value` begins in an enum value's line.
-    eq: Option<usize>,
-    /// The code goes on in the next line: not aligned with its neighbours.
-    broken: bool,
 }
 
 struct Writer<'a> {
@@ -98,6 +101,9 @@ struct Writer<'a> {
     need_break: bool,
     /// A block comment was written inline: the next token needs a space.
     space: bool,
+    /// A block comment opened the current line and the code after it in the
+    /// source follows on the same line: the next member goes on this line.
+    leading: bool,
     /// Indentation of the lines of the current block.
     indent: usize,
     /// A blank line may be written before the next line (not right after `{`).
@@ -116,6 +122,7 @@ impl<'a> Writer<'a> {
             lines: Vec::new(),
             need_break: false,
             space: false,
+            leading: false,
             indent: 0,
             blank_ok: false,
             force_blank_at: None,
@@ -151,6 +158,7 @@ impl<'a> Writer<'a> {
         });
         self.need_break = false;
         self.space = false;
+        self.leading = false;
         self.blank_ok = true;
     }
 
@@ -172,23 +180,21 @@ impl<'a> Writer<'a> {
             if breaks > 0 || c.kind == CommentKind::Doc || !open_line {
                 let indent = self.indent + if cont { INDENT } else { 0 };
                 let forced = self.force_blank_at == Some(c.start);
-                if cont {
-                    self.line().broken = true;
-                }
                 self.start_line(indent, breaks >= 2 || forced);
                 self.line().text.push_str(text);
-                self.need_break = true;
+                // What follows the comment in the source: the next comment
+                // or the token.
+                let next = self.comments.get(self.next).map_or(to, |n| n.start.min(to));
+                let code_follows = c.kind == CommentKind::Block && self.gap(c.start, next) == 0;
+                self.leading = code_follows;
+                self.space = code_follows;
+                self.need_break = !code_follows;
             } else {
                 let line = self.line();
-                let at = line.text.len();
                 if !line.text.ends_with(' ') {
                     line.text.push(' ');
                 }
-                line.trailing.get_or_insert(at);
                 line.text.push_str(text);
-                if text.contains('\n') {
-                    line.broken = true;
-                }
                 self.space = true;
                 self.need_break = c.kind != CommentKind::Block;
             }
@@ -199,17 +205,29 @@ impl<'a> Writer<'a> {
     /// Writes code with no source position of its own (punctuation, spaces).
     fn put(&mut self, s: &str) {
         if self.need_break {
-            self.line().broken = true;
             let indent = self.indent + INDENT;
             self.start_line(indent, false);
         }
         let space = std::mem::take(&mut self.space);
+        self.leading = false;
         let line = self.line();
         if space && !s.starts_with([',', ';', ')', '>', ']', ' ']) && !line.text.ends_with(' ') {
             line.text.push(' ');
         }
         line.text.push_str(s);
-        line.trailing = None;
+    }
+
+    /// Writes punctuation the source has next (`s` trimmed, after spaces and
+    /// comments), after the comments before it, so that a comment written
+    /// before a `=` or `;` stays before it.
+    fn punct(&mut self, s: &str) {
+        let at = trivia::skip(self.src, self.last);
+        let token = s.trim();
+        if self.src[at..].starts_with(token) {
+            self.tok(s, at, at + token.len());
+        } else {
+            self.put(s);
+        }
     }
 
     /// Writes a token that the source has at `start..end`, after the
@@ -238,6 +256,12 @@ impl<'a> Writer<'a> {
             self.force_blank_at = Some(self.leading_block(to));
         }
         self.flush(to, false);
+        if self.leading && !self.need_break {
+            // `/* note */ field: u8`: the member goes on the comment's line.
+            self.leading = false;
+            self.force_blank_at = None;
+            return;
+        }
         let blank = self.gap(self.last, to) >= 2 || self.force_blank_at == Some(to);
         self.start_line(self.indent, blank);
         self.force_blank_at = None;
@@ -281,8 +305,7 @@ impl<'a> Writer<'a> {
                     last.span.end as usize,
                 );
             }
-            self.put(";");
-            self.last = ns.span.end as usize;
+            self.punct(";");
         }
         for (i, imp) in f.imports.iter().enumerate() {
             let start = imp.span.start as usize;
@@ -291,8 +314,7 @@ impl<'a> Writer<'a> {
             self.put(" ");
             let path = self.text(imp.path_span);
             self.tok_span(path, imp.path_span);
-            self.put(";");
-            self.last = imp.span.end as usize;
+            self.punct(";");
         }
         for item in &f.items {
             self.item(item);
@@ -318,16 +340,15 @@ impl<'a> Writer<'a> {
         self.tok_span(&name.name, name.span);
         match &item.kind {
             ItemKind::Const(c) => {
-                self.put(": ");
+                self.punct(": ");
                 self.ty(&c.ty);
-                self.put(" = ");
+                self.punct(" = ");
                 self.lit(&c.value);
-                self.put(";");
-                self.last = item.span.end as usize;
+                self.punct(";");
             }
             ItemKind::Enum(e) => {
                 if let Some(base) = &e.base {
-                    self.put(" : ");
+                    self.punct(" : ");
                     self.tok_span(&base.name, base.span);
                 }
                 let members: Vec<(Span, Member)> = e
@@ -347,7 +368,7 @@ impl<'a> Writer<'a> {
             }
             ItemKind::Union(u) => {
                 if let Some(tag) = &u.tag {
-                    self.put(" : ");
+                    self.punct(" : ");
                     self.tok_span(&tag.name, tag.span);
                 }
                 let mut members: Vec<(Span, Member)> = u
@@ -388,9 +409,8 @@ impl<'a> Writer<'a> {
         self.blank_ok = false;
         for (first, m) in members {
             self.line_break(first.start as usize, false);
-            let end = self.member(m);
+            self.member(m);
             self.put(",");
-            self.last = end;
         }
         self.flush(close, false);
         self.indent = outer;
@@ -398,8 +418,9 @@ impl<'a> Writer<'a> {
         self.tok("}", close, braces.end as usize);
     }
 
-    /// Writes one member and returns where it ends in the source.
-    fn member(&mut self, m: &Member) -> usize {
+    /// Writes one member. (`last` follows the tokens written: the spans of
+    /// rules that end in an optional part include the trivia after them.)
+    fn member(&mut self, m: &Member) {
         match m {
             Member::Field(f) => {
                 // `@deprecated` and the like stay before the name, `@max(N)`
@@ -420,17 +441,16 @@ impl<'a> Writer<'a> {
                     self.put(" ");
                 }
                 self.tok_span(&f.name.name, f.name.span);
-                self.put(": ");
+                self.punct(": ");
                 self.ty(&f.ty);
                 for a in &f.attrs[split..] {
                     self.put(" ");
                     self.attr(a);
                 }
                 if let Some(d) = &f.default {
-                    self.put(" = ");
+                    self.punct(" = ");
                     self.lit(d);
                 }
-                f.span.end as usize
             }
             Member::Value(v) => {
                 for a in &v.attrs {
@@ -438,15 +458,8 @@ impl<'a> Writer<'a> {
                     self.put(" ");
                 }
                 self.tok_span(&v.name.name, v.name.span);
-                // Aligning `=` lines up names; a name behind an attribute
-                // would only push the others' `=` out.
-                if v.attrs.is_empty() {
-                    let line = self.line();
-                    line.eq = Some(line.text.len());
-                }
-                self.put(" = ");
+                self.punct(" = ");
                 self.lit(&v.value);
-                v.span.end as usize
             }
             Member::Variant(v) => {
                 for a in &v.attrs {
@@ -454,21 +467,23 @@ impl<'a> Writer<'a> {
                     self.put(" ");
                 }
                 self.tok_span(&v.name.name, v.name.span);
-                self.put("(");
+                self.punct("(");
                 self.ty(&v.ty);
-                self.put(")");
-                self.put(" = ");
+                self.punct(")");
+                self.punct(" = ");
                 self.lit(&v.tag);
-                v.span.end as usize
             }
             Member::Reserved(entry, tags) => {
                 let start = entry.start as usize;
                 self.tok("reserved", start, start + "reserved".len());
                 for (i, t) in tags.iter().enumerate() {
-                    self.put(if i == 0 { " " } else { ", " });
+                    if i == 0 {
+                        self.put(" ");
+                    } else {
+                        self.punct(", ");
+                    }
                     self.lit(t);
                 }
-                entry.end as usize
             }
         }
     }
@@ -480,16 +495,15 @@ impl<'a> Writer<'a> {
             a.name.span.end as usize,
         );
         if !a.args.is_empty() {
-            self.put("(");
+            self.punct("(");
             for (i, arg) in a.args.iter().enumerate() {
                 if i > 0 {
-                    self.put(", ");
+                    self.punct(", ");
                 }
                 self.lit(arg);
             }
-            self.put(")");
+            self.punct(")");
         }
-        self.last = self.last.max(a.span.end as usize);
     }
 
     fn ty(&mut self, t: &TypeExpr) {
@@ -502,31 +516,30 @@ impl<'a> Writer<'a> {
             }
             TypeExprKind::List(elem) => {
                 self.tok("list", start, start + "list".len());
-                self.put("<");
+                self.punct("<");
                 self.elem_ty(elem);
-                self.put(">");
+                self.punct(">");
             }
             TypeExprKind::Map(k, v) => {
                 self.tok("map", start, start + "map".len());
-                self.put("<");
+                self.punct("<");
                 self.elem_ty(k);
-                self.put(", ");
+                self.punct(", ");
                 self.elem_ty(v);
-                self.put(">");
+                self.punct(">");
             }
             TypeExprKind::Array(elem, len) => {
                 self.tok("[", start, start + 1);
                 self.elem_ty(elem);
-                self.put("; ");
+                self.punct("; ");
                 self.lit(len);
-                self.put("]");
+                self.punct("]");
             }
             TypeExprKind::Optional(inner) => {
                 self.ty(inner);
-                self.put("?");
+                self.punct("?");
             }
         }
-        self.last = self.last.max(t.span.end as usize);
     }
 
     /// An element, key or value type, then its attributes.
@@ -538,13 +551,13 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn finish(mut self) -> String {
-        align(&mut self.lines);
+    fn finish(self) -> String {
         let mut out = String::new();
         for line in &self.lines {
             if !line.blank {
                 out.push_str(&" ".repeat(line.indent));
-                out.push_str(&line.text);
+                // Block comments spanning lines bring their own line breaks.
+                out.push_str(&line.text.replace("\r\n", "\n").replace('\r', "\n"));
             }
             let trimmed = out.trim_end_matches([' ', '\t']).len();
             out.truncate(trimmed);
@@ -554,6 +567,9 @@ impl<'a> Writer<'a> {
         out.truncate(content);
         if !out.is_empty() {
             out.push('\n');
+        }
+        if first_line_break(self.src) == "\r\n" {
+            out = out.replace('\n', "\r\n");
         }
         out
     }
@@ -566,75 +582,21 @@ enum Member<'f> {
     Reserved(Span, Vec<&'f Literal>),
 }
 
+/// The first token of a member: its name or an attribute written before it
+/// (a field's `@max` may follow its type).
 fn first_token(attrs: &[Attr], name: &Ident) -> Span {
-    attrs.first().map_or(name.span, |a| a.span)
+    attrs
+        .first()
+        .filter(|a| a.span.start < name.span.start)
+        .map_or(name.span, |a| a.span)
 }
 
-/// Aligns `=` of enum values and trailing comments within each run of
-/// neighbouring lines of one block (no blank line between them).
-fn align(lines: &mut [Line]) {
-    let mut i = 0;
-    while i < lines.len() {
-        let mut j = i + 1;
-        let alignable = |l: &Line| !l.blank && !l.broken && !l.text.contains('\n');
-        if alignable(&lines[i]) {
-            while j < lines.len() && alignable(&lines[j]) && lines[j].indent == lines[i].indent {
-                j += 1;
-            }
-            align_eq(&mut lines[i..j]);
-            align_comments(&mut lines[i..j]);
-        }
-        i = j;
-    }
-}
-
-fn width(s: &str) -> usize {
-    s.chars().count()
-}
-
-fn align_eq(group: &mut [Line]) {
-    let widths: Vec<usize> = group
-        .iter()
-        .filter_map(|l| l.eq.map(|e| width(&l.text[..e])))
-        .collect();
-    let (Some(&min), Some(&max)) = (widths.iter().min(), widths.iter().max()) else {
-        return;
-    };
-    if widths.len() < 2 || max - min > ALIGN_EQ_SPREAD {
-        return;
-    }
-    for l in group.iter_mut() {
-        if let Some(e) = l.eq {
-            let pad = max - width(&l.text[..e]);
-            l.text.insert_str(e, &" ".repeat(pad));
-            if let Some(t) = &mut l.trailing {
-                if *t >= e {
-                    *t += pad;
-                }
-            }
-        }
-    }
-}
-
-fn align_comments(group: &mut [Line]) {
-    let widths: Vec<usize> = group
-        .iter()
-        .filter_map(|l| l.trailing.map(|t| width(l.text[..t].trim_end())))
-        .collect();
-    let (Some(&min), Some(&max)) = (widths.iter().min(), widths.iter().max()) else {
-        return;
-    };
-    let indent = group[0].indent;
-    let aligned = widths.len() >= 2
-        && max - min <= ALIGN_COMMENT_SPREAD
-        && indent + max < ALIGN_COMMENT_MAX_COLUMN;
-    for l in group.iter_mut() {
-        if let Some(t) = l.trailing {
-            let code = l.text[..t].trim_end();
-            let comment = l.text[t..].trim_start();
-            let pad = if aligned { max - width(code) + 1 } else { 1 };
-            l.text = format!("{code}{}{comment}", " ".repeat(pad));
-        }
+/// How the first line of `text` ends: `\r\n`, or `\n` (also for a file of one
+/// line, and for the rare lone `\r`).
+fn first_line_break(text: &str) -> &'static str {
+    match text.find(['\n', '\r']) {
+        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+        _ => "\n",
     }
 }
 
@@ -659,7 +621,7 @@ mod tests {
         let src = "enum E : u8 { A = 1, // one\n  Long = 0x02 /* two */\n\n\n  // end\n}\n// eof\n";
         assert_eq!(
             fmt(src),
-            "enum E : u8 {\n    A    = 1,    // one\n    Long = 0x02, /* two */\n\n    // end\n}\n// eof\n"
+            "enum E : u8 {\n    A = 1, // one\n    Long = 0x02, /* two */\n\n    // end\n}\n// eof\n"
         );
     }
 }

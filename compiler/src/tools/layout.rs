@@ -48,7 +48,12 @@ fn plural(n: u32, word: &str) -> String {
 
 fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
     let kind = def.kind.keyword();
-    let _ = writeln!(out, "{kind} {}: {}", def.name, size_text(def.layout));
+    let _ = writeln!(
+        out,
+        "{kind} {}: {}",
+        def.display_name,
+        size_text(def.layout)
+    );
     let mut rows: Vec<[String; 4]> = Vec::new();
     let header: [&str; 4];
     match &def.kind {
@@ -56,7 +61,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
             let _ = writeln!(out, "  frozen, no length prefix: the fields back to back");
             header = ["offset", "wire", "field", "type"];
             for f in fields {
-                let mut ty = f.ty.to_string();
+                let mut ty = ir.show(&f.ty).to_string();
                 if let Some(max) = f.max {
                     ty.push_str(&format!(" @max({max})"));
                 }
@@ -75,7 +80,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
                     f.offset.map_or(String::new(), |o| o.to_string()),
                     f.layout.min_size().to_string(),
                     f.name.clone(),
-                    f.ty.to_string(),
+                    ir.show(&f.ty).to_string(),
                 ]);
             }
         }
@@ -94,7 +99,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
             );
             header = ["#", "wire", "field", "type"];
             for (i, f) in fields.iter().enumerate() {
-                let mut ty = f.ty.to_string();
+                let mut ty = ir.show(&f.ty).to_string();
                 if let Some(max) = f.max {
                     ty.push_str(&format!(" @max({max})"));
                 }
@@ -132,7 +137,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
                     v.tag.to_string(),
                     wire(ir.layout(&v.ty)),
                     v.name.clone(),
-                    v.ty.to_string(),
+                    ir.show(&v.ty).to_string(),
                 ]);
             }
             if !reserved.is_empty() {

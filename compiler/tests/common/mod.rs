@@ -48,7 +48,7 @@ pub struct RootReader;
 
 impl FileReader for RootReader {
     fn read(&self, path: &Path) -> io::Result<String> {
-        std::fs::read_to_string(root().join(path))
+        std::fs::read(root().join(path)).and_then(pktc::load::utf8_text)
     }
 }
 
@@ -109,16 +109,104 @@ pub fn tree(src: &str) -> Result<String, pktc::diag::Diagnostic> {
     Ok(format!("{file:?}"))
 }
 
-/// The text of every comment of `src`, in order.
-pub fn comment_texts(src: &str) -> Vec<String> {
-    pktc::syntax::trivia::comments(src)
+/// Every comment of `src`, in order, with where it is: the code tokens just
+/// before and after it (commas aside, which the formatter adds) and whether
+/// it shares its first line with the code before it (a doc comment never
+/// does).
+pub fn comment_places(src: &str) -> Vec<(String, String, String, bool)> {
+    let comments = pktc::syntax::trivia::comments(src);
+    let tokens = code_tokens(src, &comments);
+    comments
         .iter()
-        .map(|c| c.text(src).to_string())
+        .map(|c| {
+            let before = tokens[..tokens.partition_point(|t| t.1 <= c.start)].last();
+            let after = tokens.get(tokens.partition_point(|t| t.0 < c.end));
+            // A doc comment always gets a line of its own: it documents
+            // what follows it.
+            let same_line = c.kind != pktc::syntax::trivia::CommentKind::Doc
+                && before.is_some_and(|t| !src[t.1..c.start].contains(['\n', '\r']));
+            let text = |t: Option<&(usize, usize)>| t.map_or("", |t| &src[t.0..t.1]).to_string();
+            (
+                c.text(src).replace("\r\n", "\n"),
+                text(before),
+                text(after),
+                same_line,
+            )
+        })
         .collect()
 }
 
+/// The code tokens of `src` outside `comments`, as byte ranges: names and
+/// numbers, strings, single punctuation characters other than `,`; without
+/// attributes, which the formatter may move (a field's `@max` goes after
+/// its type).
+fn code_tokens(src: &str, comments: &[pktc::syntax::trivia::Comment]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut in_attr = false;
+    for (start, end) in lex(src, comments) {
+        let t = &src[start..end];
+        if t.starts_with('@') {
+            in_attr = true;
+            continue;
+        }
+        if in_attr {
+            match t {
+                "(" => depth += 1,
+                ")" if depth > 0 => depth -= 1,
+                _ if depth > 0 => {}
+                _ => in_attr = false,
+            }
+            if in_attr {
+                in_attr = depth > 0 || t == "(";
+                continue;
+            }
+        }
+        out.push((start, end));
+    }
+    out
+}
+
+fn lex(src: &str, comments: &[pktc::syntax::trivia::Comment]) -> Vec<(usize, usize)> {
+    let b = src.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let mut out = Vec::new();
+    let mut comments = comments.iter().peekable();
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(c) = comments.next_if(|c| c.start <= i) {
+            i = i.max(c.end);
+            continue;
+        }
+        let start = i;
+        match b[i] {
+            b' ' | b'\t' | b'\r' | b'\n' | b',' => {
+                i += 1;
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(b.len());
+            }
+            c if word(c) || c == b'@' => {
+                i += 1;
+                while i < b.len() && word(b[i]) {
+                    i += 1;
+                }
+            }
+            _ => i += src[i..].chars().next().map_or(1, char::len_utf8),
+        }
+        out.push((start, i));
+    }
+    out
+}
+
 /// Formats `src`, which must parse, and checks that the result parses to the
-/// same tree, keeps every comment in order and is its own formatting.
+/// same tree, keeps every comment in order and in its place, and is its own
+/// formatting.
 /// Returns the formatted text.
 pub fn check_format(src: &str, what: &str) -> String {
     let before = tree(src).unwrap_or_else(|d| panic!("{what}: does not parse: {}", d.message));
@@ -134,10 +222,13 @@ pub fn check_format(src: &str, what: &str) -> String {
         before == after,
         "{what}: formatting changed the syntax tree\n--- input\n{src}\n--- output\n{out}"
     );
-    assert_eq!(
-        comment_texts(src),
-        comment_texts(&out),
-        "{what}: comments lost or reordered\n--- output\n{out}"
+    // Every comment stays, in order, between the same code, and one that
+    // followed code on its line still does.
+    let (before, after) = (comment_places(src), comment_places(&out));
+    let moved = before.iter().zip(&after).find(|(b, a)| b != a);
+    assert!(
+        before.len() == after.len() && moved.is_none(),
+        "{what}: comments lost, reordered or moved: {moved:?}\n--- input\n{src}\n--- output\n{out}"
     );
     let again = pktc::tools::format::format_source(&out).expect("formatted text parses");
     assert!(
@@ -182,6 +273,49 @@ pub fn assert_rustfmt_clean(files: &[pktc::emit::GeneratedFile], dir: &str) {
     );
 }
 
+/// A fenced code block of a Markdown file: `` ```LANG key=value flag ``.
+pub struct Block {
+    pub lang: String,
+    pub attrs: std::collections::HashMap<String, String>,
+    pub text: String,
+    /// The line of the opening fence, from 1.
+    pub line: usize,
+}
+
+/// The fenced code blocks of `markdown`, in order.
+pub fn blocks(markdown: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut lines = markdown.lines().enumerate();
+    while let Some((i, line)) = lines.next() {
+        let Some(info) = line.strip_prefix("```") else {
+            continue;
+        };
+        let mut words = info.split_whitespace();
+        let lang = words.next().unwrap_or("").to_string();
+        let attrs = words
+            .map(|w| match w.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => (w.to_string(), String::new()),
+            })
+            .collect();
+        let mut text = String::new();
+        for (_, l) in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            text.push_str(l);
+            text.push('\n');
+        }
+        out.push(Block {
+            lang,
+            attrs,
+            text,
+            line: i + 1,
+        });
+    }
+    out
+}
+
 /// Whether Mono's `mcs` and `mono` can run, for a test that compiles C#
 /// (`what` it checks): under `CI=true` their absence is a failure, elsewhere
 /// a loud warning and the test returns.
@@ -201,4 +335,42 @@ pub fn mono_available(what: &str) -> bool {
     }
     eprintln!("warning: {msg}");
     false
+}
+
+/// A scratch directory `pktc-NAME-…` outside the repository (a crate in it
+/// must not be taken for a member of this workspace), one per checkout so
+/// that two checkouts' tests do not share it, emptied but for the `target/`
+/// directories of its subdirectories (crates whose dependencies need not be
+/// built again).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    root().hash(&mut h);
+    let dir = std::env::temp_dir().join(format!("pktc-{name}-{:016x}", h.finish()));
+    if dir.exists() {
+        for entry in std::fs::read_dir(&dir).expect("scratch dir") {
+            let p = entry.expect("entry").path();
+            if p.is_dir() && !p.is_symlink() {
+                for inner in std::fs::read_dir(&p).expect("scratch subdirectory") {
+                    let q = inner.expect("entry").path();
+                    if !q.ends_with("target") {
+                        remove(&q);
+                    }
+                }
+            } else {
+                remove(&p);
+            }
+        }
+    }
+    std::fs::create_dir_all(&dir).expect("create the scratch dir");
+    dir
+}
+
+/// Removes a file, a symbolic link or a directory tree.
+pub fn remove(p: &Path) {
+    if p.is_dir() && !p.is_symlink() {
+        std::fs::remove_dir_all(p).expect("clean");
+    } else {
+        std::fs::remove_file(p).expect("clean");
+    }
 }

@@ -161,7 +161,7 @@ namespace PktTests
             var input = EmptyBodies(8 + 4 * 40, 40);
             var e = Check.Fails(PktDecodeReason.BudgetExceeded, () => Bigs.Decode(input), "Bigs");
             Check.Equal(4L, e.Offset, "charged at the count prefix");
-            Check.True(e.Message.Contains("`Bigs.items`"), "names the field: " + e.Message);
+            Check.True(e.Message.Contains("`test.amplify.Bigs.items`"), "names the field: " + e.Message);
             // The same input under a larger budget decodes, allocating each array once.
             var roomy = new PktLimits(64, 1 << 24, 1 << 24, 1 << 24, 64L * MiB, 32);
             long before = GC.GetAllocatedBytesForCurrentThread();
@@ -177,7 +177,7 @@ namespace PktTests
             // A default string literal is charged when the field is absent, at the body end.
             var defaults = EmptyBodies(8 + 4 * 2000, 2000);
             var d = Check.Fails(PktDecodeReason.BudgetExceeded, () => Defaults.Decode(defaults), "Defaults");
-            Check.True(d.Message.Contains("`WithDefault.s`"), "names the defaulted field: " + d.Message);
+            Check.True(d.Message.Contains("`test.amplify.WithDefault.s`"), "names the defaulted field: " + d.Message);
             // Unknown variant bodies are charged at their start.
             var small = new PktLimits(64, 1 << 24, 1 << 24, 1 << 24, 32776 + 10, 0);
             var unknown = OneLargeUnknown(64);

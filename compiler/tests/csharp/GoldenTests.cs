@@ -170,7 +170,7 @@ namespace PktTests
             e.ArrayU8 = new byte[1];
             string message = null;
             try { e.ToArray(); } catch (PktEncodeException err) { message = err.Message; }
-            Check.Equal("field `Everything.array_u8` is an array of 1 element, but its type has 4", message, "wrong array length names the field");
+            Check.Equal("field `test.everything.Everything.array_u8` is an array of 1 element, but its type has 4", message, "wrong array length names the field");
             bool threw = false;
             e = new Everything { ShortText = new string('x', 17) };
             threw = false;

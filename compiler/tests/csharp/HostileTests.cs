@@ -131,7 +131,7 @@ namespace PktTests
             var bigBytes = new byte[big.GetEncodedSize()];
             string encodeError = null;
             try { big.ToArray(); } catch (PktEncodeException err) { encodeError = err.Message; }
-            Check.True(encodeError != null && encodeError.Contains("Inventory.slots"), "encode respects @max and names Type.field like Rust: " + encodeError);
+            Check.True(encodeError != null && encodeError.Contains("seeds.chat.Inventory.slots"), "encode respects @max and names Type.field like Rust: " + encodeError);
             big.Slots.RemoveAt(0);
             var ok = big.ToArray();
             BitConverter.GetBytes(257u).CopyTo(ok, 12);
@@ -140,7 +140,7 @@ namespace PktTests
             BitConverter.GetBytes((uint)(padded.Length - 4)).CopyTo(padded, 0);
             Check.Fails(PktDecodeReason.FieldTooLong, () => Seeds.Chat.Inventory.Decode(padded), "decode respects @max");
             try { Seeds.Chat.Inventory.Decode(padded); }
-            catch (PktDecodeException err) { Check.True(err.Message.Contains("Inventory.slots"), "the decode error names Type.field: " + err.Message); }
+            catch (PktDecodeException err) { Check.True(err.Message.Contains("seeds.chat.Inventory.slots"), "the decode error names Type.field: " + err.Message); }
             Check.True(bigBytes.Length > 0, "sized");
         }
 

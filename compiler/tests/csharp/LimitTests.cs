@@ -105,14 +105,14 @@ namespace PktTests
             var good = Full().ToArray();
             var cases = new[]
             {
-                Part("Chat.mentions[]", 24, Cat(Le(24), Text(Run('h', 24)))),
-                Part("Chat.tags[key]", 32, Cat(Le(32), Text(Run('k', 32)))),
-                Part("Chat.tags[value]", 256, Cat(Le(256), Fill(0xEE, 256))),
-                Part("Chat.notes[]", 4, Cat(new byte[] { 1 }, Le(4), Text("nnnn")), 1),
-                Part("Chat.grid[]", 2, Cat(Le(2), Le(5), Text(Run('t', 5)))),
-                Part("Chat.grid[][]", 5, Cat(Le(5), Text(Run('u', 5)))),
-                Part("Chat.slots[]", 2, Cat(Le(2), Fill(0xA3, 2))),
-                Part("Chat.groups[value]", 2, Cat(new byte[] { 1 }, Le(2), Le(7)), 1),
+                Part("test.limits.Chat.mentions[]", 24, Cat(Le(24), Text(Run('h', 24)))),
+                Part("test.limits.Chat.tags[key]", 32, Cat(Le(32), Text(Run('k', 32)))),
+                Part("test.limits.Chat.tags[value]", 256, Cat(Le(256), Fill(0xEE, 256))),
+                Part("test.limits.Chat.notes[]", 4, Cat(new byte[] { 1 }, Le(4), Text("nnnn")), 1),
+                Part("test.limits.Chat.grid[]", 2, Cat(Le(2), Le(5), Text(Run('t', 5)))),
+                Part("test.limits.Chat.grid[][]", 5, Cat(Le(5), Text(Run('u', 5)))),
+                Part("test.limits.Chat.slots[]", 2, Cat(Le(2), Fill(0xA3, 2))),
+                Part("test.limits.Chat.groups[value]", 2, Cat(new byte[] { 1 }, Le(2), Le(7)), 1),
             };
             foreach (var c in cases)
             {
@@ -139,8 +139,8 @@ namespace PktTests
             var lineBytes = line.ToArray();
             foreach (var c in new[]
             {
-                Part("Line.words[]", 6, Cat(Le(6), Text(Run('w', 6)))),
-                Part("Line.keys[key]", 3, Cat(Le(3), Text(Run('q', 3)))),
+                Part("test.limits.Line.words[]", 6, Cat(Le(6), Text(Run('w', 6)))),
+                Part("test.limits.Line.keys[key]", 3, Cat(Le(3), Text(Run('q', 3)))),
             })
             {
                 var bad = (byte[])lineBytes.Clone();
@@ -162,23 +162,23 @@ namespace PktTests
             var say = new Packet.Say(new List<string> { Run('s', 10) }).ToArray();
             int sayAt = Find(say, Cat(Le(10), Text(Run('s', 10))));
             Array.Copy(Le(11), 0, say, sayAt, 4);
-            var err = Check.Fails(PktDecodeReason.FieldTooLong, () => Packet.Decode(say), "Packet.Say[]");
-            Check.Equal((long)sayAt, err.Offset, "Packet.Say[]: offset");
-            Check.True(err.Message.Contains("`Packet.Say[]`"), "names the variant's part: " + err.Message);
+            var err = Check.Fails(PktDecodeReason.FieldTooLong, () => Packet.Decode(say), "test.limits.Packet.Say[]");
+            Check.Equal((long)sayAt, err.Offset, "test.limits.Packet.Say[]: offset");
+            Check.True(err.Message.Contains("`test.limits.Packet.Say[]`"), "names the variant's part: " + err.Message);
         }
 
         public static void EncodersRefuseOnePastAPart()
         {
             var changes = new KeyValuePair<string, Action<Chat>>[]
             {
-                new KeyValuePair<string, Action<Chat>>("Chat.mentions[]", c => c.Mentions[7] = Run('x', 25)),
-                new KeyValuePair<string, Action<Chat>>("Chat.tags[key]", c => c.Tags[Run('z', 33)] = new byte[0]),
-                new KeyValuePair<string, Action<Chat>>("Chat.tags[value]", c => c.Tags[Run('k', 32)] = Fill(1, 257)),
-                new KeyValuePair<string, Action<Chat>>("Chat.notes[]", c => c.Notes[1] = Run('n', 5)),
-                new KeyValuePair<string, Action<Chat>>("Chat.grid[]", c => c.Grid[2].Add("")),
-                new KeyValuePair<string, Action<Chat>>("Chat.grid[][]", c => c.Grid[2][1] = Run('u', 6)),
-                new KeyValuePair<string, Action<Chat>>("Chat.slots[]", c => c.Slots[2] = Fill(1, 3)),
-                new KeyValuePair<string, Action<Chat>>("Chat.groups[value]", c => c.Groups[1].Add(9)),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.mentions[]", c => c.Mentions[7] = Run('x', 25)),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.tags[key]", c => c.Tags[Run('z', 33)] = new byte[0]),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.tags[value]", c => c.Tags[Run('k', 32)] = Fill(1, 257)),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.notes[]", c => c.Notes[1] = Run('n', 5)),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.grid[]", c => c.Grid[2].Add("")),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.grid[][]", c => c.Grid[2][1] = Run('u', 6)),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.slots[]", c => c.Slots[2] = Fill(1, 3)),
+                new KeyValuePair<string, Action<Chat>>("test.limits.Chat.groups[value]", c => c.Groups[1].Add(9)),
             };
             foreach (var change in changes)
             {

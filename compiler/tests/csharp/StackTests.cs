@@ -166,7 +166,7 @@ namespace PktTests
             }
             catch (PktEncodeException e)
             {
-                Check.True(e.Message.Contains("`Bigs`"), "names the type: " + e.Message);
+                Check.True(e.Message.Contains("`test.amplify.Bigs`"), "names the type: " + e.Message);
             }
             EncodeFails(() => bigs.ToArray().Length, "ToArray over int.MaxValue");
         }

@@ -94,7 +94,7 @@ impl Cx<'_> {
         let ty = self.field_view_type(&f.ty, f.cyclic);
         ViewFieldView {
             doc: doc_lines(&f.doc),
-            deprecated: f.deprecated,
+            deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
             decl: field_decl(4, &name, &ty),
             default: split_line(
                 12,
@@ -113,14 +113,14 @@ impl Cx<'_> {
                     indent + 4,
                     "",
                     reader,
-                    &format!("\"{}.{}\"", def.name, f.name),
+                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
                     "?",
                 )
             } else {
                 call_statement(
                     indent + 4,
                     &format!("{reader}.view_field"),
-                    &[format!("\"{}.{}\"", def.name, f.name)],
+                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
                     "?",
                 )
             },
@@ -172,7 +172,7 @@ impl Cx<'_> {
                     "field_{}",
                     names::convert(Lang::Rust, NameKind::Field, &f.name)
                 );
-                let schema_name = format!("\"{}.{}\"", def.name, f.name);
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
                 if f.ty.has_element_max() {
                     // Fields back to back in one scope: each `Max` in a
                     // block.
@@ -242,7 +242,7 @@ impl Cx<'_> {
                 let ty = self.field_view_type(&v.ty, v.cyclic);
                 ViewVariantView {
                     doc: o.doc.clone(),
-                    deprecated: o.deprecated,
+                    deprecated: o.deprecated.clone(),
                     decl: super::variant_decl(&o.name, &ty),
                     owned_arm: match_arm(
                         12,
@@ -256,7 +256,7 @@ impl Cx<'_> {
                             &m,
                             16,
                             "view_variant",
-                            &format!("\"{}.{}\"", def.name, v.name),
+                            &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
                         ),
                         None => vec![
                             "                let v = ::pkt_runtime::View::view_raw(&mut body)?;"
@@ -274,7 +274,7 @@ impl Cx<'_> {
             unknown_one_line: super::unknown_on_one_line(
                 views
                     .iter()
-                    .map(|v| !v.doc.is_empty() || v.deprecated || v.decl.contains('\n')),
+                    .map(|v| !v.doc.is_empty() || v.deprecated.is_some() || v.decl.contains('\n')),
             ),
             impl_head: impl_head(&name),
             entry: self.entry_points(&name),
@@ -494,7 +494,8 @@ pub(super) struct MessageViewModel {
 #[derive(Serialize)]
 struct ViewFieldView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     /// `pub name: Type,` as rustfmt lays it out.
     decl: String,
@@ -537,7 +538,8 @@ pub(super) struct UnionViewModel {
 #[derive(Serialize)]
 struct ViewVariantView {
     doc: Vec<String>,
-    deprecated: bool,
+    /// `#[deprecated..]`, when deprecated.
+    deprecated: Option<String>,
     name: String,
     decl: String,
     /// The match arm of `to_owned`.

@@ -19,7 +19,7 @@ impl Comparer<'_> {
                 Rule::EnumBaseChanged,
                 format!(
                     "enum `{}` changed its base type from `{}` to `{}`",
-                    n.name,
+                    n.display_name,
                     ob.name(),
                     nb.name()
                 ),
@@ -37,7 +37,7 @@ impl Comparer<'_> {
                     Rule::EnumDefaultChanged,
                     format!(
                         "the default of enum `{}` changed from `{}` ({}) to `{}` ({})",
-                        n.name, a.name, a.value, b.name, b.value
+                        n.display_name, a.name, a.value, b.name, b.value
                     ),
                     Some((a.span, "the first value is the default".into())),
                     Some((b.span, "now first".into())),
@@ -56,7 +56,7 @@ impl Comparer<'_> {
                     Rule::EnumValueRenumbered,
                     format!(
                         "`{}::{}` was renumbered from {} to {}",
-                        n.name, a.name, a.value, b.value
+                        n.display_name, a.name, a.value, b.value
                     ),
                     Some((a.span, a.value.to_string())),
                     Some((b.span, b.value.to_string())),
@@ -65,7 +65,7 @@ impl Comparer<'_> {
                 Some(b) => self.compare_deprecation(
                     a.deprecated,
                     b.deprecated,
-                    format!("`{}::{}`", n.name, b.name),
+                    format!("`{}::{}`", n.display_name, b.name),
                     a.span,
                     b.span,
                 ),
@@ -75,14 +75,14 @@ impl Comparer<'_> {
                 {
                     Some(b) => self.push(
                         Rule::EnumValueRenamed,
-                        format!("`{}::{}` was renamed to `{}`", n.name, a.name, b.name),
+                        format!("`{}::{}` was renamed to `{}`", n.display_name, a.name, b.name),
                         Some((a.span, "old name".into())),
                         Some((b.span, "new name".into())),
                         Some("the number is unchanged, so the wire is too; code using the old name must be updated"),
                     ),
                     None => self.push(
                         Rule::EnumValueRemoved,
-                        format!("`{}::{}` ({}) was removed", n.name, a.name, a.value),
+                        format!("`{}::{}` ({}) was removed", n.display_name, a.name, a.value),
                         Some((a.span, "removed".into())),
                         Some((n.span, "enum without it".into())),
                         Some("values are never removed: old peers still send it; mark it `@deprecated` instead"),
@@ -94,7 +94,7 @@ impl Comparer<'_> {
             if !old_names.contains(b.name.as_str()) && !old_numbers.contains(&b.value) {
                 self.push(
                     Rule::EnumValueAdded,
-                    format!("`{}::{}` ({}) was added", n.name, b.name, b.value),
+                    format!("`{}::{}` ({}) was added", n.display_name, b.name, b.value),
                     None,
                     Some((b.span, "new value".into())),
                     Some("old readers keep it as an unknown value and write it back unchanged"),

@@ -158,8 +158,7 @@ impl FileReader for GitReader {
         let object = self.object(path)?;
         let out = git(&self.top, &["show", &object])?;
         if out.status.success() {
-            String::from_utf8(out.stdout)
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8"))
+            crate::load::utf8_text(out.stdout)
         } else {
             Err(io::Error::new(
                 io::ErrorKind::NotFound,

@@ -248,13 +248,7 @@ struct Comparer<'a> {
 
 /// `namespace.Name`, or `Name` without a namespace.
 fn qualified(ir: &Ir, id: TypeId) -> String {
-    let def = ir.ty(id);
-    let ns = ir.namespace_of(def);
-    if ns.is_empty() {
-        def.name.clone()
-    } else {
-        format!("{}.{}", ns.join("."), def.name)
-    }
+    ir.qualified_name(ir.ty(id))
 }
 
 fn by_name(ir: &Ir) -> BTreeMap<String, TypeId> {
@@ -416,7 +410,7 @@ impl<'a> Comparer<'a> {
                         Rule::PreserveUnknownChanged,
                         format!(
                             "message `{}` {} `@preserve_unknown`",
-                            n.name,
+                            n.display_name,
                             if *np { "gained" } else { "lost" }
                         ),
                         Some((o.span, "before".into())),
@@ -451,7 +445,7 @@ impl<'a> Comparer<'a> {
                 Rule::KindChanged,
                 format!(
                     "`{}` changed from a {} to a {}",
-                    n.name,
+                    n.display_name,
                     o.kind.keyword(),
                     n.kind.keyword()
                 ),
@@ -463,7 +457,7 @@ impl<'a> Comparer<'a> {
         self.compare_deprecation(
             o.deprecated,
             n.deprecated,
-            format!("`{}`", n.name),
+            format!("`{}`", n.display_name),
             o.span,
             n.span,
         );
@@ -493,10 +487,12 @@ impl<'a> Comparer<'a> {
         if self.same_type(a, b) {
             return;
         }
-        let (mut old, mut new) = (a.without_max().to_string(), b.without_max().to_string());
+        // Element limits are compared apart (`element-max-changed`).
+        let (a, b) = (&a.without_max(), &b.without_max());
+        let (mut old, mut new) = (self.old.show(a).to_string(), self.new.show(b).to_string());
         if old == new {
             // The same name for another type: one moved namespace.
-            (old, new) = (spell_qualified(self.old, a), spell_qualified(self.new, b));
+            (old, new) = (self.old.spelling(a), self.new.spelling(b));
         }
         self.push(
             Rule::SameEncodingRetyped,
@@ -658,22 +654,6 @@ fn enum_base(ir: &Ir, id: TypeId) -> Option<Prim> {
     match ir.ty(id).kind {
         TypeKind::Enum { base, .. } => Some(base),
         _ => None,
-    }
-}
-
-/// `ty` with every declared type by its qualified name.
-fn spell_qualified(ir: &Ir, ty: &Type) -> String {
-    match ty {
-        Type::Named(r) => qualified(ir, r.id),
-        Type::List(t) => format!("list<{}>", spell_qualified(ir, t)),
-        Type::Map(k, v) => format!(
-            "map<{}, {}>",
-            spell_qualified(ir, k),
-            spell_qualified(ir, v)
-        ),
-        Type::Array(t, n) => format!("[{}; {n}]", spell_qualified(ir, t)),
-        Type::Optional(t) => format!("{}?", spell_qualified(ir, t)),
-        t => t.to_string(),
     }
 }
 

@@ -151,7 +151,7 @@ impl Comparer<'_> {
                 format!(
                     "field `{}` of struct `{}` moved from position {} to {}",
                     nf[j].name,
-                    n.name,
+                    n.display_name,
                     i + 1,
                     j + 1
                 ),
@@ -168,22 +168,27 @@ impl Comparer<'_> {
             let (a, b) = (&of[i], &nf[j]);
             if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) {
                 let what = if a.name == b.name {
-                    format!("field `{}` is now `{}` (was `{}`)", b.name, b.ty, a.ty)
+                    format!(
+                        "field `{}` is now `{}` (was `{}`)",
+                        b.name,
+                        self.new.show(&b.ty),
+                        self.old.show(&a.ty)
+                    )
                 } else {
                     format!(
                         "field {} is now `{}: {}` (was `{}: {}`)",
                         j + 1,
                         b.name,
-                        b.ty,
+                        self.new.show(&b.ty),
                         a.name,
-                        a.ty
+                        self.old.show(&a.ty)
                     )
                 };
                 self.push(
                     Rule::StructLayoutChanged,
-                    format!("struct `{}` changed layout: {what}", n.name),
-                    Some((a.span, format!("`{}: {}`", a.name, a.ty))),
-                    Some((b.span, format!("`{}: {}`", b.name, b.ty))),
+                    format!("struct `{}` changed layout: {what}", n.display_name),
+                    Some((a.span, format!("`{}: {}`", a.name, self.old.show(&a.ty)))),
+                    Some((b.span, format!("`{}: {}`", b.name, self.new.show(&b.ty)))),
                     Some(frozen),
                 );
                 continue;
@@ -196,7 +201,7 @@ impl Comparer<'_> {
                 Rule::StructLayoutChanged,
                 format!(
                     "struct `{}` changed layout: field `{}` was removed",
-                    n.name, of[i].name
+                    n.display_name, of[i].name
                 ),
                 Some((of[i].span, "removed".into())),
                 Some((n.span, "struct without it".into())),
@@ -208,7 +213,7 @@ impl Comparer<'_> {
                 Rule::StructLayoutChanged,
                 format!(
                     "struct `{}` changed layout: field `{}` was added",
-                    n.name, nf[j].name
+                    n.display_name, nf[j].name
                 ),
                 Some((o.span, "old layout".into())),
                 Some((nf[j].span, "new field".into())),
@@ -224,7 +229,7 @@ impl Comparer<'_> {
                 rule,
                 format!(
                     "the limit of `{}.{}` changed from {} to {}",
-                    owner.name,
+                    owner.display_name,
                     b.name,
                     show_max(a.max),
                     show_max(b.max)
@@ -243,7 +248,7 @@ impl Comparer<'_> {
                 Rule::FieldRenamed,
                 format!(
                     "field `{}` of `{}` was renamed to `{}`",
-                    a.name, owner.name, b.name
+                    a.name, owner.display_name, b.name
                 ),
                 Some((a.span, "old name".into())),
                 Some((b.span, "new name".into())),
@@ -251,19 +256,19 @@ impl Comparer<'_> {
             );
         }
         self.compare_spelling(
-            format!("field `{}` of `{}`", b.name, owner.name),
+            format!("field `{}` of `{}`", b.name, owner.display_name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_element_max(
-            &format!("{}.{}", owner.name, b.name),
+            &format!("{}.{}", owner.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_deprecation(
             a.deprecated,
             b.deprecated,
-            format!("field `{}` of `{}`", b.name, owner.name),
+            format!("field `{}` of `{}`", b.name, owner.display_name),
             a.span,
             b.span,
         );
@@ -277,12 +282,12 @@ impl Comparer<'_> {
                 format!(
                     "field `{}` of message `{}` moved from position {} to {}",
                     nf[j].name,
-                    n.name,
+                    n.display_name,
                     i + 1,
                     j + 1
                 ),
-                Some((of[i].span, format!("field {}: `{}`", i + 1, of[i].ty))),
-                Some((nf[j].span, format!("now field {}: `{}`", j + 1, nf[j].ty))),
+                Some((of[i].span, format!("field {}: `{}`", i + 1, self.old.show(&of[i].ty)))),
+                Some((nf[j].span, format!("now field {}: `{}`", j + 1, self.new.show(&nf[j].ty)))),
                 Some("fields are identified by position, so old and new peers read each other's values as the wrong fields; never reorder them, only append"),
             );
         }
@@ -296,24 +301,27 @@ impl Comparer<'_> {
                 let message = if a.name == b.name {
                     format!(
                         "field `{}` of message `{}` changed type from `{}` to `{}`",
-                        b.name, n.name, a.ty, b.ty
+                        b.name,
+                        n.display_name,
+                        self.old.show(&a.ty),
+                        self.new.show(&b.ty)
                     )
                 } else {
                     format!(
                         "field {} of message `{}` changed from `{}: {}` to `{}: {}`",
                         j + 1,
-                        n.name,
+                        n.display_name,
                         a.name,
-                        a.ty,
+                        self.old.show(&a.ty),
                         b.name,
-                        b.ty
+                        self.new.show(&b.ty)
                     )
                 };
                 self.push(
                     Rule::MessageFieldRetyped,
                     message,
-                    Some((a.span, format!("`{}: {}`", a.name, a.ty))),
-                    Some((b.span, format!("`{}: {}`", b.name, b.ty))),
+                    Some((a.span, format!("`{}: {}`", a.name, self.old.show(&a.ty)))),
+                    Some((b.span, format!("`{}: {}`", b.name, self.new.show(&b.ty)))),
                     Some("a field's type never changes; append a new field and deprecate the old one"),
                 );
                 continue;
@@ -327,7 +335,7 @@ impl Comparer<'_> {
             let inside = last.is_some_and(|l| i <= l);
             self.push(
                 Rule::MessageFieldRemoved,
-                format!("field `{}` was removed from message `{}`", of[i].name, n.name),
+                format!("field `{}` was removed from message `{}`", of[i].name, n.display_name),
                 Some((of[i].span, "removed".into())),
                 Some((n.span, "message without it".into())),
                 Some(if inside {
@@ -342,7 +350,10 @@ impl Comparer<'_> {
             if appended {
                 self.push(
                     Rule::MessageFieldAppended,
-                    format!("field `{}` was appended to message `{}`", b.name, n.name),
+                    format!(
+                        "field `{}` was appended to message `{}`",
+                        b.name, n.display_name
+                    ),
                     None,
                     Some((b.span, format!("default {}", show_default(&b.default)))),
                     None,
@@ -357,7 +368,7 @@ impl Comparer<'_> {
                     Rule::MessageFieldInserted,
                     format!(
                         "field `{}` was added to message `{}`{next}, not at the end",
-                        b.name, n.name
+                        b.name, n.display_name
                     ),
                     None,
                     Some((b.span, format!("new field {}", j + 1))),
@@ -387,7 +398,7 @@ impl Comparer<'_> {
         }
         self.push(
             Rule::MessageDefaultChanged,
-            format!("the default of `{}.{}` changed", owner.name, b.name),
+            format!("the default of `{}.{}` changed", owner.display_name, b.name),
             Some((a.span, format!("was {}", show_filled(&x)))),
             Some((b.span, format!("now {}", show_filled(&y)))),
             Some("new readers fill the field into older data that lacks it, so old and new readers disagree on the same bytes"),
@@ -431,6 +442,7 @@ mod tests {
                 default: None,
                 max: None,
                 deprecated: false,
+                deprecated_note: None,
                 layout: Layout::Fixed { size: 4 },
                 offset: None,
                 cyclic: false,

@@ -19,7 +19,7 @@ impl Comparer<'_> {
                 Rule::UnionTagWidthChanged,
                 format!(
                     "union `{}` changed its tag from `{}` to `{}`",
-                    n.name,
+                    n.display_name,
                     ot.name(),
                     nt.name()
                 ),
@@ -35,7 +35,7 @@ impl Comparer<'_> {
                     Rule::UnionDefaultChanged,
                     format!(
                         "the default of union `{}` changed from `{}` to `{}`",
-                        n.name, a.name, b.name
+                        n.display_name, a.name, b.name
                     ),
                     Some((a.span, "the first variant is the default".into())),
                     Some((b.span, "now first".into())),
@@ -60,7 +60,7 @@ impl Comparer<'_> {
                         Rule::UnionVariantRetagged,
                         format!(
                             "variant `{}::{}` moved from tag {} to tag {}{now_there}",
-                            n.name, a.name, a.tag, b.tag
+                            n.display_name, a.name, a.tag, b.tag
                         ),
                         Some((a.span, format!("tag {}", a.tag))),
                         Some((b.span, format!("now tag {}", b.tag))),
@@ -78,7 +78,7 @@ impl Comparer<'_> {
                     Rule::UnionVariantRemoved,
                     format!(
                         "variant `{}::{}` was removed and its tag {} given to `{}`",
-                        n.name, a.name, a.tag, b.name
+                        n.display_name, a.name, a.tag, b.name
                     ),
                     Some((a.span, "removed".into())),
                     Some((b.span, format!("tag {} now", a.tag))),
@@ -88,7 +88,7 @@ impl Comparer<'_> {
                     Rule::UnionVariantRemovedReserved,
                     format!(
                         "variant `{}::{}` was removed and its tag {} reserved",
-                        n.name, a.name, a.tag
+                        n.display_name, a.name, a.tag
                     ),
                     Some((a.span, "removed".into())),
                     Some((n.span, format!("tag {} reserved", a.tag))),
@@ -98,7 +98,7 @@ impl Comparer<'_> {
                     Rule::UnionVariantRemoved,
                     format!(
                         "variant `{}::{}` was removed without reserving tag {}",
-                        n.name, a.name, a.tag
+                        n.display_name, a.name, a.tag
                     ),
                     Some((a.span, "removed".into())),
                     Some((n.span, "union without it".into())),
@@ -117,17 +117,17 @@ impl Comparer<'_> {
                     Rule::UnionTagRepointed,
                     format!(
                         "tag {} of union `{}` was re-pointed from `{}` to the new variant `{}`",
-                        b.tag, n.name, a.name, b.name
+                        b.tag, n.display_name, a.name, b.name
                     ),
-                    Some((a.span, format!("`{}({})`", a.name, a.ty))),
-                    Some((b.span, format!("`{}({})`", b.name, b.ty))),
+                    Some((a.span, format!("`{}({})`", a.name, self.old.show(&a.ty)))),
+                    Some((b.span, format!("`{}({})`", b.name, self.new.show(&b.ty)))),
                     Some("old peers still send the old variant with this tag; add a variant with a new tag"),
                 ),
                 None if or.contains(&b.tag) => self.push(
                     Rule::UnionReservedTagReused,
                     format!(
                         "variant `{}::{}` reuses reserved tag {}",
-                        n.name, b.name, b.tag
+                        n.display_name, b.name, b.tag
                     ),
                     Some((o.span, format!("tag {} reserved here", b.tag))),
                     Some((b.span, "reused".into())),
@@ -135,7 +135,7 @@ impl Comparer<'_> {
                 ),
                 None => self.push(
                     Rule::UnionVariantAdded,
-                    format!("variant `{}::{}` (tag {}) was added", n.name, b.name, b.tag),
+                    format!("variant `{}::{}` (tag {}) was added", n.display_name, b.name, b.tag),
                     None,
                     Some((b.span, "new variant".into())),
                     Some("old readers decode it as `Unknown` and write it back unchanged"),
@@ -146,7 +146,10 @@ impl Comparer<'_> {
             if !nr.contains(tag) && !new_by_tag.contains_key(tag) {
                 self.push(
                     Rule::UnionTagUnreserved,
-                    format!("tag {tag} of union `{}` is no longer reserved", n.name),
+                    format!(
+                        "tag {tag} of union `{}` is no longer reserved",
+                        n.display_name
+                    ),
                     Some((o.span, format!("reserved {tag}"))),
                     Some((n.span, "not reserved".into())),
                     Some("a reserved tag stays reserved, so that it is never reused"),
@@ -163,10 +166,15 @@ impl Comparer<'_> {
                 Rule::UnionTagRepointed,
                 format!(
                     "tag {} of union `{}` was re-pointed from `{}({})` to `{}({})`",
-                    a.tag, n.name, a.name, a.ty, b.name, b.ty
+                    a.tag,
+                    n.display_name,
+                    a.name,
+                    self.old.show(&a.ty),
+                    b.name,
+                    self.new.show(&b.ty)
                 ),
-                Some((a.span, format!("`{}`", a.ty))),
-                Some((b.span, format!("`{}`", b.ty))),
+                Some((a.span, format!("`{}`", self.old.show(&a.ty)))),
+                Some((b.span, format!("`{}`", self.new.show(&b.ty)))),
                 Some("a tag keeps its payload type forever; add a variant with a new tag"),
             );
             return;
@@ -176,7 +184,7 @@ impl Comparer<'_> {
                 Rule::UnionVariantRenamed,
                 format!(
                     "variant `{}::{}` was renamed to `{}`",
-                    n.name, a.name, b.name
+                    n.display_name, a.name, b.name
                 ),
                 Some((a.span, "old name".into())),
                 Some((b.span, "new name".into())),
@@ -184,19 +192,19 @@ impl Comparer<'_> {
             );
         }
         self.compare_spelling(
-            format!("the payload of variant `{}::{}`", n.name, b.name),
+            format!("the payload of variant `{}::{}`", n.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_element_max(
-            &format!("{}.{}", n.name, b.name),
+            &format!("{}.{}", n.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_deprecation(
             a.deprecated,
             b.deprecated,
-            format!("variant `{}::{}`", n.name, b.name),
+            format!("variant `{}::{}`", n.display_name, b.name),
             a.span,
             b.span,
         );

@@ -189,7 +189,7 @@ impl<'a> Tree<'a> {
     pub fn seg(&self, id: NodeId) -> Cow<'a, str> {
         let ir = self.ir;
         match self.nodes[id].seg {
-            Seg::Root(t) | Seg::Frame(_, t) => Cow::Borrowed(&ir.ty(t).name),
+            Seg::Root(t) | Seg::Frame(_, t) => Cow::Borrowed(&ir.ty(t).display_name),
             Seg::Field(t, i) => Cow::Owned(format!(".{}", ir.ty(t).kind.fields()[i].name)),
             Seg::Index(i) => Cow::Owned(format!("[{i}]")),
             Seg::Key(i) => Cow::Owned(format!("[{i}].key")),
@@ -450,9 +450,14 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         }
     }
 
+    /// As the generated code's errors name a field (`game.net.Chat.text`).
     fn field_name(&self, id: TypeId, i: usize) -> String {
         let def = self.ir.ty(id);
-        format!("{}.{}", def.name, def.kind.fields()[i].name)
+        format!(
+            "{}.{}",
+            self.ir.qualified_name(def),
+            def.kind.fields()[i].name
+        )
     }
 
     fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {
@@ -628,7 +633,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
     }
 
     /// What errors call the part of a value at `node`, as the generated
-    /// decoders call it: the field or variant it is in (`Chat.mentions`),
+    /// decoders call it: the field or variant it is in (`game.net.Chat.mentions`),
     /// then `[]` for an element, `[key]` or `[value]` for a map's.
     fn limit_name(&self, node: NodeId) -> String {
         let mut steps = Vec::new();
@@ -650,7 +655,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                     let TypeKind::Union { variants, .. } = &def.kind else {
                         unreachable!("a variant segment is in a union");
                     };
-                    let mut name = format!("{}.{}", def.name, variants[i].name);
+                    let mut name = format!("{}.{}", self.ir.qualified_name(def), variants[i].name);
                     name.extend(steps.iter().rev().copied());
                     return name;
                 }

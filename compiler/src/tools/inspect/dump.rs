@@ -146,7 +146,7 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
                     Kind::List => format!("list, {}", plural(count, "element", "elements")),
                     Kind::Array => format!("array, {}", plural(count, "element", "elements")),
                     Kind::Map => format!("map, {}", plural(count.div_ceil(2), "entry", "entries")),
-                    Kind::Struct(t) => format!("struct {}", ir.ty(t).name),
+                    Kind::Struct(t) => format!("struct {}", ir.ty(t).display_name),
                     _ => String::new(),
                 };
                 row(&mut out, n.start, n.head, depth, &path, text);
@@ -154,7 +154,7 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
             }
             Kind::Message { id: t, .. } => {
                 let body = n.end.saturating_sub(n.head);
-                let text = format!("message {}, body {body} bytes", ir.ty(t).name);
+                let text = format!("message {}, body {body} bytes", ir.ty(t).display_name);
                 row(&mut out, n.start, n.head, depth, &path, text);
                 stack.push(Step::Tail(id, depth));
                 children(&mut stack);
@@ -166,7 +166,7 @@ fn rows(tree: &Tree<'_>) -> Vec<Row> {
                 ..
             } => {
                 let frame = n.end.saturating_sub(n.head);
-                let text = format!("union {}, frame {frame} bytes", ir.ty(t).name);
+                let text = format!("union {}, frame {frame} bytes", ir.ty(t).display_name);
                 row(&mut out, n.start, n.head, depth, &path, text);
                 let width = match &ir.ty(t).kind {
                     TypeKind::Union { tag, .. } => tag.size() as usize,

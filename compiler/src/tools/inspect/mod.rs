@@ -27,14 +27,7 @@ use crate::ir::{Ir, TypeDef, TypeId, TypeKind};
 /// Finds a declared type by qualified (`game.net.ServerPacket`) or, when
 /// only one type has that name, bare name.
 pub fn find_type(ir: &Ir, name: &str) -> Result<TypeId, String> {
-    let qualified = |t: &TypeDef| {
-        let ns = ir.namespace_of(t);
-        if ns.is_empty() {
-            t.name.clone()
-        } else {
-            format!("{}.{}", ns.join("."), t.name)
-        }
-    };
+    let qualified = |t: &TypeDef| ir.qualified_name(t);
     if let Some(i) = ir.types.iter().position(|t| qualified(t) == name) {
         return Ok(TypeId(i));
     }
@@ -43,7 +36,37 @@ pub fn find_type(ir: &Ir, name: &str) -> Result<TypeId, String> {
         .collect();
     match bare.as_slice() {
         [i] => Ok(TypeId(*i)),
-        [] => Err(format!("no type named `{name}` in these schemas")),
+        [] => {
+            // As `check` suggests: a near name, qualified when the name is
+            // or when the near bare name belongs to more than one type.
+            let names: Vec<String> = if name.contains('.') {
+                ir.types.iter().map(qualified).collect()
+            } else {
+                ir.types.iter().map(|t| t.name.clone()).collect()
+            };
+            let near = crate::sema::suggest(name, names.iter().map(String::as_str)).map(|s| {
+                let matching: Vec<String> = ir
+                    .types
+                    .iter()
+                    .filter(|t| t.name == s)
+                    .map(qualified)
+                    .collect();
+                match matching.as_slice() {
+                    [_, _, ..] => matching
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    _ => format!("`{s}`"),
+                }
+            });
+            Err(match near {
+                Some(near) => format!(
+                    "no type named `{name}` in these schemas\n  = help: did you mean {near}?"
+                ),
+                None => format!("no type named `{name}` in these schemas"),
+            })
+        }
         many => Err(format!(
             "`{name}` is ambiguous; name one of {}",
             many.iter()
