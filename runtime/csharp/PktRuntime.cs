@@ -359,7 +359,7 @@ namespace Pkt
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private PktDecodeException TooLong(int at, uint value, int max, string field)
+        private PktDecodeException TooLong(int at, uint value, uint max, string field)
         {
             return Error(PktDecodeReason.FieldTooLong, at, "field " + field + " has length " + value + ", more than its maximum " + max);
         }
@@ -404,17 +404,37 @@ namespace Pkt
         /// only checked when the flag is 1. A prefix not all there passes: the
         /// read that follows reports the short input.
         /// </summary>
-        public void PeekMax(int max, IPktNamed owner, int field, bool optional)
+        public void PeekMax(uint max, IPktNamed owner, int field, bool optional)
+        {
+            int at = PrefixAt(optional);
+            if (at < 0) return;
+            uint len = PktBytes.GetU32(ref buf, at);
+            if (len > max) throw TooLong(at, len, max, Name(owner, field));
+        }
+
+        /// <summary>
+        /// PeekMax for an element, key or value with an @max of its own
+        /// (<c>list&lt;string @max(24)&gt;</c>), which errors name by
+        /// <paramref name="part"/> (<c>Type.field[]</c>).
+        /// </summary>
+        public void PeekMax(uint max, string part, bool optional)
+        {
+            int at = PrefixAt(optional);
+            if (at < 0) return;
+            uint len = PktBytes.GetU32(ref buf, at);
+            if (len > max) throw TooLong(at, len, max, "`" + part + "`");
+        }
+
+        /// <summary>Where the length or count prefix about to be read starts (after an option flag of 1 when <paramref name="optional"/>), or -1 when there is none to check.</summary>
+        private int PrefixAt(bool optional)
         {
             int at = pos;
             if (optional)
             {
-                if (at >= end || buf[at] != 1) return;
+                if (at >= end || buf[at] != 1) return -1;
                 at++;
             }
-            if (end - at < 4) return;
-            uint len = PktBytes.GetU32(ref buf, at);
-            if (len > (uint)max) throw TooLong(at, len, max, Name(owner, field));
+            return end - at < 4 ? -1 : at;
         }
 
         private int ReadLength(IPktNamed owner, int field)
@@ -870,9 +890,9 @@ namespace Pkt
         }
 
         /// <summary>Writes a count prefix; null collections have count 0.</summary>
-        public void WriteCount(int count, int max, string field)
+        public void WriteCount(int count, uint max, string field)
         {
-            if (count > max) throw TooLong(field, count, max);
+            if ((uint)count > max) throw TooLong(field, count, max);
             WriteU32((uint)count);
         }
 
@@ -881,9 +901,9 @@ namespace Pkt
         // Lists of numbers: the count, then every element after one range
         // check (List<T> exposes no array to copy from in C# 7.2).
 
-        public void WriteList(global::System.Collections.Generic.List<bool> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<bool> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<bool> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<bool> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -891,9 +911,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 1) buf[p] = l[i] ? (byte)1 : (byte)0;
         }
 
-        public void WriteList(global::System.Collections.Generic.List<byte> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<byte> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<byte> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<byte> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -901,9 +921,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 1) buf[p] = l[i];
         }
 
-        public void WriteList(global::System.Collections.Generic.List<sbyte> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<sbyte> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<sbyte> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<sbyte> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -911,9 +931,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 1) buf[p] = unchecked((byte)l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<ushort> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<ushort> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<ushort> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<ushort> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -921,9 +941,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 2) PktBytes.PutU16(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<short> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<short> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<short> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<short> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -931,9 +951,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 2) PktBytes.PutI16(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<uint> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<uint> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<uint> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<uint> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -941,9 +961,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 4) PktBytes.PutU32(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<int> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<int> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<int> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<int> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -951,9 +971,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 4) PktBytes.PutI32(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<ulong> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<ulong> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<ulong> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<ulong> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -961,9 +981,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 8) PktBytes.PutU64(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<long> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<long> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<long> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<long> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -971,9 +991,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 8) PktBytes.PutI64(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<float> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<float> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<float> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<float> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -981,9 +1001,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 4) PktBytes.PutF32(ref buf, p, l[i]);
         }
 
-        public void WriteList(global::System.Collections.Generic.List<double> l) { WriteList(l, int.MaxValue, null); }
+        public void WriteList(global::System.Collections.Generic.List<double> l) { WriteList(l, uint.MaxValue, null); }
 
-        public void WriteList(global::System.Collections.Generic.List<double> l, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<double> l, uint max, string field)
         {
             int n = l == null ? 0 : l.Count;
             WriteCount(n, max, field);
@@ -991,9 +1011,9 @@ namespace Pkt
             for (int i = 0; i < n; i++, p += 8) PktBytes.PutF64(ref buf, p, l[i]);
         }
 
-        public void WriteString(string s) { WriteString(s, int.MaxValue, null); }
+        public void WriteString(string s) { WriteString(s, uint.MaxValue, null); }
 
-        public void WriteString(string s, int max, string field)
+        public void WriteString(string s, uint max, string field)
         {
             // ASCII, the common case, in one pass: its UTF-8 length is its
             // length. Other strings restart after the ASCII prefix's bytes,
@@ -1016,23 +1036,23 @@ namespace Pkt
                 }
             }
             int len = PktUtf8.ByteCount(s);
-            if (len > max) throw TooLong(field, len, max);
+            if ((uint)len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             if (len > 0) PktUtf8.Encode(s, Reserve(len));
         }
 
-        public void WriteBytes(byte[] b) { WriteBytes(b, int.MaxValue, null); }
+        public void WriteBytes(byte[] b) { WriteBytes(b, uint.MaxValue, null); }
 
-        public void WriteBytes(byte[] b, int max, string field)
+        public void WriteBytes(byte[] b, uint max, string field)
         {
             int len = b == null ? 0 : b.Length;
-            if (len > max) throw TooLong(field, len, max);
+            if ((uint)len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             WriteRaw(b);
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private static PktEncodeException TooLong(string field, int len, int max)
+        private static PktEncodeException TooLong(string field, int len, uint max)
         {
             return new PktEncodeException("field `" + field + "` has length " + len + ", more than its maximum " + max);
         }

@@ -569,15 +569,27 @@ fn read_map<K: Decode + Ord, V: Decode>(
     map: &mut BTreeMap<K, V>,
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
+    read_map_with(map, r, K::decode_raw, V::decode_raw)
+}
+
+/// [`read_map`] with each key and value read by `key` and `value` (which
+/// check the limits on them, [`crate::max`]).
+#[inline]
+pub(crate) fn read_map_with<K: Decode + Ord, V: Decode>(
+    map: &mut BTreeMap<K, V>,
+    r: &mut Reader<'_>,
+    mut key: impl FnMut(&mut Reader<'_>) -> Result<K, DecodeError>,
+    mut value: impl FnMut(&mut Reader<'_>) -> Result<V, DecodeError>,
+) -> Result<(), DecodeError> {
     let min = K::MIN_ENCODED_LEN.saturating_add(V::MIN_ENCODED_LEN);
     let count = r.read_count(min, map_entry_memory::<K, V>())?;
     for _ in 0..count {
         let at = r.position();
-        let k = K::decode_raw(r)?;
+        let k = key(r)?;
         if map.contains_key(&k) {
             return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
         }
-        let v = V::decode_raw(r)?;
+        let v = value(r)?;
         map.insert(k, v);
     }
     Ok(())

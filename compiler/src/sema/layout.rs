@@ -345,7 +345,8 @@ fn zero_size_elements(ir: &Ir, diags: &mut Vec<Diagnostic>) {
                 walk(ir, k, span, diags);
                 walk(ir, v, span, diags);
             }
-            Type::Array(elem, _) | Type::Optional(elem) => walk(ir, elem, span, diags),
+            Type::Array(elem, _) => walk(ir, elem, span, diags),
+            Type::Optional(inner) => walk(ir, inner, span, diags),
             _ => {}
         }
     }
@@ -491,7 +492,8 @@ fn mark_cyclic(ir: &mut Ir) {
     fn inline_parts(ty: &Type) -> Vec<TypeId> {
         match ty {
             Type::Named(r) => vec![r.id],
-            Type::Array(elem, _) | Type::Optional(elem) => inline_parts(elem),
+            Type::Array(elem, _) => inline_parts(elem),
+            Type::Optional(inner) => inline_parts(inner),
             _ => Vec::new(),
         }
     }

@@ -183,6 +183,9 @@ namespace PktTests
             Run("lists.invalid_bool", ListTests.InvalidBool);
             Run("lists.count_beyond_input", ListTests.CountBeyondInput);
             Run("lists.concurrent", ListTests.Concurrent);
+            Run("limits.at_every_limit", LimitTests.AtEveryLimit);
+            Run("limits.one_past_a_part_is_rejected_on_every_path", LimitTests.OnePastAPartIsRejectedOnEveryPath);
+            Run("limits.encoders_refuse_one_past_a_part", LimitTests.EncodersRefuseOnePastAPart);
             Run("frozen.golden", FrozenTests.Golden);
             Run("frozen.errors", FrozenTests.Errors);
             Run("frozen.decode_into_reuse", FrozenTests.DecodeIntoReuse);

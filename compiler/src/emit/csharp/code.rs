@@ -11,7 +11,7 @@
 
 use super::memory::{self, MemoryConst, MemoryExpr};
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
-use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
+use crate::ir::{Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
 use serde::Serialize;
 use std::rc::Rc;
@@ -389,14 +389,18 @@ fn offset(base: &str, index: &str, size: u32) -> String {
     }
 }
 
-/// A field's `@max`: the bound and the schema name reported on violation.
-pub(super) type Max = (u32, String);
-
-fn max_args(max: Option<&Max>) -> String {
+/// The `@max` arguments of a write call: the bound and the name of the
+/// part reported on violation (`Type.field`, `Type.field[]`), or nothing.
+fn max_args(max: Option<u32>, place: &str) -> String {
     match max {
-        Some((m, name)) => format!(", {m}, {}", string_literal(name)),
+        Some(m) => format!(", {m}, {}", string_literal(place)),
         None => String::new(),
     }
+}
+
+/// What errors call an element, key or value of the part `place`.
+fn step(place: &str, step: &str) -> String {
+    format!("{place}{step}")
 }
 
 /// What a decode statement needs to know about where it is.
@@ -404,6 +408,9 @@ pub(super) struct ReadCx<'a> {
     /// C# string literal naming the innermost declared field (`Type.field`)
     /// or union variant, for budget errors.
     pub field: &'a str,
+    /// The part being read as `@max` errors name it (`Type.field`,
+    /// `Type.field[]`).
+    pub place: String,
     /// C# expression: whether the value read into still holds the defaults
     /// it was constructed with (absent fields then need no reset).
     pub fresh: &'a str,
@@ -416,8 +423,15 @@ impl ReadCx<'_> {
     /// The context of a value nested inside this one (a list element, an
     /// optional's value): same field, nothing boxed.
     fn nested<'b>(&'b self, fresh: &'b str) -> ReadCx<'b> {
+        self.part(fresh, "")
+    }
+
+    /// The context of an element (`step` `[]`), key (`[key]`) or value
+    /// (`[value]`) of this value.
+    fn part<'b>(&'b self, fresh: &'b str, step_name: &str) -> ReadCx<'b> {
         ReadCx {
             field: self.field,
+            place: step(&self.place, step_name),
             fresh,
             boxed: None,
         }
@@ -771,8 +785,8 @@ impl Gen<'_> {
             Type::Map(kt, vt) => {
                 let (m, i) = (format!("m{d}"), format!("i{d}"));
                 let elems = [
-                    (kt.as_ref(), format!("{m}.KeyAt({i})")),
-                    (vt.as_ref(), format!("{m}.ValueAt({i})")),
+                    (&kt.ty, format!("{m}.KeyAt({i})")),
+                    (&vt.ty, format!("{m}.ValueAt({i})")),
                 ];
                 self.collection_size(m, i, expr, &elems, d)
             }
@@ -836,13 +850,14 @@ impl Gen<'_> {
     }
 
     /// Statements writing `expr` to the writer `w`.
-    pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<&Max>, d: usize) {
-        c.lines(&self.write_codec(ty, expr, max, d));
+    pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<u32>, d: usize) {
+        c.lines(&self.write_codec(ty, expr, max, self.member, d));
     }
 
     /// The write codec of a type expression: its lines, unindented, from the
-    /// `codec/write_*` template of its type constructor.
-    fn write_codec(&self, ty: &Type, expr: &str, max: Option<&Max>, d: usize) -> Lines {
+    /// `codec/write_*` template of its type constructor. `max` is the
+    /// `@max` on it, which errors report for `place`.
+    fn write_codec(&self, ty: &Type, expr: &str, max: Option<u32>, place: &str, d: usize) -> Lines {
         let t = super::templates();
         match ty {
             Type::Prim(p) => t.lines(
@@ -863,7 +878,7 @@ impl Gen<'_> {
                     }
                     .to_string(),
                     expr,
-                    max: max_args(max),
+                    max: max_args(max, place),
                 },
             ),
             Type::Optional(inner) => {
@@ -873,7 +888,7 @@ impl Gen<'_> {
                 } else {
                     o.clone()
                 };
-                let value = self.write_codec(inner, &value, max, d + 1);
+                let value = self.write_codec(inner, &value, max, place, d + 1);
                 t.lines("codec/write_optional", &WriteOptional { o, expr, value })
             }
             // Numbers: the runtime's WriteList claims their bytes at once.
@@ -887,7 +902,8 @@ impl Gen<'_> {
             ),
             Type::List(elem) => {
                 let (l, n, i) = (format!("l{d}"), format!("c{d}"), format!("i{d}"));
-                let elem = self.write_codec(elem, &format!("{l}[{i}]"), None, d + 1);
+                let item = format!("{l}[{i}]");
+                let elem = self.write_codec(elem, &item, elem.max, &step(place, "[]"), d + 1);
                 t.lines(
                     "codec/write_list",
                     &WriteList {
@@ -895,15 +911,16 @@ impl Gen<'_> {
                         n,
                         i,
                         expr,
-                        max: max_args(max),
+                        max: max_args(max, place),
                         elem,
                     },
                 )
             }
             Type::Map(kt, vt) => {
                 let (m, n, i) = (format!("m{d}"), format!("c{d}"), format!("i{d}"));
-                let key = self.write_codec(kt, &format!("{m}.KeyAt({i})"), None, d + 1);
-                let value = self.write_codec(vt, &format!("{m}.ValueAt({i})"), None, d + 1);
+                let (key, value) = (format!("{m}.KeyAt({i})"), format!("{m}.ValueAt({i})"));
+                let key = self.write_codec(kt, &key, kt.max, &step(place, "[key]"), d + 1);
+                let value = self.write_codec(vt, &value, vt.max, &step(place, "[value]"), d + 1);
                 t.lines(
                     "codec/write_map",
                     &WriteMap {
@@ -911,7 +928,7 @@ impl Gen<'_> {
                         n,
                         i,
                         expr,
-                        max: max_args(max),
+                        max: max_args(max, place),
                         key,
                         value,
                     },
@@ -920,7 +937,7 @@ impl Gen<'_> {
             Type::Array(elem, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
-                let elem = self.write_codec(elem, &item, None, d + 1);
+                let elem = self.write_codec(elem, &item, elem.max, &step(place, "[]"), d + 1);
                 t.lines(
                     "codec/write_array",
                     &WriteArray {
@@ -987,6 +1004,21 @@ impl Gen<'_> {
         }
     }
 
+    /// The read codec of an element, key or value: its `@max` checked on
+    /// its prefix first (`PeekMax`), as a field's is.
+    fn read_part(&self, e: &Elem, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let mut lines = Lines::new();
+        if let Some(max) = e.max {
+            lines.push(format!(
+                "r.PeekMax({max}, {}, {});",
+                string_literal(&cx.place),
+                matches!(e.ty, Type::Optional(_))
+            ));
+        }
+        lines.extend(self.read_codec(&e.ty, lv, into, cx, d));
+        lines
+    }
+
     fn read_unboxed(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
         let t = super::templates();
         let current = if into { lv } else { "null" };
@@ -1045,9 +1077,9 @@ impl Gen<'_> {
                     format!("e{d}"),
                 );
                 let min = self.min_size(elem_ty);
-                let nested = cx.nested("false");
+                let nested = cx.part("false", "[]");
                 let reuse = if into {
-                    self.read_codec(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
+                    self.read_part(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
                 } else {
                     Lines::new()
                 };
@@ -1060,7 +1092,7 @@ impl Gen<'_> {
                     capacity: if min > 0 { n.clone() } else { String::new() },
                     grow: min > 0,
                     elem_type: self.cs_type(elem_ty),
-                    elem: self.read_codec(elem_ty, &e, false, &nested, d + 1),
+                    elem: self.read_part(elem_ty, &e, false, &nested, d + 1),
                     reuse,
                     l,
                     n,
@@ -1085,7 +1117,7 @@ impl Gen<'_> {
                     .times(2)
                     .add(MemoryExpr::Literal(16));
                 let (k, v) = (format!("k{d}"), format!("v{d}"));
-                let nested = cx.nested("false");
+                let (key_cx, value_cx) = (cx.part("false", "[key]"), cx.part("false", "[value]"));
                 let view = ReadMap {
                     lv,
                     into,
@@ -1095,9 +1127,9 @@ impl Gen<'_> {
                     map: self.cs_type(ty),
                     order: self.key_order(kt),
                     key_type: self.cs_type(kt),
-                    key: self.read_codec(kt, &k, false, &nested, d + 1),
+                    key: self.read_part(kt, &k, false, &key_cx, d + 1),
                     value_type: self.cs_type(vt),
-                    value: self.read_codec(vt, &v, false, &nested, d + 1),
+                    value: self.read_part(vt, &v, false, &value_cx, d + 1),
                     m: format!("m{d}"),
                     n: format!("c{d}"),
                     i: format!("i{d}"),
@@ -1117,7 +1149,7 @@ impl Gen<'_> {
                     into,
                     count: *count,
                     new_array: new_array(&self.cs_type(elem_ty), *count),
-                    elem: self.read_codec(elem_ty, &elem, true, &cx.nested(fresh), d + 1),
+                    elem: self.read_part(elem_ty, &elem, true, &cx.part(fresh, "[]"), d + 1),
                     a,
                     i,
                 };
