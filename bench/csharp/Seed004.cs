@@ -2,7 +2,9 @@
 // 004 (BitConverter.GetBytes + Array.Copy, BitConverter.TryWriteBytes,
 // MemoryMarshal spans, unsafe pointer stores, bit shifts, a FieldOffset union
 // struct), written as in the article, on its packets and values, beside the
-// pktc-generated Encode(Span<byte>) of schemas/seed_packets.pkt.
+// pktc-generated encoders of schemas/seed_packets.pkt: the default output
+// (Seeds.Packets) and the unsafe output (UnsafeOutput.Seeds.Packets), each
+// through Encode(byte[], int), the call the article makes, and Encode(Span).
 
 using System;
 using System.Runtime.CompilerServices;
@@ -141,7 +143,9 @@ namespace PktBench.Seed004
         const int FLOAT_SIZE = sizeof(float);
 
         public static byte[] buffer = new byte[1024];
-        public const int offset = 100;
+        // Fields, as in the article (its benchmark class's `int offset = 100;`),
+        // not constants the JIT could fold into every store.
+        public static int offset = 100;
 
         public static Packet packet = new Packet(1234);
         public static Int3Packet int3Packet = new Int3Packet(2345, 10, 102030, 99999999);
@@ -159,6 +163,20 @@ namespace PktBench.Seed004
             Size = 16, Id = 2345, X = 10, Y = 102030, Z = 99999999,
         };
         public static Seeds.Packets.TransformPacket pkTransform = new Seeds.Packets.TransformPacket
+        {
+            Size = 40, Id = 3456,
+            PosX = 1.1f, PosY = 2.2f, PosZ = 3.3f,
+            RotX = 123.456f, RotY = 234.567f, RotZ = 345.678f,
+            ScaleX = 10000f, ScaleY = 20000f, ScaleZ = 30000f,
+        };
+
+        // The same values in the unsafe output's structs.
+        public static UnsafeOutput.Seeds.Packets.Packet fastPacket = new UnsafeOutput.Seeds.Packets.Packet { Size = 4, Id = 1234 };
+        public static UnsafeOutput.Seeds.Packets.Int3Packet fastInt3 = new UnsafeOutput.Seeds.Packets.Int3Packet
+        {
+            Size = 16, Id = 2345, X = 10, Y = 102030, Z = 99999999,
+        };
+        public static UnsafeOutput.Seeds.Packets.TransformPacket fastTransform = new UnsafeOutput.Seeds.Packets.TransformPacket
         {
             Size = 40, Id = 3456,
             PosX = 1.1f, PosY = 2.2f, PosZ = 3.3f,
@@ -326,7 +344,22 @@ namespace PktBench.Seed004
         [MethodImpl(MethodImplOptions.NoInlining)]
         public static void Pktc_1()
         {
+            pkPacket.Encode(buffer, offset);
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcSpan_1()
+        {
             pkPacket.Encode(buffer.AsSpan(offset));
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcUnsafe_1()
+        {
+            fastPacket.Encode(buffer, offset);
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcUnsafeSpan_1()
+        {
+            fastPacket.Encode(buffer.AsSpan(offset));
         }
 
         // ---- Int3Packet ----
@@ -393,7 +426,22 @@ namespace PktBench.Seed004
         [MethodImpl(MethodImplOptions.NoInlining)]
         public static void Pktc_2()
         {
+            pkInt3.Encode(buffer, offset);
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcSpan_2()
+        {
             pkInt3.Encode(buffer.AsSpan(offset));
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcUnsafe_2()
+        {
+            fastInt3.Encode(buffer, offset);
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcUnsafeSpan_2()
+        {
+            fastInt3.Encode(buffer.AsSpan(offset));
         }
 
         // ---- TransformPacket (no bit-shift variant: it does not apply to floats) ----
@@ -480,7 +528,22 @@ namespace PktBench.Seed004
         [MethodImpl(MethodImplOptions.NoInlining)]
         public static void Pktc_3()
         {
+            pkTransform.Encode(buffer, offset);
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcSpan_3()
+        {
             pkTransform.Encode(buffer.AsSpan(offset));
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcUnsafe_3()
+        {
+            fastTransform.Encode(buffer, offset);
+        }
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void PktcUnsafeSpan_3()
+        {
+            fastTransform.Encode(buffer.AsSpan(offset));
         }
 
         /// <summary>The loop and call overhead every row pays, measured on its own.</summary>

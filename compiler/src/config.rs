@@ -67,6 +67,16 @@ impl Config {
         self
     }
 
+    /// C# only: whether to generate `unsafe` code for the hot paths (off by
+    /// default): fixed-size structs store and load through a pointer after
+    /// the same bounds checks, on little-endian hosts. The C# project must
+    /// allow unsafe code (`/unsafe`, `AllowUnsafeBlocks`, Unity's "Allow
+    /// 'unsafe' Code").
+    pub fn csharp_unsafe(&mut self, yes: bool) -> &mut Self {
+        self.options.unsafe_code = yes;
+        self
+    }
+
     /// C# only: also write the Unity assembly definition `<name>.asmdef`
     /// (see [`GenOptions::set_csharp_asmdef`]); an invalid name fails
     /// [`Config::compile`].

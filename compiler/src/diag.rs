@@ -2,6 +2,7 @@
 //! into rustc-style text.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Index of a file in a [`SourceMap`].
@@ -34,6 +35,98 @@ pub struct SourceFile {
     /// The path as shown in diagnostics and generated headers.
     pub name: String,
     pub text: String,
+    index: LineIndex,
+}
+
+/// Where lines and characters are in a text, found once when the file is
+/// read, so that placing a diagnostic costs a binary search and a short
+/// scan however many diagnostics a file has and however long its lines are.
+#[derive(Debug, Clone)]
+struct LineIndex {
+    /// The byte offset where each line starts, the first at 0.
+    line_starts: Vec<u32>,
+    /// The number of characters before byte `k * CHAR_STRIDE`, for each `k`.
+    chars_before: Vec<u32>,
+}
+
+/// Bytes between two entries of [`LineIndex::chars_before`]: the most a
+/// character count scans.
+const CHAR_STRIDE: usize = 256;
+
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
+            .collect();
+        let mut chars = 0u32;
+        let mut chars_before: Vec<u32> = text
+            .as_bytes()
+            .chunks(CHAR_STRIDE)
+            .map(|chunk| {
+                let before = chars;
+                chars += count_chars(chunk);
+                before
+            })
+            .collect();
+        // For the end of a text whose length is a multiple of the stride.
+        chars_before.push(chars);
+        LineIndex {
+            line_starts,
+            chars_before,
+        }
+    }
+
+    /// The 0-based line holding byte `offset`, and where that line starts.
+    fn line_of(&self, offset: usize) -> (usize, usize) {
+        let line = self
+            .line_starts
+            .partition_point(|&start| start as usize <= offset)
+            - 1;
+        (line, self.line_starts[line] as usize)
+    }
+
+    /// The number of characters before `offset`, a character boundary of
+    /// `text` (its end included).
+    fn chars_to(&self, text: &str, offset: usize) -> usize {
+        let k = offset / CHAR_STRIDE;
+        self.chars_before[k] as usize
+            + count_chars(&text.as_bytes()[k * CHAR_STRIDE..offset]) as usize
+    }
+}
+
+/// The characters that start in `bytes` (every byte but UTF-8 continuations).
+fn count_chars(bytes: &[u8]) -> u32 {
+    #[cfg(test)]
+    tests::SCANNED.with(|n| n.set(n.get() + bytes.len()));
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u32
+}
+
+impl SourceFile {
+    fn new(path: PathBuf, name: String, text: String) -> Self {
+        let index = LineIndex::new(&text);
+        SourceFile {
+            path,
+            name,
+            text,
+            index,
+        }
+    }
+
+    /// 1-based line and column (in characters) of byte `offset`, and the
+    /// byte range of that line without its line break.
+    fn locate(&self, offset: u32) -> (usize, usize, std::ops::Range<usize>) {
+        let text = &self.text;
+        let offset = floor_char_boundary(text, (offset as usize).min(text.len()));
+        let (line, start) = self.index.line_of(offset);
+        let col = self.index.chars_to(text, offset) - self.index.chars_to(text, start);
+        let end = self
+            .index
+            .line_starts
+            .get(line + 1)
+            .map_or(text.len(), |&next| next as usize - 1);
+        let end = start + text[start..end].trim_end_matches('\r').len();
+        (line + 1, col + 1, start..end)
+    }
 }
 
 /// Every file read during one compilation.
@@ -44,7 +137,7 @@ pub struct SourceMap {
 
 impl SourceMap {
     pub fn add(&mut self, path: PathBuf, name: String, text: String) -> FileId {
-        self.files.push(SourceFile { path, name, text });
+        self.files.push(SourceFile::new(path, name, text));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -68,23 +161,99 @@ impl SourceMap {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
-        let text = &self.get(file).text;
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..floor_char_boundary(text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let col = before[line_start..].chars().count() + 1;
+        let (line, col, _) = self.get(file).locate(offset);
         (line, col)
     }
+}
 
-    fn line_text(&self, file: FileId, line: usize) -> &str {
-        self.get(file)
-            .text
-            .lines()
-            .nth(line - 1)
-            .unwrap_or("")
-            .trim_end_matches('\r')
+/// Source lines up to this many bytes are shown whole; a longer one is cut
+/// to the part around the label, so that a diagnostic's size does not grow
+/// with its line (a schema written on one line may have thousands).
+const SHOWN_LINE: usize = 160;
+
+/// Bytes of a long line shown on each side of a label.
+const SHOWN_CONTEXT: usize = 60;
+
+/// A label and where its span lies on its first line.
+struct Placed<'a> {
+    label: &'a Label,
+    /// 1-based.
+    line: usize,
+    /// The line's bytes in the file, without its line break.
+    line_range: Range<usize>,
+    /// Where the span starts and ends in the line's bytes; a span that runs
+    /// on past its line is underlined to the line's end.
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Placed<'a> {
+    fn new(source: &SourceFile, label: &'a Label) -> Self {
+        let text = &source.text;
+        let (line, _, line_range) = source.locate(label.span.start);
+        let at = |offset: u32| floor_char_boundary(text, (offset as usize).min(text.len()));
+        let start = at(label.span.start) - line_range.start;
+        let end = at(label.span.end.max(label.span.start));
+        let end = end.min(line_range.end) - line_range.start;
+        Placed {
+            label,
+            line,
+            line_range,
+            start,
+            end,
+        }
     }
+
+    /// Whether the span starts inside `window` of a line `len` bytes long.
+    fn fits(&self, window: &Range<usize>, len: usize) -> bool {
+        self.start >= window.start && (self.start < window.end || window.end == len)
+    }
+}
+
+/// The bytes of `line` shown for labels from byte `start` reaching to
+/// `reach`: the whole line when it is short, else the part around them.
+fn window(line: &str, start: usize, reach: usize) -> Range<usize> {
+    if line.len() <= SHOWN_LINE {
+        return 0..line.len();
+    }
+    let from = floor_char_boundary(line, start.saturating_sub(SHOWN_CONTEXT));
+    let to = reach
+        .max(start)
+        .saturating_add(SHOWN_CONTEXT)
+        .min(from + SHOWN_LINE)
+        .min(line.len());
+    from..ceil_char_boundary(line, to)
+}
+
+/// `window` of `line`, with `...` where it is cut.
+fn shown(line: &str, window: &Range<usize>) -> String {
+    let before = if window.start > 0 { "..." } else { "" };
+    let after = if window.end < line.len() { "..." } else { "" };
+    format!("{before}{}{after}", &line[window.clone()])
+}
+
+/// What goes before a label's underline in `window` of `line` (a space per
+/// character before it, a tab for a tab, to line up), and how many
+/// characters it underlines (at least one).
+fn underline(line: &str, window: &Range<usize>, start: usize, end: usize) -> (String, usize) {
+    let mut indent = String::new();
+    if window.start > 0 {
+        indent.push_str("   ");
+    }
+    indent.extend(
+        line[window.start..start]
+            .chars()
+            .map(|c| if c == '\t' { '\t' } else { ' ' }),
+    );
+    let underlined = line[start..end.min(window.end).max(start)].chars().count();
+    (indent, underlined.max(1))
+}
+
+fn ceil_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -311,40 +480,40 @@ pub fn render_as(level: &str, d: &Diagnostic, sources: &SourceMap) -> String {
         };
         let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", sources.get(file).name);
         let _ = writeln!(out, "{pad} |");
-        let mut last_line = None;
-        for l in &group {
-            let (line, col) = sources.line_col(file, l.span.start);
-            let text = sources.line_text(file, line);
-            if let Some(prev) = last_line {
-                if line > prev + 1 {
-                    let _ = writeln!(out, "{pad}...");
+        let source = sources.get(file);
+        let placed: Vec<Placed> = group.iter().map(|l| Placed::new(source, l)).collect();
+        let mut last: Option<(usize, Range<usize>)> = None;
+        for (i, p) in placed.iter().enumerate() {
+            let line_text = &source.text[p.line_range.clone()];
+            let window = match &last {
+                Some((line, w)) if *line == p.line && p.fits(w, line_text.len()) => w.clone(),
+                _ => {
+                    // As far as the labels after this one on its line reach.
+                    let reach = placed[i..]
+                        .iter()
+                        .take_while(|q| q.line == p.line)
+                        .map(|q| q.end)
+                        .max()
+                        .unwrap_or(p.end);
+                    let w = window(line_text, p.start, reach);
+                    if let Some((prev, _)) = &last {
+                        if p.line > prev + 1 {
+                            let _ = writeln!(out, "{pad}...");
+                        }
+                    }
+                    let _ = writeln!(out, "{:>width$} | {}", p.line, shown(line_text, &w));
+                    w
                 }
-            }
-            if last_line != Some(line) {
-                let _ = writeln!(out, "{line:>width$} | {text}");
-            }
-            last_line = Some(line);
-            // Underline up to the end of the span or of the line, whichever comes first.
-            let (end_line, end_col) = sources.line_col(file, l.span.end.max(l.span.start));
-            let line_chars = text.chars().count();
-            let end_col = if end_line == line {
-                end_col
-            } else {
-                line_chars + 1
             };
-            let len = end_col.saturating_sub(col).max(1);
-            let marker = if l.primary { "^" } else { "-" };
-            let indent: String = text
-                .chars()
-                .take(col - 1)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            let underline = marker.repeat(len);
-            if l.message.is_empty() {
+            let (indent, underline) = underline(line_text, &window, p.start, p.end);
+            let marker = if p.label.primary { "^" } else { "-" };
+            let underline = marker.repeat(underline);
+            if p.label.message.is_empty() {
                 let _ = writeln!(out, "{pad} | {indent}{underline}");
             } else {
-                let _ = writeln!(out, "{pad} | {indent}{underline} {}", l.message);
+                let _ = writeln!(out, "{pad} | {indent}{underline} {}", p.label.message);
             }
+            last = Some((p.line, window));
         }
     }
     if d.help.is_some() || !d.notes.is_empty() {
@@ -393,5 +562,118 @@ mod tests {
         let f = sm.add("a".into(), "a".into(), "// é\nx".into());
         assert_eq!(sm.line_col(f, 6), (2, 1));
         assert_eq!(sm.line_col(f, 4), (1, 4));
+    }
+
+    thread_local! {
+        /// Bytes the character counts of this thread have read.
+        pub(super) static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Line and column the slow way: everything before the offset, counted.
+    fn counted(text: &str, offset: usize) -> (usize, usize) {
+        let before = &text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (
+            before.matches('\n').count() + 1,
+            before[line_start..].chars().count() + 1,
+        )
+    }
+
+    /// Placing a diagnostic reads a bounded number of bytes, not the file
+    /// up to it: 16,000 of them in a file of 16,000 lines and one of 16,000
+    /// declarations on a line (the shapes that took half a minute when each
+    /// counted the lines before it) read the text once to index it, then at
+    /// most two strides each.
+    #[test]
+    fn placing_a_diagnostic_reads_a_bounded_number_of_bytes() {
+        let decl = "struct \u{e9}A { x: u8 } ";
+        for text in [
+            decl.repeat(16_000).replace("} ", "}\n"),
+            decl.repeat(16_000),
+        ] {
+            let mut sm = SourceMap::default();
+            SCANNED.with(|n| n.set(0));
+            let f = sm.add("a".into(), "a".into(), text.clone());
+            let indexed = SCANNED.with(|n| n.replace(0));
+            assert_eq!(indexed, text.len());
+            let offsets: Vec<usize> = text.match_indices('A').map(|(i, _)| i).collect();
+            assert_eq!(offsets.len(), 16_000);
+            for &at in &offsets {
+                sm.line_col(f, at as u32);
+            }
+            let scanned = SCANNED.with(|n| n.get());
+            assert!(
+                scanned <= offsets.len() * 2 * CHAR_STRIDE,
+                "{scanned} bytes read to place {} diagnostics",
+                offsets.len()
+            );
+            for &at in offsets.iter().step_by(997).chain([0, text.len()].iter()) {
+                assert_eq!(sm.line_col(f, at as u32), counted(&text, at), "at {at}");
+            }
+        }
+    }
+
+    /// Every offset of texts around the stride's multiples, `é` and line
+    /// breaks included, the end too.
+    #[test]
+    fn line_col_is_right_at_every_offset() {
+        let lens = [0, 1, 255, 256, 257, 511, 512, 513];
+        for (len, pattern) in lens
+            .iter()
+            .flat_map(|&n| [(n, "ab\u{e9}\ncd\r\nx"), (n, "ab\ncd\r\nx")])
+        {
+            let text: String = pattern.chars().cycle().take(len).collect();
+            let mut sm = SourceMap::default();
+            let f = sm.add("a".into(), "a".into(), text.clone());
+            for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                assert_eq!(
+                    sm.line_col(f, at as u32),
+                    counted(&text, at),
+                    "{len}: at {at}"
+                );
+            }
+        }
+    }
+
+    /// A diagnostic on a long line shows the part around its labels, so
+    /// its size does not grow with the line; labels far apart on the line
+    /// get a part each.
+    #[test]
+    fn a_long_line_is_cut_around_the_labels() {
+        let text = format!(
+            "{}struct A {{}} struct A {{}}{}",
+            "x ".repeat(5000),
+            " y".repeat(5000)
+        );
+        let mut sm = SourceMap::default();
+        let f = sm.add("a.pkt".into(), "a.pkt".into(), text.clone());
+        let first = text.find("A").unwrap();
+        let second = text.rfind("A").unwrap();
+        let d = Diagnostic::error(
+            "`A` is declared twice",
+            Span::new(f, second, second + 1),
+            "declared again here",
+        )
+        .with_label(Span::new(f, first, first + 1), "first declared here");
+        let shown = render(&d, &sm);
+        assert!(shown.len() < 3 * SHOWN_LINE, "{shown}");
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines[1], " --> a.pkt:1:10020");
+        assert!(
+            lines[3].starts_with("1 | ... x x")
+                && lines[3].contains(" x struct A {} struct A {} y "),
+            "{shown}"
+        );
+        assert!(lines[3].ends_with(" y ..."), "{shown}");
+        let caret = |l: &str, c: char| l.find(c).unwrap() - "  | ".len();
+        let source_line = &lines[3]["1 | ".len()..];
+        assert_eq!(caret(lines[4], '-'), source_line.find("A").unwrap());
+        assert_eq!(caret(lines[5], '^'), source_line.rfind("A").unwrap());
+
+        let far = Diagnostic::error("far", Span::new(f, 2, 3), "here")
+            .with_label(Span::new(f, second, second + 1), "and here");
+        let shown = render(&far, &sm);
+        assert_eq!(shown.matches("1 | ").count(), 2, "{shown}");
+        assert!(shown.len() < 4 * SHOWN_LINE, "{shown}");
     }
 }

@@ -419,11 +419,45 @@ pub enum Type {
     Prim(Prim),
     String,
     Bytes,
-    List(Box<Type>),
-    Map(Box<Type>, Box<Type>),
-    Array(Box<Type>, u32),
+    List(Box<Elem>),
+    Map(Box<Elem>, Box<Elem>),
+    Array(Box<Elem>, u32),
     Optional(Box<Type>),
     Named(TypeRef),
+}
+
+/// An element of a list or array, or a key or value of a map: its type,
+/// and the `@max` written after it (`list<string @max(24)>`), which bounds
+/// each element as a field's `@max` bounds the field. It reads as its type
+/// wherever only the type matters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Elem {
+    pub ty: Type,
+    /// `@max(N)`: the most bytes (string, bytes) or elements (list, map)
+    /// of each element; on `T?`, of the `T` when present.
+    pub max: Option<u32>,
+}
+
+impl Elem {
+    pub fn new(ty: Type) -> Elem {
+        Elem { ty, max: None }
+    }
+}
+
+impl std::ops::Deref for Elem {
+    type Target = Type;
+    fn deref(&self) -> &Type {
+        &self.ty
+    }
+}
+
+impl fmt::Display for Elem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.max {
+            Some(n) => write!(f, "{} @max({n})", self.ty),
+            None => write!(f, "{}", self.ty),
+        }
+    }
 }
 
 impl Type {
@@ -432,12 +466,44 @@ impl Type {
     pub fn named_parts(&self, out: &mut Vec<TypeId>) {
         match self {
             Type::Named(r) => out.push(r.id),
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => t.named_parts(out),
+            Type::List(t) | Type::Array(t, _) => t.named_parts(out),
+            Type::Optional(t) => t.named_parts(out),
             Type::Map(k, v) => {
                 k.named_parts(out);
                 v.named_parts(out);
             }
             Type::Prim(_) | Type::String | Type::Bytes => {}
+        }
+    }
+
+    /// Whether an `@max` is written anywhere inside this expression, on an
+    /// element, key or value at any depth (a field's own `@max` is the
+    /// field's).
+    pub fn has_element_max(&self) -> bool {
+        match self {
+            Type::List(e) | Type::Array(e, _) => e.max.is_some() || e.ty.has_element_max(),
+            Type::Map(k, v) => {
+                k.max.is_some()
+                    || v.max.is_some()
+                    || k.ty.has_element_max()
+                    || v.ty.has_element_max()
+            }
+            Type::Optional(t) => t.has_element_max(),
+            Type::Prim(_) | Type::String | Type::Bytes | Type::Named(_) => false,
+        }
+    }
+
+    /// The type with every element `@max` removed: what it is on the wire
+    /// and in memory, for comparing two versions' types apart from their
+    /// limits.
+    pub fn without_max(&self) -> Type {
+        let bare = |e: &Elem| Box::new(Elem::new(e.ty.without_max()));
+        match self {
+            Type::List(e) => Type::List(bare(e)),
+            Type::Array(e, n) => Type::Array(bare(e), *n),
+            Type::Map(k, v) => Type::Map(bare(k), bare(v)),
+            Type::Optional(t) => Type::Optional(Box::new(t.without_max())),
+            t => t.clone(),
         }
     }
 }
@@ -494,13 +560,36 @@ impl fmt::Display for Shown<'_> {
             names: self.names,
             ty,
         };
+        // An element, key or value with its limit: `string @max(24)`.
+        let names = self.names;
+        let elem = |e: &Elem, f: &mut fmt::Formatter<'_>| {
+            Shown { names, ty: &e.ty }.fmt(f)?;
+            match e.max {
+                Some(n) => write!(f, " @max({n})"),
+                None => Ok(()),
+            }
+        };
         match self.ty {
             Type::Prim(p) => f.write_str(p.name()),
             Type::String => f.write_str("string"),
             Type::Bytes => f.write_str("bytes"),
-            Type::List(t) => write!(f, "list<{}>", inner(t)),
-            Type::Map(k, v) => write!(f, "map<{}, {}>", inner(k), inner(v)),
-            Type::Array(t, n) => write!(f, "[{}; {n}]", inner(t)),
+            Type::List(t) => {
+                f.write_str("list<")?;
+                elem(t, f)?;
+                f.write_str(">")
+            }
+            Type::Map(k, v) => {
+                f.write_str("map<")?;
+                elem(k, f)?;
+                f.write_str(", ")?;
+                elem(v, f)?;
+                f.write_str(">")
+            }
+            Type::Array(t, n) => {
+                f.write_str("[")?;
+                elem(t, f)?;
+                write!(f, "; {n}]")
+            }
             Type::Optional(t) => write!(f, "{}?", inner(t)),
             Type::Named(r) => match self.names {
                 Names::Spelled => f.write_str(&r.name),

@@ -118,20 +118,77 @@ pub struct FsReader;
 
 impl FileReader for FsReader {
     fn read(&self, path: &Path) -> io::Result<String> {
-        use std::io::Read;
-        let file = std::fs::File::open(path)?;
-        // Read one byte past the limit: a device or pipe has no length.
-        let mut bytes = Vec::new();
-        file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
-        if bytes.len() as u64 > MAX_SOURCE_BYTES {
-            let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-            return Err(too_large(len.max(bytes.len() as u64)));
-        }
-        utf8_text(bytes)
+        read_source(path)
     }
 
     fn identity(&self, path: &Path) -> PathBuf {
         std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+/// Reads a schema file from the file system: a regular file (or a link to
+/// one) of at most [`MAX_SOURCE_BYTES`]. Anything else is refused before a
+/// byte is read: a FIFO would wait for a writer forever, a device may never
+/// end.
+pub fn read_source(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    if len > MAX_SOURCE_BYTES {
+        return Err(too_large(len));
+    }
+    // Read one byte past the limit, in case the file grows meanwhile.
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    utf8_text(bytes)
+}
+
+/// Opens `path` for reading if it is a regular file. On Unix it is opened
+/// without blocking (opening a FIFO for reading otherwise waits for a
+/// writer) and its type is read from the open file, so a file swapped for
+/// a FIFO after a check cannot slip through.
+fn open_regular(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        Ok(file)
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {}, not a regular file", describe_kind(kind)),
+        ))
+    }
+}
+
+/// What a file that is not a regular file is, for the error.
+fn describe_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
     }
 }
 

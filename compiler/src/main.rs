@@ -5,6 +5,36 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// `print!` for results. A reader that stops early (`pktc inspect ... |
+/// head`) closes the pipe: the rest of the output is dropped instead of
+/// panicking, and the command still ends with its own exit status (a
+/// breaking `compat` piped into `head` still exits 1).
+macro_rules! out {
+    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*)) };
+}
+
+/// `println!` for results, as [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => { write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write to standard output: {e}");
+        }
+    }
+}
+
 /// Checks .pkt schemas and generates Rust and C# encoders and decoders.
 #[derive(Parser)]
 #[command(name = "pktc", version, about)]
@@ -48,6 +78,11 @@ enum Command {
         /// Rust: derive serde::Serialize and serde::Deserialize on every type.
         #[arg(long)]
         serde: bool,
+        /// C#: generate unsafe code for the hot paths (pointer stores and
+        /// loads after the same bounds checks); the project must allow
+        /// unsafe code.
+        #[arg(long = "unsafe")]
+        unsafe_code: bool,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -148,7 +183,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { files } => with_checked(&files, |_| Ok(())),
         Command::Layout { files } => with_checked(&files, |c| {
-            print!("{}", pktc::tools::layout::layout(&c.ir));
+            out!("{}", pktc::tools::layout::layout(&c.ir));
             Ok(())
         }),
         Command::Gen {
@@ -158,6 +193,7 @@ fn main() -> ExitCode {
             no_runtime,
             asmdef,
             serde,
+            unsafe_code,
             files,
         } => {
             let mut options = pktc::emit::GenOptions::new(match lang {
@@ -166,6 +202,7 @@ fn main() -> ExitCode {
             });
             options.runtime = !no_runtime;
             options.serde = serde;
+            options.unsafe_code = unsafe_code;
             options.out_dir = Some(out_dir.clone());
             if let Some(name) = &asmdef {
                 let set = match lang {
@@ -203,11 +240,11 @@ fn main() -> ExitCode {
             };
             match pktc::tools::inspect::inspect(&c.ir, &type_name, &bytes, format, stream) {
                 Ok(out) => {
-                    print!("{out}");
+                    out!("{out}");
                     Ok(())
                 }
                 Err((out, e)) => {
-                    print!("{out}");
+                    out!("{out}");
                     Err(e)
                 }
             }
@@ -217,7 +254,7 @@ fn main() -> ExitCode {
             files,
         } => with_checked(&files, |c| {
             let json = serde_json::to_string_pretty(&c.ir).map_err(|e| e.to_string())?;
-            println!("{json}");
+            outln!("{json}");
             Ok(())
         }),
     }
@@ -241,16 +278,16 @@ fn gen(
             .map_err(|e| format!("cannot write generated code: {e}"))?;
         for path in &report.changed {
             if check {
-                println!("would change: {}", path.display());
+                outln!("would change: {}", path.display());
             } else {
-                println!("wrote {}", path.display());
+                outln!("wrote {}", path.display());
             }
         }
         for path in &report.stale {
             if check {
-                println!("would remove: {}", path.display());
+                outln!("would remove: {}", path.display());
             } else {
-                println!("removed {}", path.display());
+                outln!("removed {}", path.display());
             }
         }
         stale = check && report.is_outdated();
@@ -297,7 +334,7 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
     match result {
         Ok(report) => {
             match format {
-                Format::Text => print!("{}", report.render()),
+                Format::Text => out!("{}", report.render()),
                 Format::Json => print_json(&report.to_json()),
             }
             if report.is_breaking() {
@@ -317,7 +354,7 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
 }
 
 fn print_json(value: &serde_json::Value) {
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(value).expect("JSON values serialize")
     );
@@ -327,13 +364,13 @@ fn explain(id: &str) -> ExitCode {
     use pktc::tools::compat::Rule;
     match Rule::from_id(id) {
         Some(rule) => {
-            println!(
+            outln!(
                 "{} ({}): {}\n",
                 rule.id(),
                 rule.class().word(),
                 rule.summary()
             );
-            println!("{}", rule.explain());
+            outln!("{}", rule.explain());
             ExitCode::SUCCESS
         }
         None => {
@@ -361,10 +398,10 @@ fn fmt(files: &[PathBuf], check: bool) -> ExitCode {
         match pktc::tools::format::format_path(path, check) {
             Ok(false) => {}
             Ok(true) if check => {
-                println!("would change: {}", path.display());
+                outln!("would change: {}", path.display());
                 stale = true;
             }
-            Ok(true) => println!("formatted {}", path.display()),
+            Ok(true) => outln!("formatted {}", path.display()),
             Err(e) => {
                 eprintln!("{e}");
                 failed = true;

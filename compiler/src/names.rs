@@ -84,6 +84,17 @@ pub struct Naming {
     pub runtime_namespace: Option<&'static str>,
     /// A few runtime support types in that namespace, for diagnostics.
     pub runtime_types: &'static [&'static str],
+    /// Namespaces of the platform's own libraries that generated code (and
+    /// the runtime) name by absolute path (`System` in C#): a schema
+    /// namespace may not start with one, nor a type outside a namespace
+    /// take its name, since no path can tell the two apart then.
+    pub platform_namespaces: &'static [&'static str],
+    /// Further names a type outside a namespace may not take, with why.
+    pub reserved_global_types: &'static [(&'static str, &'static str)],
+    /// Whether a type and a namespace of the same qualified name clash (in
+    /// C#, `namespace Game.Net` and a class `Game.Net` are the same name);
+    /// Rust's modules and types are named apart.
+    pub types_and_namespaces_clash: bool,
     /// The name of the type holding a file's constants, from its output stem.
     pub consts_holder: Option<fn(&str) -> String>,
     /// Output stems the backend writes itself (`mod`, `PktRuntime`), which

@@ -1,6 +1,7 @@
 //! The `pktc` command as a user runs it: output and exit status. Each
 //! command's run on a missing file is a test case of its own
-//! (`missing_file/check`).
+//! (`missing_file/check`), as is each command given a FIFO
+//! (`not_a_regular_file/check`).
 
 mod common;
 
@@ -36,6 +37,17 @@ fn main() {
             unreadable_input_is_an_error_not_a_panic,
         ),
     ];
+    for args in CLOSED_PIPE_RUNS {
+        trials.push(trial(format!("closed_pipe/{}", args[0]), move || {
+            a_closed_pipe_keeps_the_exit_status(args)
+        }));
+    }
+    #[cfg(unix)]
+    for command in ["check", "gen", "fmt", "compat", "layout", "build_script"] {
+        trials.push(trial(format!("not_a_regular_file/{command}"), move || {
+            a_fifo_or_directory_is_refused(command)
+        }));
+    }
     for args in MISSING_FILE_RUNS {
         trials.push(trial(format!("missing_file/{}", args[0]), move || {
             command_reports_a_missing_file_alike(args)
@@ -192,6 +204,40 @@ fn unreadable_input_is_an_error_not_a_panic() {
     );
 }
 
+/// Commands whose output is often cut short (`| head`), with the exit
+/// status each has when its output is read whole.
+const CLOSED_PIPE_RUNS: [&[&str]; 4] = [
+    &["dump", "ir", "schemas/everything.pkt"],
+    &["layout", "schemas/everything.pkt"],
+    &["explain", "message-field-removed"],
+    &[
+        "compat",
+        "schemas/compat/message_fields_swapped/old.pkt",
+        "schemas/compat/message_fields_swapped/new.pkt",
+    ],
+];
+
+/// A reader that closes the pipe before reading anything: the command
+/// neither panics nor changes its exit status (a breaking `compat` piped
+/// into `head` still fails the CI step).
+fn a_closed_pipe_keeps_the_exit_status(args: &[&str]) {
+    use std::process::Stdio;
+    let whole = pktc(args);
+    assert!(!whole.stdout.is_empty(), "{args:?} prints something");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pktc runs");
+    drop(child.stdout.take());
+    let cut = child.wait_with_output().expect("pktc ends");
+    let err = stderr(&cut);
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(cut.status.code(), whole.status.code(), "{args:?}: {err}");
+}
+
 /// Every command words a missing file the same way, without the operating
 /// system's error number.
 const MISSING_FILE_RUNS: [&[&str]; 5] = [
@@ -228,4 +274,111 @@ fn command_reports_a_missing_file_alike(args: &[&str]) {
     );
     assert!(err.contains(": no such file"), "{args:?}: {err}");
     assert!(!err.contains("os error"), "{args:?}: {err}");
+}
+
+/// `pktc` on `args` in `dir`, killed and failed if it has not finished
+/// within a minute (a FIFO opened for reading waits for a writer forever).
+#[cfg(unix)]
+fn pktc_within_a_minute(dir: &std::path::Path, args: &[&str]) -> Output {
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pktc"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("pktc runs");
+    let started = Instant::now();
+    while child.try_wait().expect("pktc status").is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().expect("kill pktc");
+            panic!("pktc {args:?} still runs after a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("pktc output")
+}
+
+/// A schema that imports a FIFO, or a directory, and a FIFO named as the
+/// input itself: each is refused with a diagnostic that says what it is,
+/// instead of waiting for a writer forever.
+#[cfg(unix)]
+fn a_fifo_or_directory_is_refused(command: &str) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("not_a_regular_file")
+        .join(command);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("folder.pkt")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("pipe.pkt").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0, "mkfifo");
+    std::fs::write(
+        dir.join("main.pkt"),
+        "namespace t;\nimport \"pipe.pkt\";\nimport \"folder.pkt\";\nmessage M { x: u8 }\n",
+    )
+    .unwrap();
+    if command == "build_script" {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let main = dir.join("main.pkt");
+        let out = dir.join("out");
+        std::thread::spawn(move || {
+            let result = pktc::Config::new()
+                .out_dir(out)
+                .rerun_if_changed(false)
+                .compile(&[main]);
+            let _ = tx.send(result.map_err(|e| e.to_string()));
+        });
+        let result = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("Config::compile returns within a minute");
+        let err = result.expect_err("a FIFO import fails the build");
+        assert!(
+            err.contains("cannot import `pipe.pkt`: it is a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+        return;
+    }
+    let runs: Vec<(Vec<&str>, Vec<&str>)> = match command {
+        "check" => vec![
+            (
+                vec!["check", "main.pkt"],
+                vec![
+                    "cannot import `pipe.pkt`: it is a FIFO (named pipe), not a regular file",
+                    "cannot import `folder.pkt`: it is a directory, not a regular file",
+                    "--> main.pkt:2:1",
+                ],
+            ),
+            (
+                vec!["check", "pipe.pkt"],
+                vec!["cannot read pipe.pkt: it is a FIFO (named pipe), not a regular file"],
+            ),
+        ],
+        "gen" => vec![(
+            vec!["gen", "--lang", "rust", "-o", "out", "main.pkt"],
+            vec!["cannot import `pipe.pkt`: it is a FIFO"],
+        )],
+        "fmt" => vec![(
+            vec!["fmt", "pipe.pkt"],
+            vec!["cannot read pipe.pkt: it is a FIFO (named pipe), not a regular file"],
+        )],
+        "compat" => vec![(
+            vec!["compat", "pipe.pkt", "main.pkt"],
+            vec!["cannot read pipe.pkt: it is a FIFO"],
+        )],
+        "layout" => vec![(
+            vec!["layout", "main.pkt"],
+            vec!["cannot import `pipe.pkt`: it is a FIFO"],
+        )],
+        _ => unreachable!(),
+    };
+    for (args, expected) in runs {
+        let o = pktc_within_a_minute(&dir, &args);
+        let err = stderr(&o);
+        // compat exits 3 when a version does not check.
+        let code = if command == "compat" { 3 } else { 1 };
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        for e in expected {
+            assert!(err.contains(e), "{args:?}: expected {e:?} in\n{err}");
+        }
+    }
 }

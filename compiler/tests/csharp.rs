@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{check, schema_trials, schemas_in, stem, trial};
+use pkt_test_support::full_aot::FullAot;
+use pkt_test_support::long_tests;
 
 fn main() {
     let mut trials = Vec::new();
@@ -69,6 +71,32 @@ fn main() {
             "memory_constants_that_name_other_types_equal_the_model",
             memory_constants_that_name_other_types_equal_the_model,
         ),
+        trial(
+            "unsafe_csharp_compiles_and_passes_the_mono_tests",
+            unsafe_csharp_compiles_and_passes_the_mono_tests,
+        ),
+        // Minutes the first time (the framework is compiled ahead of time
+        // once per Mono installation), so only in the long runs.
+        trial(
+            "generated_csharp_passes_the_mono_tests_under_full_aot",
+            generated_csharp_passes_the_mono_tests_under_full_aot,
+        )
+        .with_ignored_flag(!long_tests()),
+        trial(
+            "unsafe_csharp_passes_the_mono_tests_under_full_aot",
+            unsafe_csharp_passes_the_mono_tests_under_full_aot,
+        )
+        .with_ignored_flag(!long_tests()),
+        trial(
+            "unsafe_csharp_byte_path_passes_the_mono_tests",
+            unsafe_csharp_byte_path_passes_the_mono_tests,
+        )
+        .with_ignored_flag(!long_tests()),
+        trial(
+            "full_aot_refuses_code_that_needs_a_jit",
+            full_aot_refuses_code_that_needs_a_jit,
+        )
+        .with_ignored_flag(!long_tests()),
     ]);
     common::run(trials)
 }
@@ -84,9 +112,14 @@ fn settings() -> insta::Settings {
 }
 
 fn generate_for(path: &Path, runtime: bool) -> Vec<GeneratedFile> {
+    generate_with(path, runtime, false)
+}
+
+fn generate_with(path: &Path, runtime: bool, unsafe_code: bool) -> Vec<GeneratedFile> {
     let checked = check(path).unwrap_or_else(|f| panic!("{} failed:\n{f}", path.display()));
     let mut options = GenOptions::new(Lang::CSharp);
     options.runtime = runtime;
+    options.unsafe_code = unsafe_code;
     generate(&checked.ir, &options)
 }
 
@@ -414,14 +447,159 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
     if !mono_available() {
         return;
     }
-    let dir = work_dir("mono");
+    let exe = build_mono_tests(&work_dir("mono"), false);
+    let mut mono = Command::new("mono");
+    mono.arg(&exe);
+    run_mono_tests(mono, &exe);
+}
+
+/// The same tests against the unsafe output (`gen --unsafe`): the same
+/// bytes, the same errors at the same offsets, and hostile input rejected
+/// before any pointer access.
+fn unsafe_csharp_compiles_and_passes_the_mono_tests() {
+    if !mono_available() {
+        return;
+    }
+    let exe = build_mono_tests(&work_dir("mono-unsafe"), true);
+    let mut mono = Command::new("mono");
+    mono.arg(&exe);
+    run_mono_tests(mono, &exe);
+}
+
+/// The unsafe output's byte-at-a-time path, which 32-bit and big-endian
+/// hosts take (`PktHost.PointerAccess` false): this machine takes the other,
+/// so the test compiles the output with the condition replaced by `false`.
+fn unsafe_csharp_byte_path_passes_the_mono_tests() {
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("mono-unsafe-bytes");
+    // False, though not a constant (which would make the other branch
+    // unreachable code, a warning).
+    let never = "global::System.IntPtr.Size < 0";
+    let exe = build_mono_tests_with(&dir, true, |text| {
+        text.replace("global::Pkt.PktHost.PointerAccess", never)
+    });
+    let generated = std::fs::read_to_string(dir.join("generated/seed_packets.cs"))
+        .expect("generated seed packets");
+    assert!(
+        generated.contains(never) && !generated.contains("PktHost.PointerAccess"),
+        "every pointer access takes the byte path"
+    );
+    let mut mono = Command::new("mono");
+    mono.arg(&exe);
+    run_mono_tests(mono, &exe);
+}
+
+/// The same tests with every method compiled ahead of time and no JIT at
+/// run time (`mono --full-aot`), as Unity's IL2CPP runs the generated code:
+/// nothing in the generated code or the runtime may need a JIT.
+fn generated_csharp_passes_the_mono_tests_under_full_aot() {
+    if !mono_available() {
+        return;
+    }
+    let exe = build_mono_tests(&work_dir("mono-aot"), false);
+    let Some(aot) = full_aot(&exe) else { return };
+    run_mono_tests(aot.command(&exe), &exe);
+}
+
+/// The unsafe output under full AOT.
+fn unsafe_csharp_passes_the_mono_tests_under_full_aot() {
+    if !mono_available() {
+        return;
+    }
+    let exe = build_mono_tests(&work_dir("mono-unsafe-aot"), true);
+    let Some(aot) = full_aot(&exe) else { return };
+    run_mono_tests(aot.command(&exe), &exe);
+}
+
+/// The check of the check: under the same setup, code that needs the JIT
+/// (here `Reflection.Emit`) fails instead of running.
+fn full_aot_refuses_code_that_needs_a_jit() {
+    if !mono_available() {
+        return;
+    }
+    let dir = work_dir("mono-aot-jit");
+    let source = dir.join("NeedsJit.cs");
+    std::fs::write(
+        &source,
+        r#"using System;
+using System.Reflection.Emit;
+
+static class NeedsJit
+{
+    static int Main()
+    {
+        var m = new DynamicMethod("Seven", typeof(int), Type.EmptyTypes);
+        var il = m.GetILGenerator();
+        il.Emit(OpCodes.Ldc_I4_7);
+        il.Emit(OpCodes.Ret);
+        var f = (Func<int>)m.CreateDelegate(typeof(Func<int>));
+        Console.WriteLine("ran " + f());
+        return 0;
+    }
+}
+"#,
+    )
+    .expect("write NeedsJit.cs");
+    let exe = dir.join("NeedsJit.exe");
+    let out = Command::new("mcs")
+        .args(["-nologo".to_owned(), format!("-out:{}", exe.display())])
+        .arg(&source)
+        .output()
+        .expect("run mcs");
+    assert!(out.status.success(), "mcs: {out:?}");
+    let jit = Command::new("mono").arg(&exe).output().expect("run mono");
+    assert!(
+        String::from_utf8_lossy(&jit.stdout).contains("ran 7"),
+        "runs under the JIT: {jit:?}"
+    );
+    let Some(aot) = full_aot(&exe) else { return };
+    let run = aot.command(&exe).output().expect("run mono --full-aot");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        !run.status.success() && !stdout.contains("ran 7"),
+        "full AOT ran code that needs a JIT:\n{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+/// The framework and `exe` compiled ahead of time, or None (with a loud
+/// warning) when that is impossible here; under `CI=true` that is a failure.
+fn full_aot(exe: &Path) -> Option<FullAot> {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mono-aot");
+    let result = FullAot::prepare(&cache, &[exe]).and_then(|aot| aot.compile(exe).map(|()| aot));
+    match result {
+        Ok(aot) => Some(aot),
+        Err(e) => {
+            let msg = format!(
+                "full AOT is not possible here, so the C# tests did NOT run without a JIT: {e}"
+            );
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{msg}");
+            }
+            eprintln!("warning: {msg}");
+            None
+        }
+    }
+}
+
+/// Generates every schema (with the runtime; the unsafe output with
+/// `unsafe_code`) into `dir/generated` and compiles it with the hand-written
+/// tests into `dir/PktTests.exe`, warning-free.
+fn build_mono_tests(dir: &Path, unsafe_code: bool) -> PathBuf {
+    build_mono_tests_with(dir, unsafe_code, |text| text.to_string())
+}
+
+/// [`build_mono_tests`], with `edit` applied to every generated file.
+fn build_mono_tests_with(dir: &Path, unsafe_code: bool, edit: impl Fn(&str) -> String) -> PathBuf {
     let gen_dir = dir.join("generated");
     std::fs::create_dir_all(&gen_dir).expect("generated dir");
 
     // Every schema, with its imports; files generated twice must agree.
     let mut sources: BTreeMap<PathBuf, String> = BTreeMap::new();
     for path in schemas_in("schemas") {
-        for f in generate_for(&path, true) {
+        for f in generate_with(&path, true, unsafe_code) {
             if let Some(prev) = sources.get(&f.path) {
                 assert_eq!(
                     prev,
@@ -433,16 +611,20 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
             sources.insert(f.path, f.contents);
         }
     }
+    let exe = dir.join("PktTests.exe");
     let mut args: Vec<String> = vec![
         "-langversion:7.2".into(),
         "-optimize+".into(),
         "-warnaserror".into(),
         "-nologo".into(),
-        format!("-out:{}", dir.join("PktTests.exe").display()),
+        format!("-out:{}", exe.display()),
     ];
+    if unsafe_code {
+        args.push("-unsafe".into());
+    }
     for (path, contents) in &sources {
         let p = gen_dir.join(path);
-        std::fs::write(&p, contents).expect("write generated file");
+        std::fs::write(&p, edit(contents)).expect("write generated file");
         args.push(p.display().to_string());
     }
     let tests_dir = common::root().join("compiler/tests/csharp");
@@ -470,10 +652,14 @@ fn generated_csharp_compiles_and_passes_the_mono_tests() {
         !text.to_lowercase().contains("warning"),
         "mcs reported warnings:\n{text}"
     );
+    exe
+}
 
-    let run = Command::new("mono")
-        .arg(dir.join("PktTests.exe"))
-        .current_dir(&dir)
+/// Runs the test program with `mono` (its arguments already given) in its
+/// directory; every test must pass.
+fn run_mono_tests(mut mono: Command, exe: &Path) {
+    let run = mono
+        .current_dir(exe.parent().expect("exe in a directory"))
         .output()
         .expect("run mono");
     let stdout = String::from_utf8_lossy(&run.stdout);

@@ -174,6 +174,9 @@ fn tricky_inputs_keep_their_meaning() {
         "message M { x: u8 /* a */ /* b */ , y: u8 }\r\n// crlf\r\n",
         "struct S { x: u8??, y: [u8; 0x10] }",
         "/* a */ /* b */ namespace /* c */ a.b /* d */ ; /* e */",
+        "message A { x: list<string@max(24)/* e */>@max(8) }",
+        "message A { x: map<string @max( 3 ) @deprecated, [bytes @max(2); 2] @max(1)>? }",
+        "struct S { x: list<list<string? @max(4)> @max(2) // row\n> }",
         // Comments stay between the tokens they were between.
         "struct S { x: u8,\n    /* before y */ y: u8 }",
         "message M { b: list<u8> // after the type\n        @max(3) }",

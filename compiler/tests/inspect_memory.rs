@@ -128,7 +128,7 @@ fn nested_arrays_and_empty_values_stay_within_the_inspect_heap_bound() {
             };
             // What each element is charged: its model, and a map's nodes.
             let model = ir.memory(elem_ty).size as usize
-                + match &**elem_ty {
+                + match &elem_ty.ty {
                     pktc::ir::Type::Map(k, v) => {
                         let entry = ir.memory(k).size + ir.memory(v).size;
                         pkt_runtime::memory::map(1, entry as usize)

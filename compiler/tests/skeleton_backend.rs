@@ -40,6 +40,9 @@ const NAMING: Naming = Naming {
     prelude: &[],
     runtime_namespace: None,
     runtime_types: &[],
+    platform_namespaces: &[],
+    reserved_global_types: &[],
+    types_and_namespaces_clash: false,
     consts_holder: None,
     // The index file it writes besides one file per schema file.
     reserved_stems: &["index"],

@@ -263,6 +263,35 @@ fn sample_files() -> Vec<GeneratedFile> {
     generate(&checked.ir, &options)
 }
 
+/// The output of `gen --unsafe` compiles in Unity only in an assembly that
+/// allows unsafe code; the package's own assembly needs none.
+#[test]
+fn the_unsafe_output_gets_an_assembly_that_allows_unsafe_code() {
+    let schema = format!("{SAMPLE}/lobby.pkt");
+    let checked = common::check(Path::new(&schema)).unwrap_or_else(|f| panic!("{f}"));
+    for unsafe_code in [false, true] {
+        let mut options = GenOptions::new(Lang::CSharp);
+        options.runtime = false;
+        options.unsafe_code = unsafe_code;
+        options
+            .set_csharp_asmdef(Some(SAMPLE_ASSEMBLY))
+            .expect("a valid name");
+        let files = generate(&checked.ir, &options);
+        let asmdef = files
+            .iter()
+            .find(|f| f.path.extension().is_some_and(|e| e == "asmdef"))
+            .expect("an assembly definition");
+        let parsed: Value = serde_json::from_str(&asmdef.contents).expect("JSON");
+        assert_eq!(
+            parsed["allowUnsafeCode"], unsafe_code,
+            "{}",
+            asmdef.contents
+        );
+    }
+    let runtime = json(&package().join("Pkt.Runtime.asmdef"));
+    assert_eq!(runtime["allowUnsafeCode"], false);
+}
+
 #[test]
 fn the_sample_is_what_pktc_generates() {
     let dir = common::root().join(SAMPLE).join("Generated");

@@ -131,7 +131,7 @@ namespace Pkt
     [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
     public ref struct PktReader
     {
-        private readonly global::System.ReadOnlySpan<byte> buf;
+        private global::System.ReadOnlySpan<byte> buf;
         private int pos;
         private int end;
         private int depth;
@@ -164,6 +164,44 @@ namespace Pkt
         public int Remaining { get { return end - pos; } }
         /// <summary>The unread bytes of the current body or frame.</summary>
         public global::System.ReadOnlySpan<byte> Rest { get { return buf.Slice(pos, end - pos); } }
+        /// <summary>The whole input, which positions index (<see cref="Claim"/>).</summary>
+        public global::System.ReadOnlySpan<byte> Buffer { get { return buf; } }
+
+        /// <summary>The absolute offset of position <paramref name="at"/>, as errors report it.</summary>
+        public long Offset(int at) { return origin + at; }
+
+        /// <summary>Takes the next <paramref name="n"/> bytes of the current body or frame; returns their position in <see cref="Buffer"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public int Claim(int n)
+        {
+            int p = pos;
+            if (n > end - p) throw UnexpectedEnd(n);
+            pos = p + n;
+            return p;
+        }
+
+        /// <summary>Takes <paramref name="count"/> elements of <paramref name="size"/> bytes each; returns their position in <see cref="Buffer"/>.</summary>
+        public int ClaimElements(int count, int size)
+        {
+            long n = (long)count * size;
+            if (count < 0 || n > end - pos) throw UnexpectedEnd(n > int.MaxValue ? int.MaxValue : (int)n);
+            return Claim((int)n);
+        }
+
+        /// <summary>For decoding from an array at an offset: whether <paramref name="size"/> bytes are there (the source and offset valid).</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static bool Fits(byte[] source, int offset, int size)
+        {
+            return source != null && (uint)offset <= (uint)source.Length && source.Length - offset >= size;
+        }
+
+        /// <summary>For decoding from an array at an offset: the bytes from <paramref name="offset"/> to the end of <paramref name="source"/>.</summary>
+        public static int CheckRange(byte[] source, int offset)
+        {
+            if (source == null) throw new global::System.ArgumentNullException("source");
+            if ((uint)offset > (uint)source.Length) throw new global::System.ArgumentOutOfRangeException("offset");
+            return source.Length - offset;
+        }
 
         /// <summary>UnexpectedEnd at <paramref name="at"/> (relative to this reader), for a value cut off there.</summary>
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
@@ -205,21 +243,69 @@ namespace Pkt
 
         public sbyte ReadI8() { return unchecked((sbyte)ReadU8()); }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public ushort ReadU16() { return global::System.Buffers.Binary.BinaryPrimitives.ReadUInt16LittleEndian(ReadSpan(2)); }
+        public ushort ReadU16()
+        {
+            int p = pos;
+            if (end - p < 2) throw UnexpectedEnd(2);
+            pos = p + 2;
+            return unchecked((ushort)(buf[p] | buf[p + 1] << 8));
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public short ReadI16() { return global::System.Buffers.Binary.BinaryPrimitives.ReadInt16LittleEndian(ReadSpan(2)); }
+        public short ReadI16()
+        {
+            int p = pos;
+            if (end - p < 2) throw UnexpectedEnd(2);
+            pos = p + 2;
+            return unchecked((short)(buf[p] | buf[p + 1] << 8));
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public uint ReadU32() { return global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(ReadSpan(4)); }
+        public uint ReadU32()
+        {
+            int p = pos;
+            if (end - p < 4) throw UnexpectedEnd(4);
+            pos = p + 4;
+            return unchecked((uint)(buf[p] | buf[p + 1] << 8 | buf[p + 2] << 16 | buf[p + 3] << 24));
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public int ReadI32() { return global::System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(ReadSpan(4)); }
+        public int ReadI32()
+        {
+            int p = pos;
+            if (end - p < 4) throw UnexpectedEnd(4);
+            pos = p + 4;
+            return buf[p] | buf[p + 1] << 8 | buf[p + 2] << 16 | buf[p + 3] << 24;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public ulong ReadU64() { return global::System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(ReadSpan(8)); }
+        public ulong ReadU64()
+        {
+            int p = pos;
+            if (end - p < 8) throw UnexpectedEnd(8);
+            pos = p + 8;
+            return (uint)(buf[p] | buf[p + 1] << 8 | buf[p + 2] << 16 | buf[p + 3] << 24) | (ulong)(uint)(buf[p + 4] | buf[p + 5] << 8 | buf[p + 6] << 16 | buf[p + 7] << 24) << 32;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public long ReadI64() { return global::System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(ReadSpan(8)); }
+        public long ReadI64()
+        {
+            int p = pos;
+            if (end - p < 8) throw UnexpectedEnd(8);
+            pos = p + 8;
+            return unchecked((long)((uint)(buf[p] | buf[p + 1] << 8 | buf[p + 2] << 16 | buf[p + 3] << 24) | (ulong)(uint)(buf[p + 4] | buf[p + 5] << 8 | buf[p + 6] << 16 | buf[p + 7] << 24) << 32));
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public float ReadF32() { return global::System.BitConverter.Int32BitsToSingle(ReadI32()); }
+        public float ReadF32()
+        {
+            int p = pos;
+            if (end - p < 4) throw UnexpectedEnd(4);
+            pos = p + 4;
+            return global::System.BitConverter.Int32BitsToSingle(buf[p] | buf[p + 1] << 8 | buf[p + 2] << 16 | buf[p + 3] << 24);
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public double ReadF64() { return global::System.BitConverter.Int64BitsToDouble(ReadI64()); }
+        public double ReadF64()
+        {
+            int p = pos;
+            if (end - p < 8) throw UnexpectedEnd(8);
+            pos = p + 8;
+            return global::System.BitConverter.Int64BitsToDouble(unchecked((long)((uint)(buf[p] | buf[p + 1] << 8 | buf[p + 2] << 16 | buf[p + 3] << 24) | (ulong)(uint)(buf[p + 4] | buf[p + 5] << 8 | buf[p + 6] << 16 | buf[p + 7] << 24) << 32)));
+        }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
 
@@ -273,7 +359,7 @@ namespace Pkt
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private PktDecodeException TooLong(int at, uint value, int max, string field)
+        private PktDecodeException TooLong(int at, uint value, uint max, string field)
         {
             return Error(PktDecodeReason.FieldTooLong, at, "field " + field + " has length " + value + ", more than its maximum " + max);
         }
@@ -318,17 +404,37 @@ namespace Pkt
         /// only checked when the flag is 1. A prefix not all there passes: the
         /// read that follows reports the short input.
         /// </summary>
-        public void PeekMax(int max, IPktNamed owner, int field, bool optional)
+        public void PeekMax(uint max, IPktNamed owner, int field, bool optional)
+        {
+            int at = PrefixAt(optional);
+            if (at < 0) return;
+            uint len = PktBytes.GetU32(ref buf, at);
+            if (len > max) throw TooLong(at, len, max, Name(owner, field));
+        }
+
+        /// <summary>
+        /// PeekMax for an element, key or value with an @max of its own
+        /// (<c>list&lt;string @max(24)&gt;</c>), which errors name by
+        /// <paramref name="part"/> (<c>Type.field[]</c>).
+        /// </summary>
+        public void PeekMax(uint max, string part, bool optional)
+        {
+            int at = PrefixAt(optional);
+            if (at < 0) return;
+            uint len = PktBytes.GetU32(ref buf, at);
+            if (len > max) throw TooLong(at, len, max, "`" + part + "`");
+        }
+
+        /// <summary>Where the length or count prefix about to be read starts (after an option flag of 1 when <paramref name="optional"/>), or -1 when there is none to check.</summary>
+        private int PrefixAt(bool optional)
         {
             int at = pos;
             if (optional)
             {
-                if (at >= end || buf[at] != 1) return;
+                if (at >= end || buf[at] != 1) return -1;
                 at++;
             }
-            if (end - at < 4) return;
-            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(buf.Slice(at, 4));
-            if (len > (uint)max) throw TooLong(at, len, max, Name(owner, field));
+            return end - at < 4 ? -1 : at;
         }
 
         private int ReadLength(IPktNamed owner, int field)
@@ -400,6 +506,85 @@ namespace Pkt
             return node > ulong.MaxValue / nodes ? ulong.MaxValue : node * nodes;
         }
 
+        // Lists of numbers, appended after ReadCount: on little-endian hosts
+        // one copy into the list's array (PktBulk), else element by element.
+
+        public void ReadList(global::System.Collections.Generic.List<bool> l, int count)
+        {
+            int p = ClaimElements(count, 1);
+            for (int i = 0; i < count; i++, p++) l.Add(CheckBool(buf[p], p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<byte> l, int count)
+        {
+            int p = ClaimElements(count, 1);
+            if (PktBulk<byte>.Append(l, buf.Slice(p, count * 1), count)) return;
+            for (int i = 0; i < count; i++, p += 1) l.Add(buf[p]);
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<sbyte> l, int count)
+        {
+            int p = ClaimElements(count, 1);
+            if (PktBulk<sbyte>.Append(l, buf.Slice(p, count * 1), count)) return;
+            for (int i = 0; i < count; i++, p += 1) l.Add(unchecked((sbyte)buf[p]));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<ushort> l, int count)
+        {
+            int p = ClaimElements(count, 2);
+            if (PktBulk<ushort>.Append(l, buf.Slice(p, count * 2), count)) return;
+            for (int i = 0; i < count; i++, p += 2) l.Add(PktBytes.GetU16(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<short> l, int count)
+        {
+            int p = ClaimElements(count, 2);
+            if (PktBulk<short>.Append(l, buf.Slice(p, count * 2), count)) return;
+            for (int i = 0; i < count; i++, p += 2) l.Add(PktBytes.GetI16(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<uint> l, int count)
+        {
+            int p = ClaimElements(count, 4);
+            if (PktBulk<uint>.Append(l, buf.Slice(p, count * 4), count)) return;
+            for (int i = 0; i < count; i++, p += 4) l.Add(PktBytes.GetU32(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<int> l, int count)
+        {
+            int p = ClaimElements(count, 4);
+            if (PktBulk<int>.Append(l, buf.Slice(p, count * 4), count)) return;
+            for (int i = 0; i < count; i++, p += 4) l.Add(PktBytes.GetI32(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<ulong> l, int count)
+        {
+            int p = ClaimElements(count, 8);
+            if (PktBulk<ulong>.Append(l, buf.Slice(p, count * 8), count)) return;
+            for (int i = 0; i < count; i++, p += 8) l.Add(PktBytes.GetU64(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<long> l, int count)
+        {
+            int p = ClaimElements(count, 8);
+            if (PktBulk<long>.Append(l, buf.Slice(p, count * 8), count)) return;
+            for (int i = 0; i < count; i++, p += 8) l.Add(PktBytes.GetI64(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<float> l, int count)
+        {
+            int p = ClaimElements(count, 4);
+            if (PktBulk<float>.Append(l, buf.Slice(p, count * 4), count)) return;
+            for (int i = 0; i < count; i++, p += 4) l.Add(PktBytes.GetF32(ref buf, p));
+        }
+
+        public void ReadList(global::System.Collections.Generic.List<double> l, int count)
+        {
+            int p = ClaimElements(count, 8);
+            if (PktBulk<double>.Append(l, buf.Slice(p, count * 8), count)) return;
+            for (int i = 0; i < count; i++, p += 8) l.Add(PktBytes.GetF64(ref buf, p));
+        }
+
         public string ReadString() { return ReadString(null, null, -1); }
 
         /// <summary>Reads a string; returns <paramref name="current"/> itself when it is ASCII and equal to the wire bytes.</summary>
@@ -407,15 +592,15 @@ namespace Pkt
         {
             int len = ReadLength(owner, field);
             int at = pos;
-            var bytes = buf.Slice(pos, len);
             pos += len;
             if (len == 0) return "";
             if (current != null && current.Length == len)
             {
                 int i = 0;
-                while (i < len && bytes[i] < 0x80 && bytes[i] == current[i]) i++;
+                while (i < len && buf[at + i] < 0x80 && buf[at + i] == current[i]) i++;
                 if (i == len) return current;
             }
+            var bytes = buf.Slice(at, len);
             int bad = PktUtf8.Validate(bytes);
             if (bad >= 0) throw InvalidUtf8(at + bad);
             // Validated above, so the framework decoder never substitutes anything.
@@ -479,6 +664,7 @@ namespace Pkt
         }
 
         /// <summary>Enters a length-prefixed message body or union frame; returns the enclosing end to pass to the matching Leave call.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public int EnterFrame()
         {
             int at = pos;
@@ -491,6 +677,7 @@ namespace Pkt
         }
 
         /// <summary>Leaves a message body, skipping what is left of it.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void LeaveMessage(int outer)
         {
             pos = end;
@@ -506,6 +693,7 @@ namespace Pkt
             depth--;
         }
 
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void ExpectEnd()
         {
             if (pos != end) throw Trailing();
@@ -528,7 +716,7 @@ namespace Pkt
         {
             int maxFrame = limits == null ? PktLimits.DefaultMaxFrame : limits.MaxFrame;
             if (source.Length < 4) return -1;
-            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(source);
+            uint len = PktBytes.GetU32(ref source, 0);
             if (len > (uint)maxFrame) throw FrameTooLong(len, maxFrame);
             if (len > (uint)(source.Length - 4)) return -1;
             return 4 + (int)len;
@@ -551,6 +739,53 @@ namespace Pkt
         }
 
         public int Position { get { return pos; } }
+        /// <summary>The whole destination, which positions index (<see cref="Claim"/>).</summary>
+        public global::System.Span<byte> Buffer { get { return buf; } }
+
+        /// <summary>A writer into <paramref name="buffer"/> from <paramref name="offset"/> to its end.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public PktWriter(byte[] buffer, int offset)
+        {
+            CheckRange(buffer, offset, 0);
+            // Not new Span<byte>(buffer, offset, n): its check that the array
+            // is not covariant costs a runtime call on Mono.
+            buf = offset == buffer.Length ? default(global::System.Span<byte>) : global::System.Runtime.InteropServices.MemoryMarshal.CreateSpan(ref buffer[offset], buffer.Length - offset);
+            pos = 0;
+            depth = 0;
+        }
+
+        /// <summary>Takes the next <paramref name="n"/> bytes; returns their position in <see cref="Buffer"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public int Claim(int n)
+        {
+            int p = pos;
+            if (n > buf.Length - p) throw TooSmall(n, buf.Length - p);
+            pos = p + n;
+            return p;
+        }
+
+        /// <summary>Takes <paramref name="count"/> elements of <paramref name="size"/> bytes each; returns their position in <see cref="Buffer"/>.</summary>
+        public int ClaimElements(int count, int size)
+        {
+            long n = (long)count * size;
+            if (n > buf.Length - pos) throw TooSmall(n > int.MaxValue ? int.MaxValue : (int)n, buf.Length - pos);
+            return Claim((int)n);
+        }
+
+        /// <summary>The range check of encoding into an array at an offset: <paramref name="size"/> bytes must fit from <paramref name="offset"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void CheckRange(byte[] buffer, int offset, int size)
+        {
+            if (buffer == null || (uint)offset > (uint)buffer.Length || buffer.Length - offset < size) throw RangeError(buffer, offset, size);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static global::System.Exception RangeError(byte[] buffer, int offset, int size)
+        {
+            if (buffer == null) return new global::System.ArgumentNullException("buffer");
+            if ((uint)offset > (uint)buffer.Length) return new global::System.ArgumentOutOfRangeException("offset");
+            return TooSmall(size, buffer.Length - offset);
+        }
 
         /// <summary>Enters a message body or union frame of <paramref name="type"/>; pair with <see cref="Leave"/>.</summary>
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
@@ -622,53 +857,243 @@ namespace Pkt
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void WriteBool(bool v) { WriteU8(v ? (byte)1 : (byte)0); }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteU16(ushort v) { global::System.Buffers.Binary.BinaryPrimitives.WriteUInt16LittleEndian(Reserve(2), v); }
+        public void WriteU16(ushort v)
+        {
+            // Flat, not Claim + PktBytes: Mono spills less of a single inlined level.
+            int p = pos;
+            if (buf.Length - p < 2) throw TooSmall(2, buf.Length - p);
+            ushort u = v;
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8);
+            pos = p + 2;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteI16(short v) { global::System.Buffers.Binary.BinaryPrimitives.WriteInt16LittleEndian(Reserve(2), v); }
+        public void WriteI16(short v)
+        {
+            int p = pos;
+            if (buf.Length - p < 2) throw TooSmall(2, buf.Length - p);
+            ushort u = unchecked((ushort)v);
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8);
+            pos = p + 2;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteU32(uint v) { global::System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(Reserve(4), v); }
+        public void WriteU32(uint v)
+        {
+            int p = pos;
+            if (buf.Length - p < 4) throw TooSmall(4, buf.Length - p);
+            uint u = v;
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8); buf[p + 2] = (byte)(u >> 16); buf[p + 3] = (byte)(u >> 24);
+            pos = p + 4;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteI32(int v) { global::System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(Reserve(4), v); }
+        public void WriteI32(int v)
+        {
+            int p = pos;
+            if (buf.Length - p < 4) throw TooSmall(4, buf.Length - p);
+            uint u = unchecked((uint)v);
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8); buf[p + 2] = (byte)(u >> 16); buf[p + 3] = (byte)(u >> 24);
+            pos = p + 4;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteU64(ulong v) { global::System.Buffers.Binary.BinaryPrimitives.WriteUInt64LittleEndian(Reserve(8), v); }
+        public void WriteU64(ulong v)
+        {
+            int p = pos;
+            if (buf.Length - p < 8) throw TooSmall(8, buf.Length - p);
+            ulong u = v;
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8); buf[p + 2] = (byte)(u >> 16); buf[p + 3] = (byte)(u >> 24); buf[p + 4] = (byte)(u >> 32); buf[p + 5] = (byte)(u >> 40); buf[p + 6] = (byte)(u >> 48); buf[p + 7] = (byte)(u >> 56);
+            pos = p + 8;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteI64(long v) { global::System.Buffers.Binary.BinaryPrimitives.WriteInt64LittleEndian(Reserve(8), v); }
+        public void WriteI64(long v)
+        {
+            int p = pos;
+            if (buf.Length - p < 8) throw TooSmall(8, buf.Length - p);
+            ulong u = unchecked((ulong)v);
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8); buf[p + 2] = (byte)(u >> 16); buf[p + 3] = (byte)(u >> 24); buf[p + 4] = (byte)(u >> 32); buf[p + 5] = (byte)(u >> 40); buf[p + 6] = (byte)(u >> 48); buf[p + 7] = (byte)(u >> 56);
+            pos = p + 8;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteF32(float v) { WriteI32(global::System.BitConverter.SingleToInt32Bits(v)); }
+        public void WriteF32(float v)
+        {
+            int p = pos;
+            if (buf.Length - p < 4) throw TooSmall(4, buf.Length - p);
+            uint u = unchecked((uint)global::System.BitConverter.SingleToInt32Bits(v));
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8); buf[p + 2] = (byte)(u >> 16); buf[p + 3] = (byte)(u >> 24);
+            pos = p + 4;
+        }
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
-        public void WriteF64(double v) { WriteI64(global::System.BitConverter.DoubleToInt64Bits(v)); }
+        public void WriteF64(double v)
+        {
+            int p = pos;
+            if (buf.Length - p < 8) throw TooSmall(8, buf.Length - p);
+            ulong u = unchecked((ulong)global::System.BitConverter.DoubleToInt64Bits(v));
+            buf[p] = (byte)u; buf[p + 1] = (byte)(u >> 8); buf[p + 2] = (byte)(u >> 16); buf[p + 3] = (byte)(u >> 24); buf[p + 4] = (byte)(u >> 32); buf[p + 5] = (byte)(u >> 40); buf[p + 6] = (byte)(u >> 48); buf[p + 7] = (byte)(u >> 56);
+            pos = p + 8;
+        }
 
         /// <summary>Writes a count prefix; null collections have count 0.</summary>
-        public void WriteCount(int count, int max, string field)
+        public void WriteCount(int count, uint max, string field)
         {
-            if (count > max) throw TooLong(field, count, max);
+            if ((uint)count > max) throw TooLong(field, count, max);
             WriteU32((uint)count);
         }
 
         public void WriteCount(int count) { WriteU32((uint)count); }
 
-        public void WriteString(string s) { WriteString(s, int.MaxValue, null); }
+        // Lists of numbers: the count, then every element after one range
+        // check (List<T> exposes no array to copy from in C# 7.2).
 
-        public void WriteString(string s, int max, string field)
+        public void WriteList(global::System.Collections.Generic.List<bool> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<bool> l, uint max, string field)
         {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 1);
+            for (int i = 0; i < n; i++, p += 1) buf[p] = l[i] ? (byte)1 : (byte)0;
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<byte> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<byte> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 1);
+            for (int i = 0; i < n; i++, p += 1) buf[p] = l[i];
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<sbyte> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<sbyte> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 1);
+            for (int i = 0; i < n; i++, p += 1) buf[p] = unchecked((byte)l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<ushort> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<ushort> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 2);
+            for (int i = 0; i < n; i++, p += 2) PktBytes.PutU16(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<short> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<short> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 2);
+            for (int i = 0; i < n; i++, p += 2) PktBytes.PutI16(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<uint> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<uint> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 4);
+            for (int i = 0; i < n; i++, p += 4) PktBytes.PutU32(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<int> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<int> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 4);
+            for (int i = 0; i < n; i++, p += 4) PktBytes.PutI32(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<ulong> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<ulong> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 8);
+            for (int i = 0; i < n; i++, p += 8) PktBytes.PutU64(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<long> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<long> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 8);
+            for (int i = 0; i < n; i++, p += 8) PktBytes.PutI64(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<float> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<float> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 4);
+            for (int i = 0; i < n; i++, p += 4) PktBytes.PutF32(ref buf, p, l[i]);
+        }
+
+        public void WriteList(global::System.Collections.Generic.List<double> l) { WriteList(l, uint.MaxValue, null); }
+
+        public void WriteList(global::System.Collections.Generic.List<double> l, uint max, string field)
+        {
+            int n = l == null ? 0 : l.Count;
+            WriteCount(n, max, field);
+            int p = ClaimElements(n, 8);
+            for (int i = 0; i < n; i++, p += 8) PktBytes.PutF64(ref buf, p, l[i]);
+        }
+
+        public void WriteString(string s) { WriteString(s, uint.MaxValue, null); }
+
+        public void WriteString(string s, uint max, string field)
+        {
+            // ASCII, the common case, in one pass: its UTF-8 length is its
+            // length. Other strings restart after the ASCII prefix's bytes,
+            // which their UTF-8 encoding repeats.
+            int n = s == null ? 0 : s.Length;
+            int p = pos + 4;
+            if (n <= max && n <= buf.Length - p)
+            {
+                int i = 0;
+                while (i < n && s[i] < 0x80)
+                {
+                    buf[p + i] = (byte)s[i];
+                    i++;
+                }
+                if (i == n)
+                {
+                    PktBytes.PutU32(ref buf, pos, (uint)n);
+                    pos = p + n;
+                    return;
+                }
+            }
             int len = PktUtf8.ByteCount(s);
-            if (len > max) throw TooLong(field, len, max);
+            if ((uint)len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             if (len > 0) PktUtf8.Encode(s, Reserve(len));
         }
 
-        public void WriteBytes(byte[] b) { WriteBytes(b, int.MaxValue, null); }
+        public void WriteBytes(byte[] b) { WriteBytes(b, uint.MaxValue, null); }
 
-        public void WriteBytes(byte[] b, int max, string field)
+        public void WriteBytes(byte[] b, uint max, string field)
         {
             int len = b == null ? 0 : b.Length;
-            if (len > max) throw TooLong(field, len, max);
+            if ((uint)len > max) throw TooLong(field, len, max);
             WriteU32((uint)len);
             WriteRaw(b);
         }
 
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private static PktEncodeException TooLong(string field, int len, int max)
+        private static PktEncodeException TooLong(string field, int len, uint max)
         {
             return new PktEncodeException("field `" + field + "` has length " + len + ", more than its maximum " + max);
         }
@@ -689,14 +1114,14 @@ namespace Pkt
         /// <summary>Reserves a u32 length prefix; returns its position for <see cref="EndLength"/>.</summary>
         public int BeginLength()
         {
-            Reserve(4);
-            return pos;
+            return Claim(4) + 4;
         }
 
         /// <summary>Backfills the length prefix with the bytes written since <see cref="BeginLength"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void EndLength(int start)
         {
-            global::System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(buf.Slice(start - 4, 4), (uint)(pos - start));
+            PktBytes.PutU32(ref buf, start - 4, (uint)(pos - start));
         }
 
         /// <summary>Throws unless a fixed-length array has its declared length (null is allowed: it encodes as defaults).</summary>
@@ -728,6 +1153,234 @@ namespace Pkt
             for (int i = 0; i < a.Length; i++) a[i] = make();
             return a;
         }
+    }
+
+    /// <summary>What the unsafe output may assume of this host.</summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public static class PktHost
+    {
+        /// <summary>
+        /// Whether pointer stores and loads of any alignment give the wire's
+        /// bytes: little-endian 64-bit hosts (x64, ARM64). 32-bit ARM faults on
+        /// some unaligned accesses, so the unsafe output stores and loads a
+        /// byte at a time on 32-bit and big-endian hosts. Constant for the JIT
+        /// and the AOT compilers; allocates nothing.
+        /// </summary>
+        public static bool PointerAccess
+        {
+            [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+            get { return global::System.BitConverter.IsLittleEndian && global::System.IntPtr.Size == 8; }
+        }
+    }
+
+    /// <summary>
+    /// Little-endian stores and loads of scalars at an index of a byte array
+    /// or span, used by generated code: a bounds-checked byte access per byte
+    /// and no temporary spans, which is what Mono's JIT, its full AOT and
+    /// IL2CPP compile best without unsafe code (a BinaryPrimitives call on a
+    /// slice spills span temporaries on Mono). Correct on any byte order.
+    /// </summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public static class PktBytes
+    {
+        /// <summary>A bool stored in a fixed-size struct at absolute offset <paramref name="at"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static bool Bool(byte b, long at)
+        {
+            if (b > 1) throw InvalidBool(b, at);
+            return b == 1;
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static PktDecodeException InvalidBool(byte b, long at)
+        {
+            return new PktDecodeException(PktDecodeReason.InvalidBool, at, "invalid bool byte " + b);
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutU16(byte[] b, int o, ushort v) { b[o] = (byte)v; b[o + 1] = (byte)(v >> 8); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutI16(byte[] b, int o, short v) { ushort u = unchecked((ushort)v); b[o] = (byte)u; b[o + 1] = (byte)(u >> 8); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutU32(byte[] b, int o, uint v) { b[o] = (byte)v; b[o + 1] = (byte)(v >> 8); b[o + 2] = (byte)(v >> 16); b[o + 3] = (byte)(v >> 24); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutI32(byte[] b, int o, int v) { uint u = unchecked((uint)v); b[o] = (byte)u; b[o + 1] = (byte)(u >> 8); b[o + 2] = (byte)(u >> 16); b[o + 3] = (byte)(u >> 24); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutU64(byte[] b, int o, ulong v) { b[o] = (byte)v; b[o + 1] = (byte)(v >> 8); b[o + 2] = (byte)(v >> 16); b[o + 3] = (byte)(v >> 24); b[o + 4] = (byte)(v >> 32); b[o + 5] = (byte)(v >> 40); b[o + 6] = (byte)(v >> 48); b[o + 7] = (byte)(v >> 56); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutI64(byte[] b, int o, long v) { ulong u = unchecked((ulong)v); b[o] = (byte)u; b[o + 1] = (byte)(u >> 8); b[o + 2] = (byte)(u >> 16); b[o + 3] = (byte)(u >> 24); b[o + 4] = (byte)(u >> 32); b[o + 5] = (byte)(u >> 40); b[o + 6] = (byte)(u >> 48); b[o + 7] = (byte)(u >> 56); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutF32(byte[] b, int o, float v) { PutI32(b, o, global::System.BitConverter.SingleToInt32Bits(v)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutF64(byte[] b, int o, double v) { PutI64(b, o, global::System.BitConverter.DoubleToInt64Bits(v)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutU16(ref global::System.Span<byte> b, int o, ushort v) { b[o] = (byte)v; b[o + 1] = (byte)(v >> 8); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutI16(ref global::System.Span<byte> b, int o, short v) { ushort u = unchecked((ushort)v); b[o] = (byte)u; b[o + 1] = (byte)(u >> 8); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutU32(ref global::System.Span<byte> b, int o, uint v) { b[o] = (byte)v; b[o + 1] = (byte)(v >> 8); b[o + 2] = (byte)(v >> 16); b[o + 3] = (byte)(v >> 24); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutI32(ref global::System.Span<byte> b, int o, int v) { uint u = unchecked((uint)v); b[o] = (byte)u; b[o + 1] = (byte)(u >> 8); b[o + 2] = (byte)(u >> 16); b[o + 3] = (byte)(u >> 24); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutU64(ref global::System.Span<byte> b, int o, ulong v) { b[o] = (byte)v; b[o + 1] = (byte)(v >> 8); b[o + 2] = (byte)(v >> 16); b[o + 3] = (byte)(v >> 24); b[o + 4] = (byte)(v >> 32); b[o + 5] = (byte)(v >> 40); b[o + 6] = (byte)(v >> 48); b[o + 7] = (byte)(v >> 56); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutI64(ref global::System.Span<byte> b, int o, long v) { ulong u = unchecked((ulong)v); b[o] = (byte)u; b[o + 1] = (byte)(u >> 8); b[o + 2] = (byte)(u >> 16); b[o + 3] = (byte)(u >> 24); b[o + 4] = (byte)(u >> 32); b[o + 5] = (byte)(u >> 40); b[o + 6] = (byte)(u >> 48); b[o + 7] = (byte)(u >> 56); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutF32(ref global::System.Span<byte> b, int o, float v) { PutI32(ref b, o, global::System.BitConverter.SingleToInt32Bits(v)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void PutF64(ref global::System.Span<byte> b, int o, double v) { PutI64(ref b, o, global::System.BitConverter.DoubleToInt64Bits(v)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static ushort GetU16(byte[] b, int o) { return unchecked((ushort)(b[o] | b[o + 1] << 8)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static short GetI16(byte[] b, int o) { return unchecked((short)(b[o] | b[o + 1] << 8)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static uint GetU32(byte[] b, int o) { return unchecked((uint)(b[o] | b[o + 1] << 8 | b[o + 2] << 16 | b[o + 3] << 24)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static int GetI32(byte[] b, int o) { return b[o] | b[o + 1] << 8 | b[o + 2] << 16 | b[o + 3] << 24; }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static ulong GetU64(byte[] b, int o) { return GetU32(b, o) | (ulong)GetU32(b, o + 4) << 32; }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static long GetI64(byte[] b, int o) { return unchecked((long)GetU64(b, o)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static float GetF32(byte[] b, int o) { return global::System.BitConverter.Int32BitsToSingle(GetI32(b, o)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static double GetF64(byte[] b, int o) { return global::System.BitConverter.Int64BitsToDouble(GetI64(b, o)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static ushort GetU16(ref global::System.ReadOnlySpan<byte> b, int o) { return unchecked((ushort)(b[o] | b[o + 1] << 8)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static short GetI16(ref global::System.ReadOnlySpan<byte> b, int o) { return unchecked((short)(b[o] | b[o + 1] << 8)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static uint GetU32(ref global::System.ReadOnlySpan<byte> b, int o) { return unchecked((uint)(b[o] | b[o + 1] << 8 | b[o + 2] << 16 | b[o + 3] << 24)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static int GetI32(ref global::System.ReadOnlySpan<byte> b, int o) { return b[o] | b[o + 1] << 8 | b[o + 2] << 16 | b[o + 3] << 24; }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static ulong GetU64(ref global::System.ReadOnlySpan<byte> b, int o) { return GetU32(ref b, o) | (ulong)GetU32(ref b, o + 4) << 32; }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static long GetI64(ref global::System.ReadOnlySpan<byte> b, int o) { return unchecked((long)GetU64(ref b, o)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static float GetF32(ref global::System.ReadOnlySpan<byte> b, int o) { return global::System.BitConverter.Int32BitsToSingle(GetI32(ref b, o)); }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static double GetF64(ref global::System.ReadOnlySpan<byte> b, int o) { return global::System.BitConverter.Int64BitsToDouble(GetI64(ref b, o)); }
+    }
+
+    /// <summary>
+    /// Appends decoded numbers to a List&lt;T&gt; with one copy into its array,
+    /// on little-endian hosts: List.AddRange of an ICollection hands the list's
+    /// own array to the collection's CopyTo (on Mono, IL2CPP and .NET Core; a
+    /// probe at first use checks it, and anything else falls back to Add per
+    /// element). One instance per T is shared, taken and returned atomically;
+    /// a thread that finds it taken falls back too, so nothing is allocated
+    /// per call.
+    /// </summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public sealed class PktBulk<T> : global::System.Collections.Generic.ICollection<T> where T : struct
+    {
+        /// <summary>Below this many elements, Add per element costs less than the bulk path's calls.</summary>
+        public const int MinCount = 16;
+
+        private static PktBulk<T> shared = new PktBulk<T>();
+        private static readonly bool works = Probe();
+
+        private int count;
+        private T[] array;
+        private int index;
+
+        private PktBulk() { }
+
+        private static bool Probe()
+        {
+            if (!global::System.BitConverter.IsLittleEndian) return false;
+            var b = new PktBulk<T>();
+            var l = new global::System.Collections.Generic.List<T>(1);
+            b.count = 1;
+            l.AddRange(b);
+            if (b.array == null || l.Count != 1) return false;
+            // The list's own storage if a change to the array shows in the list.
+            var first = global::System.Runtime.InteropServices.MemoryMarshal.AsBytes(new global::System.Span<T>(b.array, b.index, 1));
+            first[0] = 1;
+            return !l[0].Equals(default(T));
+        }
+
+        /// <summary>Appends the <paramref name="count"/> elements in <paramref name="bytes"/> (little-endian) to <paramref name="l"/>; false if it did nothing.</summary>
+        public static bool Append(global::System.Collections.Generic.List<T> l, global::System.ReadOnlySpan<byte> bytes, int count)
+        {
+            if (count < MinCount || !works) return false;
+            var b = global::System.Threading.Interlocked.Exchange(ref shared, null);
+            if (b == null) return false;
+            T[] a;
+            int at;
+            try
+            {
+                b.count = count;
+                b.array = null;
+                l.AddRange(b);
+                a = b.array;
+                at = b.index;
+            }
+            finally
+            {
+                b.array = null;
+                global::System.Threading.Volatile.Write(ref shared, b);
+            }
+            if (a == null)
+            {
+                l.RemoveRange(l.Count - count, count);
+                return false;
+            }
+            bytes.CopyTo(global::System.Runtime.InteropServices.MemoryMarshal.AsBytes(new global::System.Span<T>(a, at, count)));
+            return true;
+        }
+
+        /// <summary>Whether lists of T decode with one copy here (little-endian, and the probe passed).</summary>
+        public static bool Available { get { return works; } }
+
+        public int Count { get { return count; } }
+        public bool IsReadOnly { get { return true; } }
+
+        /// <summary>Called by List.AddRange with the list's array: remembers where the elements go.</summary>
+        public void CopyTo(T[] array, int arrayIndex)
+        {
+            this.array = array;
+            index = arrayIndex;
+        }
+
+        public void Add(T item) { throw new global::System.NotSupportedException(); }
+        public void Clear() { throw new global::System.NotSupportedException(); }
+        public bool Contains(T item) { throw new global::System.NotSupportedException(); }
+        public bool Remove(T item) { throw new global::System.NotSupportedException(); }
+        public global::System.Collections.Generic.IEnumerator<T> GetEnumerator() { throw new global::System.NotSupportedException(); }
+        global::System.Collections.IEnumerator global::System.Collections.IEnumerable.GetEnumerator() { throw new global::System.NotSupportedException(); }
     }
 
     /// <summary>UTF-8 helpers that neither allocate nor depend on Encoding's span overloads.</summary>
@@ -1227,7 +1880,7 @@ namespace Pkt
             if (failed != null) throw failed;
             int avail = count - start;
             if (avail < 4) return false;
-            uint len = global::System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(new global::System.ReadOnlySpan<byte>(buf, start, 4));
+            uint len = PktBytes.GetU32(buf, start);
             if (len > (uint)limits.MaxFrame)
             {
                 Fail(len);

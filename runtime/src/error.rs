@@ -216,8 +216,9 @@ pub enum EncodeErrorKind {
     },
     /// A field declared with `@max(N)` is longer than `N`.
     FieldTooLong {
-        /// The field's name.
-        field: &'static str,
+        /// The field's name (`Type.field`), with the steps into it for a
+        /// limit on an element, key or value (`Type.field[]`).
+        field: Cow<'static, str>,
         /// Its length (bytes or elements).
         len: usize,
         /// The declared maximum.
@@ -255,8 +256,12 @@ impl EncodeError {
     }
 
     /// A [`EncodeErrorKind::FieldTooLong`] error.
-    pub fn field_too_long(field: &'static str, len: usize, max: usize) -> Self {
-        Self::new(EncodeErrorKind::FieldTooLong { field, len, max })
+    pub fn field_too_long(field: impl Into<Cow<'static, str>>, len: usize, max: usize) -> Self {
+        Self::new(EncodeErrorKind::FieldTooLong {
+            field: field.into(),
+            len,
+            max,
+        })
     }
 
     /// A [`EncodeErrorKind::TooLarge`] error.

@@ -322,6 +322,14 @@ macro_rules! fixed_codec {
         }
 
         #[allow(deprecated)]
+        impl $crate::FixedDefault for $t {
+            #[inline]
+            fn fixed_default() -> Self {
+                <$t as ::core::default::Default>::default()
+            }
+        }
+
+        #[allow(deprecated)]
         impl $crate::Decode for $t {
             const MIN_ENCODED_LEN: usize = <$t as $crate::FixedSize>::SIZE;
             const MEMORY: usize = $memory;

@@ -580,28 +580,46 @@ fn read_map<K: Decode + Ord, V: Decode>(
     map: &mut BTreeMap<K, V>,
     r: &mut Reader<'_>,
 ) -> Result<(), DecodeError> {
-    let min = K::MIN_ENCODED_LEN.saturating_add(V::MIN_ENCODED_LEN);
-    let count = r.read_map_count(min, K::MEMORY.saturating_add(V::MEMORY))?;
-    read_entries(map, count, r)
+    read_map_with(map, r, K::decode_raw, V::decode_raw, V::decode_into_raw)
 }
 
-/// Reads `count` entries (a count already read and charged) into `map`.
+/// [`read_map`] with each key and value read by `key` and `value`, or a
+/// large value decoded in place by `value_into` (which check the limits on
+/// them, [`crate::max`]).
+#[inline]
+pub(crate) fn read_map_with<K: Decode + Ord, V: Decode>(
+    map: &mut BTreeMap<K, V>,
+    r: &mut Reader<'_>,
+    key: impl FnMut(&mut Reader<'_>) -> Result<K, DecodeError>,
+    value: impl FnMut(&mut Reader<'_>) -> Result<V, DecodeError>,
+    value_into: impl FnMut(&mut V, &mut Reader<'_>) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    let min = K::MIN_ENCODED_LEN.saturating_add(V::MIN_ENCODED_LEN);
+    let count = r.read_map_count(min, K::MEMORY.saturating_add(V::MEMORY))?;
+    read_entries(map, count, r, key, value, value_into)
+}
+
+/// Reads `count` entries (a count already read and charged) into `map`,
+/// as [`read_map_with`] does.
 pub(crate) fn read_entries<K: Decode + Ord, V: Decode>(
     map: &mut BTreeMap<K, V>,
     count: usize,
     r: &mut Reader<'_>,
+    mut key: impl FnMut(&mut Reader<'_>) -> Result<K, DecodeError>,
+    mut value: impl FnMut(&mut Reader<'_>) -> Result<V, DecodeError>,
+    mut value_into: impl FnMut(&mut V, &mut Reader<'_>) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
     for _ in 0..count {
         let at = r.position();
-        let k = K::decode_raw(r)?;
+        let k = key(r)?;
         if map.contains_key(&k) {
             return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
         }
         if const { crate::traits::is_placed::<V>() } {
             // A large value is decoded where it will live in the map.
-            insert_placeholder(map, k).decode_into_raw(r)?;
+            value_into(insert_placeholder(map, k), r)?;
         } else {
-            let v = V::decode_raw(r)?;
+            let v = value(r)?;
             map.insert(k, v);
         }
     }

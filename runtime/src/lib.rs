@@ -24,6 +24,8 @@
 //!   memory is their encoding) one copy per list.
 //! * [`view`]: borrowed views, which validate the input once as `decode`
 //!   does and then read it in place, allocating nothing.
+//! * [`max`]: `@max` limits on the elements, keys and values of a field's
+//!   type (`list<string @max(24)>`), for decoders, views and encoders.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
 //!
 //! With its default features the crate has no dependencies. Its `unsafe`
@@ -61,9 +63,10 @@ pub mod codec;
 mod error;
 pub mod fixed;
 pub mod frame;
-mod impls;
+pub(crate) mod impls;
 mod limits;
 pub mod list;
+pub mod max;
 pub mod memory;
 pub mod plain;
 mod reader;
@@ -79,7 +82,7 @@ pub use limits::Limits;
 pub use reader::{DecodeBudget, Reader, VariantFrame};
 pub use traits::{
     boxed_default, check_max, decode_variant, enter_encode, reset, set_variant,
-    set_variant_placeholder, Decode, Encode, FixedSize, MaxLen,
+    set_variant_placeholder, Decode, Encode, FixedDefault, FixedSize, MaxLen,
 };
 pub use view::{View, Viewable};
 pub use writer::Writer;

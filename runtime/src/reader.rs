@@ -629,20 +629,26 @@ impl<'a> Reader<'a> {
         max: usize,
         optional: bool,
     ) -> Result<(), DecodeError> {
+        match self.peek_len(optional) {
+            Some((len, at)) => self.check_max(field, len, max, at),
+            None => Ok(()),
+        }
+    }
+
+    /// The length or count prefix about to be read, and its offset, without
+    /// reading it: after an option flag when `optional` (`None` unless the
+    /// flag is 1), and `None` when the prefix is not all there.
+    #[inline]
+    pub fn peek_len(&self, optional: bool) -> Option<(usize, usize)> {
         let mut at = self.pos;
         if optional {
             if self.buf.get(at) != Some(&1) {
-                return Ok(());
+                return None;
             }
             at += 1;
         }
-        match self.buf.get(at..at + 4) {
-            Some(b) => {
-                let len = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
-                self.check_max(field, len, max, at)
-            }
-            _ => Ok(()),
-        }
+        let b = self.buf.get(at..)?.first_chunk::<4>()?;
+        Some((u32::from_le_bytes(*b) as usize, at))
     }
 
     /// Enters one level of nesting; [`DecodeErrorKind::DepthExceeded`] past

@@ -585,6 +585,37 @@ pub trait FixedSize: Sized {
     }
 }
 
+/// The default value of a [`FixedSize`] type, which borrowed views of large
+/// fixed-size values ([`view::Fixed`](crate::view::Fixed),
+/// [`view::FixedArray`](crate::view::FixedArray)) give when they are
+/// themselves a default. Unlike [`Default`] it holds for arrays of any
+/// length (`[[f32; 16]; 300]`); generated types get it from
+/// [`fixed_codec!`](crate::fixed_codec).
+pub trait FixedDefault: Sized {
+    /// The value `Default::default()` gives, where there is one.
+    fn fixed_default() -> Self;
+}
+
+impl<T: FixedDefault, const N: usize> FixedDefault for [T; N] {
+    #[inline]
+    fn fixed_default() -> Self {
+        core::array::from_fn(|_| T::fixed_default())
+    }
+}
+
+macro_rules! fixed_default_by_default {
+    ($($t:ty),*) => {$(
+        impl FixedDefault for $t {
+            #[inline]
+            fn fixed_default() -> Self {
+                <$t as Default>::default()
+            }
+        }
+    )*};
+}
+
+fixed_default_by_default!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
+
 /// The quantity an `@max(N)` limit counts: bytes of a string or `bytes`,
 /// elements of a list or map; an absent optional counts 0.
 pub trait MaxLen {

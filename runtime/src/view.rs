@@ -40,7 +40,7 @@ use core::marker::PhantomData;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::limits::Limits;
 use crate::reader::Reader;
-use crate::traits::{Decode, FixedSize};
+use crate::traits::{Decode, FixedDefault, FixedSize};
 
 /// A value read in place from validated input.
 ///
@@ -404,18 +404,17 @@ impl<'a, V: View<'a> + Default + 'a, const N: usize> ListArray<'a, V, N> {
     }
 }
 
-impl<'a, V, const N: usize> View<'a> for ListArray<'a, V, N>
-where
-    V: View<'a> + Default,
-    [V::Owned; N]: Decode,
-{
-    type Owned = [V::Owned; N];
-    #[inline]
-    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+impl<'a, V, const N: usize> ListArray<'a, V, N> {
+    /// [`View::view_raw`] with each element validated by `elem` (which
+    /// checks the limits on it, [`crate::max`]).
+    pub(crate) fn view_with(
+        r: &mut Reader<'a>,
+        mut elem: impl FnMut(&mut Reader<'a>) -> Result<V, DecodeError>,
+    ) -> Result<Self, DecodeError> {
         // As `Decode for [T; N]`: the elements back to back, no count.
         let ((), bytes) = consumed(r, |r| {
             for _ in 0..N {
-                V::view_raw(r)?;
+                elem(r)?;
             }
             Ok(())
         })?;
@@ -424,6 +423,18 @@ where
             count: N,
             _elem: PhantomData,
         }))
+    }
+}
+
+impl<'a, V, const N: usize> View<'a> for ListArray<'a, V, N>
+where
+    V: View<'a> + Default,
+    [V::Owned; N]: Decode,
+{
+    type Owned = [V::Owned; N];
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        Self::view_with(r, V::view_raw)
     }
     /// Decodes the elements again with the owned type's decoder, which
     /// places large ones where they lie.
@@ -626,16 +637,16 @@ impl<T, const N: usize> Clone for FixedArray<'_, T, N> {
 
 impl<T, const N: usize> Copy for FixedArray<'_, T, N> {}
 
-impl<T: FixedSize + Default + Copy, const N: usize> Default for FixedArray<'_, T, N> {
+impl<T: FixedSize + FixedDefault + Copy, const N: usize> Default for FixedArray<'_, T, N> {
     /// An array of default values: its bytes are `N` encoded defaults,
     /// which a view cannot borrow from anywhere, so [`get`](FixedArray::get)
-    /// gives `T::default()` for them.
+    /// gives `T::fixed_default()` for them.
     fn default() -> Self {
         FixedArray(FixedList::default())
     }
 }
 
-impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
+impl<'a, T: FixedSize + FixedDefault + 'a, const N: usize> FixedArray<'a, T, N> {
     /// `N`.
     #[inline]
     pub fn len(&self) -> usize {
@@ -654,13 +665,13 @@ impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
         if i >= N {
             return None;
         }
-        Some(self.0.get(i).unwrap_or_default())
+        Some(self.0.get(i).unwrap_or_else(T::fixed_default))
     }
 
     /// The elements in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
         let list = self.0;
-        (0..N).map(move |i| list.get(i).unwrap_or_default())
+        (0..N).map(move |i| list.get(i).unwrap_or_else(T::fixed_default))
     }
 
     /// The encoded elements (empty for a default view).
@@ -672,7 +683,7 @@ impl<'a, T: FixedSize + Default + 'a, const N: usize> FixedArray<'a, T, N> {
     /// The array.
     pub fn to_array(&self) -> [T; N] {
         let list = self.0;
-        core::array::from_fn(|i| list.get(i).unwrap_or_default())
+        core::array::from_fn(|i| list.get(i).unwrap_or_else(T::fixed_default))
     }
 }
 
@@ -689,7 +700,7 @@ impl<'a, T: crate::plain::Plain, const N: usize> FixedArray<'a, T, N> {
 
 impl<'a, T, const N: usize> View<'a> for FixedArray<'a, T, N>
 where
-    T: FixedSize + Decode + Default + Copy,
+    T: FixedSize + FixedDefault + Decode + Copy,
     [T; N]: Decode,
 {
     type Owned = [T; N];
@@ -711,7 +722,7 @@ where
     }
 }
 
-impl<T: FixedSize + Default + fmt::Debug, const N: usize> fmt::Debug for FixedArray<'_, T, N> {
+impl<T: FixedSize + FixedDefault + fmt::Debug, const N: usize> fmt::Debug for FixedArray<'_, T, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
@@ -743,12 +754,12 @@ impl<T> Default for Fixed<'_, T> {
     }
 }
 
-impl<'a, T: FixedSize + Default> Fixed<'a, T> {
+impl<'a, T: FixedSize + FixedDefault> Fixed<'a, T> {
     /// The value.
     #[inline]
     pub fn get(&self) -> T {
         if self.bytes.is_empty() && T::SIZE != 0 {
-            return T::default();
+            return T::fixed_default();
         }
         T::read_valid(self.bytes)
     }
@@ -760,7 +771,7 @@ impl<'a, T: FixedSize + Default> Fixed<'a, T> {
     }
 }
 
-impl<'a, T: FixedSize + Decode + Default> View<'a> for Fixed<'a, T> {
+impl<'a, T: FixedSize + FixedDefault + Decode> View<'a> for Fixed<'a, T> {
     type Owned = T;
     #[inline]
     fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
@@ -778,7 +789,7 @@ impl<'a, T: FixedSize + Decode + Default> View<'a> for Fixed<'a, T> {
     }
 }
 
-impl<T: FixedSize + Default + fmt::Debug> fmt::Debug for Fixed<'_, T> {
+impl<T: FixedSize + FixedDefault + fmt::Debug> fmt::Debug for Fixed<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.get().fmt(f)
     }
@@ -844,17 +855,21 @@ impl<'a, V: View<'a>> List<'a, V> {
     }
 }
 
-impl<'a, V: View<'a>> View<'a> for List<'a, V> {
-    type Owned = Vec<V::Owned>;
+impl<'a, V: View<'a>> List<'a, V> {
+    /// [`View::view_raw`] with each element validated by `elem` (which
+    /// checks the limits on it, [`crate::max`]).
     #[inline]
-    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+    pub(crate) fn view_with(
+        r: &mut Reader<'a>,
+        mut elem: impl FnMut(&mut Reader<'a>) -> Result<V, DecodeError>,
+    ) -> Result<Self, DecodeError> {
         let count = r.read_count(
             <V::Owned as Decode>::MIN_ENCODED_LEN,
             <V::Owned as Decode>::MEMORY,
         )?;
         let ((), bytes) = consumed(r, |r| {
             for _ in 0..count {
-                V::view_raw(r)?;
+                elem(r)?;
             }
             Ok(())
         })?;
@@ -863,6 +878,14 @@ impl<'a, V: View<'a>> View<'a> for List<'a, V> {
             count,
             _elem: PhantomData,
         })
+    }
+}
+
+impl<'a, V: View<'a>> View<'a> for List<'a, V> {
+    type Owned = Vec<V::Owned>;
+    #[inline]
+    fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        Self::view_with(r, V::view_raw)
     }
     fn into_owned(self) -> Self::Owned {
         if const { crate::traits::is_placed::<V::Owned>() } {
@@ -987,6 +1010,43 @@ where
     type Owned = std::collections::BTreeMap<K::Owned, V::Owned>;
 
     fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+        Self::view_with(r, K::view_raw, V::view_raw)
+    }
+
+    fn into_owned(self) -> Self::Owned {
+        if const { crate::traits::is_placed::<V::Owned>() } {
+            return decode_validated(self.bytes, |r| {
+                let mut map = std::collections::BTreeMap::new();
+                crate::impls::read_entries(
+                    &mut map,
+                    self.count,
+                    r,
+                    <K::Owned as Decode>::decode_raw,
+                    <V::Owned as Decode>::decode_raw,
+                    <V::Owned as Decode>::decode_into_raw,
+                )
+                .map(|()| map)
+            });
+        }
+        self.iter()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect()
+    }
+}
+
+impl<'a, K, V> Map<'a, K, V>
+where
+    K: View<'a> + Ord + Copy,
+    K::Owned: Ord,
+    V: View<'a>,
+{
+    /// [`View::view_raw`] with each key and value validated by `key` and
+    /// `value` (which check the limits on them, [`crate::max`]).
+    pub(crate) fn view_with(
+        r: &mut Reader<'a>,
+        mut key: impl FnMut(&mut Reader<'a>) -> Result<K, DecodeError>,
+        mut value: impl FnMut(&mut Reader<'a>) -> Result<V, DecodeError>,
+    ) -> Result<Self, DecodeError> {
         let min = <K::Owned as Decode>::MIN_ENCODED_LEN
             .saturating_add(<V::Owned as Decode>::MIN_ENCODED_LEN);
         let entry = <K::Owned as Decode>::MEMORY.saturating_add(<V::Owned as Decode>::MEMORY);
@@ -999,13 +1059,20 @@ where
             let mut last: Option<K> = None;
             for i in 0..count {
                 let at = r.position();
-                let k = K::view_raw(r)?;
+                let k = key(r)?;
                 if last.is_some_and(|last| last >= k) {
                     let before = &entries[..at - start];
-                    return keys_in_set::<K, V>(r, before, i, k, at, count);
+                    let rest = Rest {
+                        before,
+                        i,
+                        k,
+                        at,
+                        count,
+                    };
+                    return keys_in_set::<K, V>(r, rest, &mut key, &mut value);
                 }
                 last = Some(k);
-                V::view_raw(r)?;
+                value(r)?;
             }
             Ok(())
         })?;
@@ -1015,18 +1082,17 @@ where
             _entry: PhantomData,
         })
     }
+}
 
-    fn into_owned(self) -> Self::Owned {
-        if const { crate::traits::is_placed::<V::Owned>() } {
-            return decode_validated(self.bytes, |r| {
-                let mut map = std::collections::BTreeMap::new();
-                crate::impls::read_entries(&mut map, self.count, r).map(|()| map)
-            });
-        }
-        self.iter()
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
-            .collect()
-    }
+/// Where a map's validation is when a key is not greater than the one
+/// before: the entries `before` it, the entry's index `i`, its key `k` read
+/// at `at`, and the entry count.
+struct Rest<'a, K> {
+    before: &'a [u8],
+    i: usize,
+    k: K,
+    at: usize,
+    count: usize,
 }
 
 /// The rest of a map's validation once the key `k` of entry `i`, read at
@@ -1037,28 +1103,26 @@ where
 #[inline(never)]
 fn keys_in_set<'a, K: View<'a> + Ord, V: View<'a>>(
     r: &mut Reader<'a>,
-    before: &'a [u8],
-    i: usize,
-    k: K,
-    at: usize,
-    count: usize,
+    rest: Rest<'a, K>,
+    key: &mut impl FnMut(&mut Reader<'a>) -> Result<K, DecodeError>,
+    value: &mut impl FnMut(&mut Reader<'a>) -> Result<V, DecodeError>,
 ) -> Result<(), DecodeError> {
     let mut seen = std::collections::BTreeSet::new();
-    let mut again = Reader::with_limits(before, VALIDATED);
-    for _ in 0..i {
+    let mut again = Reader::with_limits(rest.before, VALIDATED);
+    for _ in 0..rest.i {
         seen.insert(revalidated::<K>(&mut again));
         revalidated::<V>(&mut again);
     }
-    if !seen.insert(k) {
-        return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
+    if !seen.insert(rest.k) {
+        return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, rest.at));
     }
-    V::view_raw(r)?;
-    for _ in i + 1..count {
+    value(r)?;
+    for _ in rest.i + 1..rest.count {
         let at = r.position();
-        if !seen.insert(K::view_raw(r)?) {
+        if !seen.insert(key(r)?) {
             return Err(DecodeError::new(DecodeErrorKind::DuplicateMapKey, at));
         }
-        V::view_raw(r)?;
+        value(r)?;
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ mod support;
 use std::path::Path;
 
 use pkt_rust_tests::{Entry, MODELS, TYPES};
+use pkt_test_support::scaled;
 use pktc::ir::{Ir, TypeId, TypeKind};
 use pktc::tools::inspect;
 use support::{ir, qualified, Gen, Rng};
@@ -159,6 +160,67 @@ fn corpus_and_mutations_get_one_answer_from_every_decoder() {
         n > cases as usize && rejected > quarter && n - rejected > quarter,
         "{n} inputs, {rejected} rejected"
     );
+}
+
+/// The types with `@max` on their elements, keys and values
+/// (`schemas/limits.pkt`): valid encodings with one prefix set just past a
+/// limit get one answer from every decoder, inspect included, and every
+/// kind of part is rejected by its own limit, named alike.
+#[test]
+fn element_limits_get_one_answer_from_every_decoder() {
+    let ir = ir();
+    let entries = entries(&ir);
+    let limited: Vec<_> = entries
+        .iter()
+        .filter(|(_, e)| e.name.starts_with("test.limits."))
+        .collect();
+    assert_eq!(limited.len(), 3, "Chat, Line and Packet");
+    let mut rng = Rng(0xE1E_3E47_0000_0001);
+    let mut parts: std::collections::BTreeMap<String, usize> = Default::default();
+    for case in 0..scaled(4_000, 20_000) {
+        let &&(id, entry) = &limited[(case % limited.len() as u64) as usize];
+        let mut bytes = Gen::new(&ir, case).encode(id);
+        if bytes.len() < 4 {
+            continue;
+        }
+        // One past the limits of `schemas/limits.pkt`, or far past them.
+        let n = [3u32, 4, 5, 6, 7, 9, 11, 25, 33, 257, 1 << 20][rng.below(11) as usize];
+        let at = rng.below(bytes.len() as u64 - 3) as usize;
+        bytes[at..at + 4].copy_from_slice(&n.to_le_bytes());
+        let what = format!("case {case} ({})", entry.name);
+        agree(&ir, id, entry, &bytes, &what);
+        let [decoded, _] = (entry.outcomes)(&bytes);
+        if let Err((kind, _)) = decoded {
+            if let Some(field) = kind
+                .strip_prefix("FieldTooLong { field: \"")
+                .and_then(|k| k.split('"').next())
+            {
+                *parts.entry(field.to_string()).or_default() += 1;
+            }
+        }
+    }
+    // Every bounded part, each element, key and value of every depth.
+    for part in [
+        "test.limits.Chat.mentions",
+        "test.limits.Chat.mentions[]",
+        "test.limits.Chat.tags[key]",
+        "test.limits.Chat.tags[value]",
+        "test.limits.Chat.notes[]",
+        "test.limits.Chat.grid",
+        "test.limits.Chat.grid[]",
+        "test.limits.Chat.grid[][]",
+        "test.limits.Chat.slots[]",
+        "test.limits.Chat.groups[value]",
+        "test.limits.Line.words[]",
+        "test.limits.Line.keys[key]",
+        "test.limits.Packet.Say[]",
+        "test.limits.Packet.Lines[value]",
+    ] {
+        assert!(
+            parts.get(part).is_some_and(|&n| n > 0),
+            "{part} never rejected: {parts:?}"
+        );
+    }
 }
 
 #[test]

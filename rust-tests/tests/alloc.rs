@@ -26,7 +26,8 @@ fn measure(f: &mut dyn FnMut()) -> usize {
 fn contains_map(ir: &Ir, ty: &Type, seen: &mut HashSet<TypeId>) -> bool {
     match ty {
         Type::Map(..) => true,
-        Type::List(t) | Type::Array(t, _) | Type::Optional(t) => contains_map(ir, t, seen),
+        Type::List(t) | Type::Array(t, _) => contains_map(ir, t, seen),
+        Type::Optional(t) => contains_map(ir, t, seen),
         Type::Named(r) => {
             if !seen.insert(r.id) {
                 return false;

@@ -97,6 +97,20 @@ static class CrossLang
                 values.WriteLine(v.Key + "\t" + Hex(v.Value));
             }}
         }}
+        using (var refusals = new StreamWriter(args[3]))
+        {{
+            foreach (var r in Values.Refused())
+            {{
+                try
+                {{
+                    refusals.WriteLine(r.Key + "\twritten " + Hex(r.Value()));
+                }}
+                catch (Pkt.PktEncodeException e)
+                {{
+                    refusals.WriteLine(r.Key + "\t" + e.Message);
+                }}
+            }}
+        }}
         return 0;
     }}
 }}
@@ -105,7 +119,8 @@ static class CrossLang
 }
 
 /// Values built in C#; `rust_values` builds the same ones in Rust.
-const CSHARP_VALUES: &str = r#"using System.Collections.Generic;
+const CSHARP_VALUES: &str = r#"using System;
+using System.Collections.Generic;
 
 static class Values
 {
@@ -168,6 +183,55 @@ static class Values
         batch.Entries.Add(new Test.Frozen.Entry { Level = (Test.Frozen.Level)9, At = 8, Source = "", Text = "h\u00e9llo" });
         batch.Latest = new Test.Frozen.Entry { Level = Test.Frozen.Level.Error, At = 9, Source = "x", Text = "" };
         yield return Pair("frozen_batch", batch.ToArray());
+
+        // Every part at its `@max` (schemas/limits.pkt).
+        yield return Pair("limits_chat", FullChat().ToArray());
+    }
+
+    static Test.Limits.Chat FullChat()
+    {
+        var chat = new Test.Limits.Chat();
+        for (int i = 0; i < 8; i++) chat.Mentions.Add(new string('m', 24));
+        chat.Tags.Add(new string('k', 32), new byte[256]);
+        chat.Notes.Add("four");
+        chat.Notes.Add(null);
+        for (int i = 0; i < 3; i++) chat.Grid.Add(new List<string> { "five!", "" });
+        chat.Slots[0] = new byte[] { 1, 2 };
+        chat.Groups = new Pkt.PktMap<byte, List<uint>>(Pkt.PktKeyOrders.U8);
+        chat.Groups.Add(1, new List<uint> { 1, 2 });
+        return chat;
+    }
+
+    /// Values with one part over its `@max`, which the encoders refuse,
+    /// naming the part; `refused` builds the same ones in Rust.
+    public static IEnumerable<KeyValuePair<string, Func<byte[]>>> Refused()
+    {
+        yield return Refusal("mentions", c => c.Mentions.Add(new string('m', 25)));
+        yield return Refusal("tags_key", c => c.Tags.Add(new string('k', 33), new byte[0]));
+        yield return Refusal("tags_value", c => c.Tags.Add("", new byte[257]));
+        yield return Refusal("notes", c => c.Notes.Add("fives"));
+        yield return Refusal("grid", c => c.Grid.Add(new List<string> { "", "", "" }));
+        yield return Refusal("grid_cell", c => c.Grid.Add(new List<string> { "sixsix" }));
+        yield return Refusal("slots", c => c.Slots[2] = new byte[3]);
+        yield return Refusal("groups", c => c.Groups[1] = new List<uint> { 1, 2, 3 });
+        yield return new KeyValuePair<string, Func<byte[]>>("say", () =>
+            new Test.Limits.Packet.Say(new List<string> { new string('x', 11) }).ToArray());
+        yield return new KeyValuePair<string, Func<byte[]>>("line", () =>
+        {
+            var line = new Test.Limits.Line();
+            line.Keys.Add("four", 1);
+            return line.ToArray();
+        });
+    }
+
+    static KeyValuePair<string, Func<byte[]>> Refusal(string name, Action<Test.Limits.Chat> change)
+    {
+        return new KeyValuePair<string, Func<byte[]>>(name, () =>
+        {
+            var chat = FullChat();
+            change(chat);
+            return chat.ToArray();
+        });
     }
 
     static KeyValuePair<string, byte[]> Pair(string name, byte[] bytes)
@@ -353,7 +417,63 @@ fn check_value(name: &str, bytes: &[u8]) {
                 }),
             },
         ),
+        "limits_chat" => same(name, bytes, full_chat()),
         other => panic!("no Rust value for {other}"),
+    }
+}
+
+/// `FullChat` of the C# values: every part of `test.limits.Chat` at its
+/// `@max`.
+fn full_chat() -> pkt_rust_tests::test::limits::Chat {
+    pkt_rust_tests::test::limits::Chat {
+        mentions: vec!["m".repeat(24); 8],
+        tags: BTreeMap::from([("k".repeat(32), vec![0; 256])]),
+        notes: vec![Some("four".into()), None],
+        grid: vec![vec!["five!".into(), String::new()]; 3],
+        slots: [vec![1, 2], Vec::new(), Vec::new()],
+        groups: Some(BTreeMap::from([(1, vec![1, 2])])),
+    }
+}
+
+/// What the Rust encoder says of the value `Refused` builds in C# under
+/// `name`: the error's text, which the C# exception's must equal.
+fn refused(name: &str) -> String {
+    use pkt_rust_tests::test::limits::{Line, Packet};
+    let mut chat = full_chat();
+    let result = match name {
+        "say" => Packet::Say(vec!["x".repeat(11)]).encode_to_vec(),
+        "line" => Line {
+            keys: BTreeMap::from([("four".into(), 1)]),
+            ..Line::default()
+        }
+        .encode_to_vec(),
+        _ => {
+            match name {
+                "mentions" => chat.mentions.push("m".repeat(25)),
+                "tags_key" => {
+                    chat.tags.insert("k".repeat(33), Vec::new());
+                }
+                "tags_value" => {
+                    chat.tags.insert(String::new(), vec![0; 257]);
+                }
+                "notes" => chat.notes.push(Some("fives".into())),
+                "grid" => chat.grid.push(vec![String::new(); 3]),
+                "grid_cell" => chat.grid.push(vec!["sixsix".into()]),
+                "slots" => chat.slots[2] = vec![0; 3],
+                "groups" => {
+                    chat.groups
+                        .as_mut()
+                        .expect("groups")
+                        .insert(1, vec![1, 2, 3]);
+                }
+                other => panic!("no Rust refusal for {other}"),
+            }
+            chat.encode_to_vec()
+        }
+    };
+    match result {
+        Ok(bytes) => format!("written {}", hex(&bytes)),
+        Err(e) => e.to_string(),
     }
 }
 
@@ -414,7 +534,8 @@ fn rust_and_csharp_agree_byte_for_byte() {
     );
     let output = dir.join("csharp-roundtrip.txt");
     let values = dir.join("csharp-values.txt");
-    mono::run(&exe, &[&input, &output, &values]);
+    let refusals = dir.join("csharp-refusals.txt");
+    mono::run(&exe, &[&input, &output, &values, &refusals]);
 
     let back = std::fs::read_to_string(&output).expect("C# output");
     let mut compared = 0;
@@ -431,7 +552,22 @@ fn rust_and_csharp_agree_byte_for_byte() {
         check_value(name, &unhex(bytes));
         names.push(name);
     }
-    assert_eq!(names.len(), 12, "{names:?}");
+    assert_eq!(names.len(), 13, "{names:?}");
+
+    // Both encoders refuse the same values, naming the same part.
+    let refusals = std::fs::read_to_string(&refusals).expect("C# refusals");
+    let mut refused_count = 0;
+    for line in refusals.lines() {
+        let (name, csharp) = line.split_once('\t').expect("name<TAB>message");
+        let rust = refused(name);
+        assert!(
+            rust.starts_with("field `"),
+            "{name}: Rust writes it: {rust}"
+        );
+        assert_eq!(csharp, rust, "{name}: C# and Rust refuse differently");
+        refused_count += 1;
+    }
+    assert_eq!(refused_count, 10, "{refusals}");
     println!(
         "{count} vectors ({golden_sent} of the {} golden ones: the others are enums) agree; {} C# values decode in Rust",
         golden.len(),

@@ -150,7 +150,7 @@ fn encoders_refuse_values_over_their_limits() {
     assert_eq!(
         err.kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "seeds.chat.ChatPacket.nickname",
+            field: "seeds.chat.ChatPacket.nickname".into(),
             len: 33,
             max: 32
         }
@@ -167,7 +167,7 @@ fn encoders_refuse_values_over_their_limits() {
     assert_eq!(
         chat.encode_to_vec().unwrap_err().kind(),
         &EncodeErrorKind::FieldTooLong {
-            field: "game.net.ChatMessage.mentions",
+            field: "game.net.ChatMessage.mentions".into(),
             len: 9,
             max: 8
         }
@@ -228,4 +228,190 @@ fn encodings_past_four_gibibytes_are_an_error() {
             available: 16
         }
     );
+}
+
+/// `@max` on elements, keys and values (`schemas/limits.pkt`): each part over
+/// its limit is refused by the encoders and rejected by `decode`,
+/// `decode_into` and `view` at its prefix, named by its place; a value at
+/// every limit goes through.
+#[test]
+fn element_limits_bind_every_part() {
+    use pkt_runtime::EncodeErrorKind;
+    use pkt_rust_tests::test::limits::{Chat, Line, Packet};
+    use std::collections::BTreeMap;
+
+    let full = Chat {
+        mentions: vec!["m".repeat(24); 8],
+        tags: BTreeMap::from([("k".repeat(32), vec![7; 256])]),
+        notes: vec![Some("four".into()), None],
+        grid: vec![vec!["five!".into(); 2]; 3],
+        slots: [vec![1, 2], Vec::new(), vec![3]],
+        groups: Some(BTreeMap::from([(1, vec![1, 2])])),
+    };
+    let bytes = full.encode_to_vec().expect("at every limit");
+    assert_eq!(Chat::decode(&bytes).unwrap(), full);
+    assert_eq!(Chat::view(&bytes).unwrap().to_owned(), full);
+
+    // Each part one over its limit, with where its prefix lands.
+    let cases: Vec<(Chat, &str, usize, usize)> = vec![
+        (
+            Chat {
+                mentions: vec!["m".repeat(25)],
+                ..Chat::default()
+            },
+            "test.limits.Chat.mentions[]",
+            25,
+            24,
+        ),
+        (
+            Chat {
+                tags: BTreeMap::from([("k".repeat(33), Vec::new())]),
+                ..Chat::default()
+            },
+            "test.limits.Chat.tags[key]",
+            33,
+            32,
+        ),
+        (
+            Chat {
+                tags: BTreeMap::from([(String::new(), vec![0; 257])]),
+                ..Chat::default()
+            },
+            "test.limits.Chat.tags[value]",
+            257,
+            256,
+        ),
+        (
+            Chat {
+                notes: vec![None, Some("fives".into())],
+                ..Chat::default()
+            },
+            "test.limits.Chat.notes[]",
+            5,
+            4,
+        ),
+        (
+            Chat {
+                grid: vec![vec![String::new(); 3]],
+                ..Chat::default()
+            },
+            "test.limits.Chat.grid[]",
+            3,
+            2,
+        ),
+        (
+            Chat {
+                grid: vec![Vec::new(), vec!["sixsix".into()]],
+                ..Chat::default()
+            },
+            "test.limits.Chat.grid[][]",
+            6,
+            5,
+        ),
+        (
+            Chat {
+                slots: [Vec::new(), Vec::new(), vec![0; 3]],
+                ..Chat::default()
+            },
+            "test.limits.Chat.slots[]",
+            3,
+            2,
+        ),
+        (
+            Chat {
+                groups: Some(BTreeMap::from([(9, vec![0; 3])])),
+                ..Chat::default()
+            },
+            "test.limits.Chat.groups[value]",
+            3,
+            2,
+        ),
+    ];
+    for (value, field, len, max) in cases {
+        assert_eq!(
+            value.encode_to_vec().unwrap_err().kind(),
+            &EncodeErrorKind::FieldTooLong {
+                field: field.into(),
+                len,
+                max
+            },
+            "{field}"
+        );
+        let bytes = value.encode_to_vec_unchecked();
+        let (k, at) = kind::<Chat>(&bytes);
+        assert_eq!(
+            k,
+            DecodeErrorKind::FieldTooLong {
+                field: field.into(),
+                len,
+                max
+            },
+            "{field}"
+        );
+        // The prefix over the limit is `len` as a little-endian u32 there.
+        assert_eq!(
+            bytes[at..at + 4],
+            (len as u32).to_le_bytes(),
+            "{field} at {at}"
+        );
+        let e = Chat::view(&bytes).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (&k, at), "{field}: view");
+        let mut into = full.clone();
+        let e = into.decode_into(&bytes).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (&k, at), "{field}: decode_into");
+    }
+
+    // A variable-size struct's and a union variant's parts.
+    let line = Line {
+        words: vec!["toolong".into()],
+        ..Line::default()
+    };
+    assert!(line.encode_to_vec().is_err());
+    assert_eq!(
+        kind::<Line>(&line.encode_to_vec_unchecked()),
+        (
+            DecodeErrorKind::FieldTooLong {
+                field: "test.limits.Line.words[]".into(),
+                len: 7,
+                max: 6
+            },
+            4
+        )
+    );
+    let say = Packet::Say(vec!["x".repeat(11)]);
+    assert_eq!(
+        say.encode_to_vec().unwrap_err().kind(),
+        &EncodeErrorKind::FieldTooLong {
+            field: "test.limits.Packet.Say[]".into(),
+            len: 11,
+            max: 10
+        }
+    );
+    let bytes = say.encode_to_vec_unchecked();
+    let expected = (
+        DecodeErrorKind::FieldTooLong {
+            field: "test.limits.Packet.Say[]".into(),
+            len: 11,
+            max: 10,
+        },
+        9,
+    );
+    assert_eq!(kind::<Packet>(&bytes), expected);
+    let e = Packet::view(&bytes).unwrap_err();
+    assert_eq!((e.kind().clone(), e.offset()), expected);
+    let mut into = Packet::Say(Vec::new());
+    let e = into.decode_into(&bytes).unwrap_err();
+    assert_eq!((e.kind().clone(), e.offset()), expected);
+    let mut other = Packet::Chat(Chat::default());
+    let e = other.decode_into(&bytes).unwrap_err();
+    assert_eq!((e.kind().clone(), e.offset()), expected);
+    // Inside a variant's payload message, the message names its own field.
+    let chat = Packet::Chat(Chat {
+        mentions: vec!["m".repeat(25)],
+        ..Chat::default()
+    });
+    assert!(matches!(
+        chat.encode_to_vec().unwrap_err().kind(),
+        EncodeErrorKind::FieldTooLong { field, .. } if field == "test.limits.Chat.mentions[]"
+    ));
 }

@@ -6,11 +6,15 @@
 //! - [`alloc`]: a counting global allocator; declare it in a test binary with
 //!   [`counting_allocator!`].
 //! - [`vectors`]: the golden vectors of `schemas/vectors/`.
+//! - [`full_aot`]: running C# under Mono's full AOT (no JIT), as IL2CPP does.
+//! - [`schema_gen`]: random valid schemas over every construct.
 //! - [`long_tests`] and [`scaled`]: the long runs behind `PKT_LONG_TESTS`.
 
 pub mod alloc;
+pub mod full_aot;
 pub mod hex;
 mod rng;
+pub mod schema_gen;
 pub mod vectors;
 
 pub use rng::Rng;

@@ -88,6 +88,11 @@ pub struct GenOptions {
     /// than 32 elements). Off by default; when off the output does not
     /// mention serde at all.
     pub serde: bool,
+    /// C#: generate `unsafe` code (pointer stores and loads after the same
+    /// bounds checks) for the hot paths; the project must compile with
+    /// `/unsafe` (`AllowUnsafeBlocks`). Off by default: the default output
+    /// needs no unsafe code.
+    pub unsafe_code: bool,
     /// The directory the files will be written to, given as the schema
     /// paths were (relative to the current directory, or absolute). Each
     /// file's header names its schema by the path from there, so the text
@@ -105,6 +110,7 @@ impl GenOptions {
             lang,
             runtime: true,
             serde: false,
+            unsafe_code: false,
             out_dir: None,
             asmdef: None,
         }

@@ -13,7 +13,10 @@ use crate::ir::*;
 use crate::names::{self, Companion, Lang, NameKind, Naming};
 use crate::wire;
 
+mod max;
 mod view;
+
+use max::Marker;
 
 /// Parsed once per process: code generation runs per schema set, and in
 /// `build.rs` and the fuzzers many times.
@@ -179,6 +182,9 @@ pub const NAMING: Naming = Naming {
     prelude: PRELUDE_TYPES,
     runtime_namespace: None,
     runtime_types: &[],
+    platform_namespaces: &[],
+    reserved_global_types: &[],
+    types_and_namespaces_clash: false,
     consts_holder: None,
     reserved_stems: &["mod"],
     namespace_hides_type: None,
@@ -282,7 +288,7 @@ fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
         }
         let mut own = false;
         for f in fields {
-            own |= f.max.is_some();
+            own |= f.max.is_some() || f.ty.has_element_max();
             let mut parts = Vec::new();
             f.ty.named_parts(&mut parts);
             for t in parts {
@@ -533,15 +539,9 @@ fn tidy(text: &str) -> String {
     out
 }
 
-/// The separator between `name:` and a field's type: a space, or a line
-/// break when the declaration would pass rustfmt's 100 columns.
-fn type_separator(indent: usize, name: &str, ty: &str) -> String {
-    let width = indent + "pub ".len() + name.len() + ": ".len() + ty.len() + ",".len();
-    if width > 100 {
-        format!("\n{}", " ".repeat(indent + 4))
-    } else {
-        " ".to_string()
-    }
+/// An owned type's field declaration at 4 columns.
+fn field_decl(name: &str, ty: &str) -> String {
+    type_lines(4, &format!("pub {name}: "), ty, ",", true).join("\n")
 }
 
 #[derive(Serialize)]
@@ -791,6 +791,17 @@ impl Cx<'_> {
         }
     }
 
+    /// [`default_expr`](Self::default_expr) of a field or variant, in its
+    /// box when the owned type boxes it (`Box<[T; 33]>`).
+    fn slot_default_expr(&self, ty: &Type, value: Option<&Value>, cyclic: bool) -> Option<String> {
+        let expr = self.default_expr(ty, value)?;
+        Some(if cyclic && !matches!(ty, Type::Optional(_)) {
+            format!("::std::boxed::Box::new({expr})")
+        } else {
+            expr
+        })
+    }
+
     /// The default value expression; `None` when it is `Default::default()`.
     fn default_expr(&self, ty: &Type, value: Option<&Value>) -> Option<String> {
         match (value, ty) {
@@ -825,7 +836,8 @@ impl Cx<'_> {
     /// `@max` limits.
     fn needs_check(&self, ty: &Type) -> bool {
         match ty {
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.needs_check(t),
+            Type::List(t) | Type::Array(t, _) => self.needs_check(t),
+            Type::Optional(t) => self.needs_check(t),
             Type::Map(k, v) => self.needs_check(k) || self.needs_check(v),
             Type::Named(r) => {
                 matches!(
@@ -837,10 +849,24 @@ impl Cx<'_> {
         }
     }
 
+    /// Whether code for field `f` names something `@deprecated`: its
+    /// type, a type inside it, or the enum value of its default.
+    fn field_uses_deprecated(&self, f: &Field) -> bool {
+        let default_deprecated = match (&f.default, &f.ty) {
+            (Some(Value::Enum { index, .. }), Type::Named(r)) => match &self.ir.ty(r.id).kind {
+                TypeKind::Enum { values, .. } => values.get(*index).is_some_and(|v| v.deprecated),
+                _ => false,
+            },
+            _ => false,
+        };
+        f.deprecated || default_deprecated || self.uses_deprecated(&f.ty)
+    }
+
     fn uses_deprecated(&self, ty: &Type) -> bool {
         match ty {
             Type::Named(r) => self.ir.ty(r.id).deprecated,
-            Type::List(t) | Type::Array(t, _) | Type::Optional(t) => self.uses_deprecated(t),
+            Type::List(t) | Type::Array(t, _) => self.uses_deprecated(t),
+            Type::Optional(t) => self.uses_deprecated(t),
             Type::Map(k, v) => self.uses_deprecated(k) || self.uses_deprecated(v),
             _ => false,
         }
@@ -894,17 +920,17 @@ impl Cx<'_> {
 
     /// The `pkt_runtime::plain!` invocation for a plain struct: each field
     /// with its type and wire range.
-    /// The `pkt_runtime::plain!` invocation, laid out as rustfmt lays out
-    /// the struct literal it parses as: on one line when the fields take at
-    /// most 18 columns (`struct_lit_width`) and the line at most 100.
     fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
-        let parts: Vec<String> = fields
+        // rustfmt reads the argument as a struct literal, which it keeps
+        // on one line while its fields take at most 18 columns
+        // (`struct_lit_width`).
+        let body: Vec<String> = fields
             .iter()
             .map(|f| format!("{}: {} = {}", f.name, f.ty, f.range))
             .collect();
-        let joined = parts.join(", ");
-        let one = format!("::pkt_runtime::plain!({name} {{ {joined} }});");
-        if joined.chars().count() <= 18 && one.chars().count() <= 100 {
+        let body = body.join(", ");
+        let one = format!("::pkt_runtime::plain!({name} {{ {body} }});");
+        if body.chars().count() <= 18 && one.chars().count() <= 100 {
             return vec![one];
         }
         let mut lines = vec![format!("::pkt_runtime::plain!({name} {{")];
@@ -958,7 +984,7 @@ impl Cx<'_> {
                     doc: doc_lines(&f.doc),
                     deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, false),
-                    ty_sep: type_separator(4, &name, &ty),
+                    decl: field_decl(&name, &ty),
                     name,
                     ty,
                     range: format!("{start}..{end}"),
@@ -977,7 +1003,12 @@ impl Cx<'_> {
             .iter()
             .filter_map(|f| f.valid_check.clone())
             .collect();
+        let defaults: Vec<(String, String)> = fields
+            .iter()
+            .map(|f| (f.name.clone(), f.default.clone()))
+            .collect();
         StructView {
+            default_body: default_body(&defaults),
             total: self.total[id.0],
             valid_checks,
             fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
@@ -992,12 +1023,10 @@ impl Cx<'_> {
                 derive,
                 // Structs are frozen: every field must be present.
                 self.serde_type_attrs(&[]),
-                fields.iter().any(|f| f.deprecated.is_some())
-                    || def
-                        .kind
-                        .fields()
-                        .iter()
-                        .any(|f| self.uses_deprecated(&f.ty)),
+                def.kind
+                    .fields()
+                    .iter()
+                    .any(|f| self.field_uses_deprecated(f)),
             ),
             size,
             size_comment: super::sum_comment(
@@ -1126,6 +1155,12 @@ impl Cx<'_> {
     fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
         let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
         let optional = matches!(f.ty, Type::Optional(_));
+        if let Some(marker) = Marker::of(&f.ty, f.max) {
+            // Every limit, the field's own too, is the marker's; a field
+            // with limits inside is never boxed (a cycle runs through
+            // optionals and arrays of declared types only).
+            return marker.alias(indent);
+        }
         let mut lines = Vec::new();
         if let Some(max) = f.max {
             lines.push(call_statement(
@@ -1167,12 +1202,17 @@ impl Cx<'_> {
                         ";",
                     )),
                 }
-                let default = self.default_expr(&f.ty, f.default.as_ref());
+                let default = self.slot_default_expr(&f.ty, f.default.as_ref(), f.cyclic);
                 derive_default &= default.is_none();
                 let ty = self.field_type(&f.ty, f.cyclic);
                 let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
                 let default = default.unwrap_or_else(|| "Default::default()".to_string());
+                // What a boxed field's box is reset to.
+                let unboxed_default = self
+                    .default_expr(&f.ty, f.default.as_ref())
+                    .unwrap_or_else(|| "Default::default()".to_string());
                 let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+                let bounded = f.ty.has_element_max();
                 let default_charge = match &f.default {
                     Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
                     _ => None,
@@ -1200,12 +1240,11 @@ impl Cx<'_> {
                     head: if_head(12, &format!("{name}: if body.is_empty()")),
                     raw_charge_default: charge_default(16),
                     raw_checks: checks(16),
-                    raw_value: call_statement(
-                        16,
-                        "body.field",
-                        std::slice::from_ref(&schema_name),
-                        "?",
-                    ),
+                    raw_value: if bounded {
+                        max::field(16, "body", &schema_name, "?")
+                    } else {
+                        call_statement(16, "body.field", std::slice::from_ref(&schema_name), "?")
+                    },
                     into_charge_default: charge_default(12),
                     into_checks: checks(12),
                     // An absent boxed field is reset inside its existing box,
@@ -1219,40 +1258,50 @@ impl Cx<'_> {
                             &[format!("&mut self.{name}")],
                             ";",
                         )
+                    } else if boxed {
+                        expr_lines(12, &format!("*self.{name} = "), &unboxed_default, ";", true)
+                            .join("\n")
                     } else {
-                        split_line(
+                        expr_lines(12, &format!("self.{name} = "), &default, ";", true).join("\n")
+                    },
+                    field_into: if bounded {
+                        max::field_into(12, "body", &format!("&mut self.{name}"), &schema_name)
+                    } else {
+                        call_statement(
                             12,
-                            &format!("{}self.{name}", if boxed { "*" } else { "" }),
-                            " = ",
-                            &format!("{default};"),
+                            "body.field_into",
+                            &[format!("&mut self.{name}"), schema_name.clone()],
+                            "?;",
                         )
                     },
-                    field_into: call_statement(
-                        12,
-                        "body.field_into",
-                        &[
-                            format!("&mut self.{name}"),
-                            format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
-                        ],
-                        "?;",
-                    ),
                     doc: doc_lines(&f.doc),
                     deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, f.cyclic),
-                    ty_sep: type_separator(4, &name, &ty),
+                    decl: field_decl(&name, &ty),
                     name,
                     ty,
                     default,
                 }
             })
             .collect();
-        let members_deprecated = fields
-            .iter()
-            .any(|f| f.deprecated || self.uses_deprecated(&f.ty));
+        let members_deprecated = fields.iter().any(|f| self.field_uses_deprecated(f));
         let mut limit_checks = Vec::new();
         let mut nested = false;
         for f in fields {
             let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+            if let Some(marker) = Marker::of(&f.ty, f.max) {
+                // The limits and the nested messages' checks in one walk,
+                // in wire order.
+                nested = true;
+                limit_checks.extend(max::check_block(
+                    &marker,
+                    8,
+                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
+                    &format!("&self.{name}"),
+                    "?;",
+                ));
+                continue;
+            }
             if let Some(max) = f.max {
                 limit_checks.push(call_statement(
                     8,
@@ -1292,7 +1341,15 @@ impl Cx<'_> {
         } else {
             self.derive_line(&["Clone", "Debug", "PartialEq"])
         };
+        let mut defaults: Vec<(String, String)> = views
+            .iter()
+            .map(|f| (f.name.clone(), f.default.clone()))
+            .collect();
+        if preserve_unknown {
+            defaults.push(("unknown_fields".to_string(), "Vec::new()".to_string()));
+        }
         MessageView {
+            default_body: default_body(&defaults),
             limit_checks,
             // Like the wire format, a serialized message may lack fields
             // (written by an older version): they take their defaults.
@@ -1348,16 +1405,21 @@ impl Cx<'_> {
                 .insert(0, "        let _ = (depth, max_depth);".to_string());
         }
         for (f, v) in fields.iter().zip(&mut view.fields) {
-            v.into_checks = self.field_checks("r", 8, def, f);
-            v.field_into = call_statement(
-                8,
-                "r.field_into",
-                &[
-                    format!("&mut self.{}", v.name),
-                    format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
-                ],
-                "?;",
-            );
+            let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+            let target = format!("&mut self.{}", v.name);
+            if f.ty.has_element_max() {
+                // Fields back to back in one scope: each `Max` in a block.
+                let mut lines = vec!["        {".to_string()];
+                lines.extend(self.field_checks("r", 12, def, f));
+                v.into_checks = lines;
+                v.field_into = format!(
+                    "{}\n        }}",
+                    max::field_into(12, "r", &target, &schema_name)
+                );
+            } else {
+                v.into_checks = self.field_checks("r", 8, def, f);
+                v.field_into = call_statement(8, "r.field_into", &[target, schema_name], "?;");
+            }
         }
         view.min_len = def.layout.min_size();
         view
@@ -1423,7 +1485,8 @@ impl Cx<'_> {
             .map(|v| {
                 let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
                 let ty = self.field_type(&v.ty, v.cyclic);
-                let decl = format!("    {name}({ty}),");
+                let marker = Marker::of(&v.ty, None);
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), v.name);
                 let fixed_size = match self.ir.layout(&v.ty) {
                     Layout::Fixed { size } if !v.cyclic => Some(size),
                     _ => None,
@@ -1458,26 +1521,53 @@ impl Cx<'_> {
                     doc: doc_lines(&v.doc),
                     deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     attrs: self.serde_field_attrs(&v.ty, v.cyclic),
-                    decl: if decl.chars().count() <= 100 {
-                        decl
-                    } else {
-                        format!("    {name}(\n        {ty},\n    ),")
-                    },
+                    decl: variant_decl(&name, &ty),
                     len_arm: match_arm(
                         12,
                         &format!("Self::{name}(v)"),
                         "::pkt_runtime::Encode::encoded_len(v)",
                     ),
-                    decode_variant: call_statement(
-                        16,
-                        "::pkt_runtime::decode_variant",
-                        &[
-                            "slot".to_string(),
-                            "&mut body".to_string(),
-                            format!("Self::{name}"),
+                    decode_value: match &marker {
+                        Some(m) => max::variant_lines(m, 16, "variant", &schema_name),
+                        None => vec![
+                            "                let v = ::pkt_runtime::Decode::decode_raw(&mut body)?;"
+                                .to_string(),
                         ],
-                        "?;",
-                    ),
+                    },
+                    decode_into_value: match &marker {
+                        Some(m) => max::variant_lines(m, 16, "variant_into", &schema_name),
+                        None => vec![
+                            "                ::pkt_runtime::Decode::decode_into_raw(v, &mut body)?;"
+                                .to_string(),
+                        ],
+                    },
+                    decode_variant: match &marker {
+                        Some(m) => {
+                            let mut lines = m.alias(16);
+                            lines.push(call_statement(
+                                16,
+                                "::pkt_runtime::max::decode_variant::<_, Max, _>",
+                                &[
+                                    "slot".to_string(),
+                                    "&mut body".to_string(),
+                                    schema_name.clone(),
+                                    format!("Self::{name}"),
+                                ],
+                                "?;",
+                            ));
+                            lines.join("\n")
+                        }
+                        None => call_statement(
+                            16,
+                            "::pkt_runtime::decode_variant",
+                            &[
+                                "slot".to_string(),
+                                "&mut body".to_string(),
+                                format!("Self::{name}"),
+                            ],
+                            "?;",
+                        ),
+                    },
                     set_variant: call_statement(
                         16,
                         "::pkt_runtime::set_variant",
@@ -1518,16 +1608,38 @@ impl Cx<'_> {
         let limited = variants
             .iter()
             .zip(&views)
-            .filter(|(v, _)| self.needs_check(&v.ty))
-            .map(|(_, view)| {
-                match_arm(
-                    12,
-                    &format!("Self::{}(v)", view.name),
-                    "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
-                )
+            .filter_map(|(v, view)| {
+                let pattern = format!("Self::{}(v)", view.name);
+                if let Some(marker) = Marker::of(&v.ty, None) {
+                    // The block of the check, as the arm's body.
+                    let block = max::check_block(
+                        &marker,
+                        12,
+                        &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
+                        "v",
+                        "",
+                    );
+                    return Some(format!(
+                        "            {pattern} => {}",
+                        block.join("\n").trim_start()
+                    ));
+                }
+                self.needs_check(&v.ty).then(|| {
+                    match_arm(
+                        12,
+                        &pattern,
+                        "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
+                    )
+                })
             })
             .collect();
         UnionView {
+            unknown_one_line: unknown_on_one_line(views.iter().map(|v| {
+                !v.doc.is_empty()
+                    || v.deprecated.is_some()
+                    || !v.attrs.is_empty()
+                    || v.decl.contains('\n')
+            })),
             limited,
             fixed_appends,
             // Externally tagged: `{"Variant": payload}`, and
@@ -1575,10 +1687,13 @@ impl Cx<'_> {
                     "});".to_string(),
                 ]
             },
+            first_default: union_default(
+                &views[0].name,
+                &self
+                    .slot_default_expr(&variants[0].ty, None, variants[0].cyclic)
+                    .unwrap_or_else(|| "Default::default()".to_string()),
+            ),
             first: views[0].name.clone(),
-            first_default: self
-                .default_expr(&variants[0].ty, None)
-                .unwrap_or_else(|| "Default::default()".to_string()),
             variants: views,
         }
     }
@@ -1635,6 +1750,8 @@ struct StructView {
     /// The parts of `size` ([`super::sum_comment`]).
     size_comment: String,
     derive_default: bool,
+    /// The lines of `Default::default()` (see [`default_body`]).
+    default_body: Vec<String>,
     /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
     /// bulk list paths and `pkt_runtime::plain!`.
     plain: bool,
@@ -1661,7 +1778,8 @@ struct StructFieldView {
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
-    ty_sep: String,
+    /// `pub name: Type,`, laid out as rustfmt lays it out.
+    decl: String,
     ty: String,
     /// Byte range inside the struct, e.g. `4..8`.
     range: String,
@@ -1683,6 +1801,8 @@ struct StructFieldView {
 struct MessageView {
     #[serde(flatten)]
     common: Common,
+    /// The lines of `Default::default()` (see [`default_body`]).
+    default_body: Vec<String>,
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
     /// The parts of `fixed_len` as a comment ([`super::sum_comment`]).
@@ -1715,7 +1835,8 @@ struct MessageFieldView {
     /// Attribute lines before the field.
     attrs: Vec<String>,
     name: String,
-    ty_sep: String,
+    /// `pub name: Type,`, laid out as rustfmt lays it out.
+    decl: String,
     ty: String,
     default: String,
     /// The statement of `encode_raw` that writes the field.
@@ -1789,6 +1910,7 @@ struct UnionView {
     /// `kept` body.
     set_unknown: Vec<String>,
     first: String,
+    /// The body of `Default::default()`: the first variant with its default.
     first_default: String,
     /// The match arms of `check_at` for variants whose payload holds a
     /// message or union to check.
@@ -1796,6 +1918,8 @@ struct UnionView {
     /// The variants `encode_into` appends in one step; when there are none,
     /// the union keeps the default `encode_into`.
     fixed_appends: Vec<FixedAppend>,
+    /// `Unknown { tag, body }` on one line (see [`unknown_on_one_line`]).
+    unknown_one_line: bool,
     variants: Vec<VariantView>,
 }
 
@@ -1828,6 +1952,11 @@ struct VariantView {
     decl: String,
     /// The match arm of `encoded_len`.
     len_arm: String,
+    /// The statements that decode the payload into `v` in `decode_raw`.
+    decode_value: Vec<String>,
+    /// The statements that decode the payload into the existing `v` in
+    /// `decode_into_raw`.
+    decode_into_value: Vec<String>,
     /// The statement of `decode_into_raw` that switches to the variant.
     decode_variant: String,
     /// The statement of `decode_into_raw` that stores a decoded boxed
@@ -1879,6 +2008,126 @@ fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> S
     out
 }
 
+/// A type as rustfmt lays it out on a line that starts with `lead` at
+/// `indent` columns and ends with `tail`: on that line when it fits 100
+/// columns; else, when `may_move`, alone on the next line, indented once
+/// more, if it fits there; else broken at its generic arguments, one per
+/// line with a trailing comma, each laid out the same way. (A declaration's
+/// type has no length limit: schema names have none, and types nest.)
+fn type_lines(indent: usize, lead: &str, ty: &str, tail: &str, may_move: bool) -> Vec<String> {
+    let width = |s: &str| s.chars().count();
+    let pad = " ".repeat(indent);
+    let one = format!("{pad}{lead}{ty}{tail}");
+    if width(&one) <= 100 {
+        return vec![one];
+    }
+    let moved = may_move && !lead.is_empty();
+    if moved {
+        let next = format!("{pad}    {ty}{tail}");
+        if width(&next) <= 100 {
+            return vec![format!("{pad}{}", lead.trim_end()), next];
+        }
+    }
+    let Some((head, args)) = generic_args(ty) else {
+        // `[T; N]` is broken inside `T`, the brackets staying on its first
+        // and last lines.
+        return match array_parts(ty) {
+            Some((elem, n)) if generic_args(elem).is_some() || array_parts(elem).is_some() => {
+                type_lines(
+                    indent,
+                    &format!("{lead}["),
+                    elem,
+                    &format!("; {n}]{tail}"),
+                    false,
+                )
+            }
+            _ => vec![one],
+        };
+    };
+    let same = format!("{pad}{lead}{head}<");
+    let (mut out, inner) = if width(&same) <= 100 || !moved {
+        (vec![same], indent)
+    } else {
+        (
+            vec![
+                format!("{pad}{}", lead.trim_end()),
+                format!("{pad}    {head}<"),
+            ],
+            indent + 4,
+        )
+    };
+    for a in args {
+        out.extend(type_lines(inner + 4, "", a, ",", false));
+    }
+    out.push(format!("{}>{tail}", " ".repeat(inner)));
+    out
+}
+
+/// `[T; N]` as `T` and `N`.
+fn array_parts(ty: &str) -> Option<(&str, &str)> {
+    let inner = ty.strip_prefix('[')?.strip_suffix(']')?;
+    let mut depth = 0usize;
+    let mut split = None;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.checked_sub(1)?,
+            ';' if depth == 0 => split = Some(i),
+            _ => {}
+        }
+    }
+    let i = split?;
+    Some((inner[..i].trim(), inner[i + 1..].trim()))
+}
+
+/// `Head<a, b>` as `Head` and its top-level arguments; `None` for a type
+/// without arguments of its own (`u8`, `&'a str`, `[T; 4]`).
+fn generic_args(ty: &str) -> Option<(&str, Vec<&str>)> {
+    if ty.starts_with(['[', '&', '(']) {
+        return None;
+    }
+    let open = ty.find('<')?;
+    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim());
+    Some((&ty[..open], args))
+}
+
+/// A union variant's declaration, `Name(Type),` at 4 columns, as rustfmt
+/// lays it out.
+fn variant_decl(name: &str, ty: &str) -> String {
+    let one = format!("    {name}({ty}),");
+    if one.chars().count() <= 100 {
+        return one;
+    }
+    let mut lines = vec![format!("    {name}(")];
+    lines.extend(type_lines(8, "", ty, ",", false));
+    lines.push("    ),".to_string());
+    lines.join("\n")
+}
+
+/// Whether a union's `Unknown { tag, body }` variant goes on one line, as
+/// rustfmt decides: it lays out an enum's struct variants on one line when
+/// their fields fit, unless the enum mixes variants of one line with
+/// variants of several (a doc comment or attribute counts as a line), when
+/// it writes them one field per line. `Unknown` has a doc comment, so it is
+/// on one line exactly when every other variant takes several lines too.
+fn unknown_on_one_line(multiline: impl IntoIterator<Item = bool>) -> bool {
+    multiline.into_iter().all(|m| m)
+}
+
 /// A macro call statement laid out as rustfmt lays it out: as
 /// [`call_statement`], but without a trailing comma when broken.
 fn macro_statement(indent: usize, callee: &str, args: &[String]) -> String {
@@ -1901,6 +2150,165 @@ fn split_line(indent: usize, lhs: &str, sep: &str, rhs: &str) -> String {
         return line;
     }
     format!("{pad}{lhs}{}\n{pad}    {rhs}", sep.trim_end())
+}
+
+/// An expression (a default value: calls, closures, literals) at `indent`
+/// columns between `lead` and `tail`, laid out as rustfmt lays it out: on
+/// one line when every argument list takes at most 60 columns (rustfmt's
+/// `fn_call_width`) and the line at most 100; else, when `may_move`, alone
+/// on the next line if it fits there; else a call's closure argument
+/// `|_| body` becomes a block, a call whose only argument is a call hands
+/// its line to that argument (rustfmt's overflow of the last argument), and
+/// any other argument goes on a line of its own.
+fn expr_lines(indent: usize, lead: &str, expr: &str, tail: &str, may_move: bool) -> Vec<String> {
+    expr_layout(indent, lead, expr, tail, may_move, true)
+}
+
+fn expr_layout(
+    indent: usize,
+    lead: &str,
+    expr: &str,
+    tail: &str,
+    may_move: bool,
+    may_be_flat: bool,
+) -> Vec<String> {
+    let width = |s: &str| s.chars().count();
+    let pad = " ".repeat(indent);
+    let flat = flat_fits(expr);
+    let one = format!("{pad}{lead}{expr}{tail}");
+    if may_be_flat && flat && width(&one) <= 100 {
+        return vec![one];
+    }
+    if may_move && flat && !lead.trim().is_empty() {
+        let next = format!("{pad}    {expr}{tail}");
+        if width(&next) <= 100 {
+            return vec![format!("{pad}{}", lead.trim_end()), next];
+        }
+    }
+    if let Some((callee, arg)) = single_call(expr) {
+        if let Some(body) = arg.strip_prefix("|_| ") {
+            let mut out = vec![format!("{pad}{lead}{callee}(|_| {{")];
+            out.extend(expr_layout(indent + 4, "", body, "", false, true));
+            out.push(format!("{pad}}}){tail}"));
+            return out;
+        }
+        if single_call(arg).is_some() {
+            // The argument, formatted on this line, may not be flat: the
+            // call's own arguments would then pass 60 columns.
+            let lead = format!("{lead}{callee}(");
+            return expr_layout(indent, &lead, arg, &format!("){tail}"), false, false);
+        }
+        let alone = format!("{pad}    {arg},");
+        if flat_fits(arg) && width(&alone) <= 100 {
+            return vec![
+                format!("{pad}{lead}{callee}("),
+                alone,
+                format!("{pad}){tail}"),
+            ];
+        }
+    }
+    // Nothing fits (a long name or string): the value after the lead's
+    // line break, as rustfmt would place it if it fitted.
+    if may_move && !lead.trim().is_empty() {
+        return vec![
+            format!("{pad}{}", lead.trim_end()),
+            format!("{pad}    {expr}{tail}"),
+        ];
+    }
+    vec![one]
+}
+
+/// Whether rustfmt keeps `expr` on one line as far as its argument lists
+/// and array expressions go: each at most 60 columns.
+fn flat_fits(expr: &str) -> bool {
+    let mut open: Vec<usize> = Vec::new();
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, c) in expr.char_indices() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' | '[' => open.push(i),
+            ')' | ']' => {
+                if let Some(start) = open.pop() {
+                    if expr[start + 1..i].chars().count() > 60 {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// `callee(arg)` as its callee and its one argument, when `expr` is a call
+/// of one argument (not `a(b)(c)`, not `x + f(y)`).
+fn single_call(expr: &str) -> Option<(&str, &str)> {
+    let body = expr.strip_suffix(')')?;
+    let open = expr.find('(')?;
+    let callee = &expr[..open];
+    if callee.is_empty() || callee.contains([' ', '|', '"', '[']) {
+        return None;
+    }
+    let arg = &body[open + 1..];
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    for c in arg.chars() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1;
+            }
+            ',' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    (depth == 0 && !in_str).then_some((callee, arg))
+}
+
+/// The body of a `Default::default()` that builds `Self { name: value, … }`:
+/// on one line when the fields take at most 18 columns (rustfmt's
+/// `struct_lit_width`), else a field per line, each value laid out by
+/// [`expr_lines`].
+fn default_body(fields: &[(String, String)]) -> Vec<String> {
+    let body: Vec<String> = fields.iter().map(|(n, v)| format!("{n}: {v}")).collect();
+    let body = body.join(", ");
+    let one = format!("        Self {{ {body} }}");
+    if body.chars().count() <= 18 && flat_fits(&body) && one.chars().count() <= 100 {
+        return vec![one];
+    }
+    let mut out = vec!["        Self {".to_string()];
+    for (name, value) in fields {
+        out.extend(expr_lines(12, &format!("{name}: "), value, ",", true));
+    }
+    out.push("        }".to_string());
+    out
+}
+
+/// The body of a union's `Default::default()`: `Self::First(default)`.
+fn union_default(first: &str, default: &str) -> String {
+    expr_lines(8, "", &format!("Self::{first}({default})"), "", false).join("\n")
 }
 
 /// A match arm `pat => expr,`, or as a block when it does not fit.

@@ -1,6 +1,12 @@
 //! Writing generated files: only when their content changes, so build tools
 //! that watch timestamps do not rebuild for nothing; and removing the files an
 //! earlier run wrote that the current one no longer produces.
+//!
+//! Nothing is written outside the output directory: a generated file's path
+//! must lie inside it, a symbolic link (or anything but a regular file or a
+//! directory) on the way is refused, and a file is replaced by renaming a new
+//! one over it, so a hard link to a file elsewhere is cut rather than
+//! written through.
 
 use std::fmt;
 use std::io::{self, Read as _};
@@ -61,10 +67,16 @@ fn failed(path: &Path, what: &str, e: &io::Error) -> WriteError {
 
 /// Writes `files` into `out_dir` and removes stale generated files there.
 ///
-/// A file is stale when it sits directly in `out_dir`, has the extension of
-/// one of `files` (so Rust and C# output may share a directory; see
-/// [`kind`]), carries the generated-file marker and is not one of `files`.
-/// Files without the marker are never removed.
+/// A file is stale when it sits directly in `out_dir`, is a regular file,
+/// has the extension of one of `files` (so Rust and C# output may share a
+/// directory; see [`kind`]), starts with pktc's header exactly
+/// ([`is_generated`](super::output::is_generated)) and is not one of
+/// `files`. No other file is ever removed.
+///
+/// A path of `files` that would leave `out_dir` (absolute, or with `..`), or
+/// that passes through or ends in a symbolic link or a special file (a FIFO
+/// would block the read of the old content), is an error before anything
+/// is written.
 pub fn write_files(
     out_dir: &Path,
     files: &[GeneratedFile],
@@ -81,9 +93,12 @@ pub fn write_files(
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(failed(out_dir, "cannot access the output directory", &e)),
     }
+    let paths = files
+        .iter()
+        .map(|f| target(out_dir, &f.path))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut report = WriteReport::default();
-    for f in files {
-        let path = out_dir.join(&f.path);
+    for (f, path) in files.iter().zip(paths) {
         let current = std::fs::read(&path).ok();
         if current.as_deref() == Some(f.contents.as_bytes()) {
             report.unchanged.push(path);
@@ -94,7 +109,7 @@ pub fn write_files(
                 std::fs::create_dir_all(parent)
                     .map_err(|e| failed(parent, "cannot create directory", &e))?;
             }
-            std::fs::write(&path, &f.contents).map_err(|e| failed(&path, "cannot write", &e))?;
+            replace(&path, f.contents.as_bytes())?;
         }
         report.changed.push(path);
     }
@@ -105,6 +120,80 @@ pub fn write_files(
         }
     }
     Ok(report)
+}
+
+/// Where a generated file at `relative` goes in `out_dir`, once it is sure
+/// to stay inside: only plain names, none of them an existing symbolic link
+/// or special file.
+fn target(out_dir: &Path, relative: &Path) -> Result<PathBuf, WriteError> {
+    use std::path::Component;
+    let refused = |path: &Path, message: String| WriteError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut path = out_dir.to_path_buf();
+    let mut parts = relative.components().peekable();
+    if parts.peek().is_none() {
+        return Err(refused(&path, "a generated file has an empty name".into()));
+    }
+    while let Some(part) = parts.next() {
+        let Component::Normal(name) = part else {
+            return Err(refused(
+                &out_dir.join(relative),
+                "a generated file's path leaves the output directory".into(),
+            ));
+        };
+        path.push(name);
+        let last = parts.peek().is_none();
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(refused(
+                    &path,
+                    "is a symbolic link: pktc writes only inside the output directory, never through a link; remove it".into(),
+                ))
+            }
+            Ok(m) if (last && !m.is_file()) || (!last && !m.is_dir()) => {
+                return Err(refused(
+                    &path,
+                    format!(
+                        "is not a {}: pktc does not replace it; remove it",
+                        if last { "regular file" } else { "directory" }
+                    ),
+                ))
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(failed(&path, "cannot access", &e)),
+        }
+    }
+    Ok(path)
+}
+
+/// Replaces the file at `path` with `contents`: written to a new file
+/// beside it, then renamed over it, so that readers never see half a file
+/// and a hard link to the old file keeps the old content.
+fn replace(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
+    use std::io::Write as _;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".pktc-tmp");
+    let temp = path.with_file_name(name);
+    // A temporary file left by an interrupted run (or anything else of its
+    // name: removing a link removes the link only) goes first.
+    match std::fs::remove_file(&temp) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(failed(&temp, "cannot remove", &e)),
+    }
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .and_then(|mut f| f.write_all(contents));
+    if let Err(e) = written.and_then(|()| std::fs::rename(&temp, path)) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(failed(path, "cannot write", &e));
+    }
+    Ok(())
 }
 
 fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, WriteError> {
@@ -127,7 +216,7 @@ fn stale_files(out_dir: &Path, files: &[GeneratedFile]) -> Result<Vec<PathBuf>, 
             continue;
         }
         let path = entry.path();
-        if starts_with_marker(&path) {
+        if has_header(&path) {
             stale.push(path);
         }
     }
@@ -146,7 +235,7 @@ fn kind(path: &Path) -> Option<&std::ffi::OsStr> {
 }
 
 /// Reads only the first lines: an unrelated large file costs nothing.
-fn starts_with_marker(path: &Path) -> bool {
+fn has_header(path: &Path) -> bool {
     let mut head = Vec::with_capacity(512);
     let read = std::fs::File::open(path).and_then(|f| f.take(512).read_to_end(&mut head));
     if read.is_err() {

@@ -343,7 +343,7 @@ fn zero_size_elements(ir: &Ir, diags: &mut Vec<Diagnostic>) {
             }
             Type::Array(elem, _) => {
                 // `[[Empty; 1]; 4]`: reported at the innermost array.
-                if zero(elem) && !matches!(**elem, Type::Array(..)) {
+                if zero(elem) && !matches!(elem.ty, Type::Array(..)) {
                     diags.push(
                         Diagnostic::error(
                             format!("`{elem}` has size 0 and cannot be an array element"),
@@ -506,7 +506,8 @@ fn mark_cyclic(ir: &mut Ir) {
     fn inline_parts(ty: &Type) -> Vec<TypeId> {
         match ty {
             Type::Named(r) => vec![r.id],
-            Type::Array(elem, _) | Type::Optional(elem) => inline_parts(elem),
+            Type::Array(elem, _) => inline_parts(elem),
+            Type::Optional(inner) => inline_parts(inner),
             _ => Vec::new(),
         }
     }

@@ -446,7 +446,7 @@ impl Lowerer<'_> {
 
     fn item_attrs(&mut self, item: &ast::Item) -> ItemAttrs {
         let mut out = ItemAttrs::default();
-        for a in &item.attrs {
+        for a in self.once(&item.attrs) {
             match a.name.name.as_str() {
                 "deprecated" => {
                     out.deprecated = true;
@@ -530,6 +530,38 @@ impl Lowerer<'_> {
         out
     }
 
+    /// `attrs` without the repeats of an attribute, each reported: a second
+    /// `@max` would silently replace the first (`list<string> @max(8)
+    /// @max(24)` reads as if it bounded the strings). `@allow` may repeat,
+    /// its names adding up.
+    fn once<'a>(&mut self, attrs: &'a [ast::Attr]) -> Vec<&'a ast::Attr> {
+        let mut out: Vec<&ast::Attr> = Vec::with_capacity(attrs.len());
+        for a in attrs {
+            let name = a.name.name.as_str();
+            let first = out.iter().find(|b| b.name.name == name && name != "allow");
+            let Some(first) = first else {
+                out.push(a);
+                continue;
+            };
+            let help = if name == "max" {
+                "give one limit; to bound each element, key or value of a collection, \
+                 write `@max` after its type: `list<string @max(24)> @max(8)`"
+            } else {
+                "remove the repeated attribute"
+            };
+            self.err(
+                Diagnostic::error(
+                    format!("`@{name}` is given twice"),
+                    a.span,
+                    "given again here",
+                )
+                .with_label(first.span, "first given here")
+                .with_help(help),
+            );
+        }
+        out
+    }
+
     fn no_args(&mut self, a: &ast::Attr) {
         if !a.args.is_empty() {
             self.err(Diagnostic::error(
@@ -589,7 +621,7 @@ impl Lowerer<'_> {
             let mut deprecated = false;
             let mut deprecated_note = None;
             let mut max = None;
-            for a in &f.attrs {
+            for a in self.once(&f.attrs) {
                 match a.name.name.as_str() {
                     "deprecated" => {
                         deprecated = true;
@@ -823,12 +855,12 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            TypeExprKind::List(elem) => Some(Type::List(Box::new(self.resolve(file, elem)?))),
+            TypeExprKind::List(elem) => Some(Type::List(Box::new(self.elem(file, elem)?))),
             TypeExprKind::Map(k, v) => {
-                let key = self.resolve(file, k);
-                let value = self.resolve(file, v);
+                let key = self.elem(file, k);
+                let value = self.elem(file, v);
                 let key = key?;
-                let key_ok = match &key {
+                let key_ok = match &key.ty {
                     Type::Prim(p) => p.is_integer() || *p == Prim::Bool,
                     Type::String => true,
                     Type::Named(r) => matches!(
@@ -844,7 +876,7 @@ impl Lowerer<'_> {
                 };
                 if !key_ok {
                     self.err(
-                        Diagnostic::error(format!("`{key}` cannot be a map key"), k.span, "not a valid key type")
+                        Diagnostic::error(format!("`{}` cannot be a map key", key.ty), k.span, "not a valid key type")
                             .with_help("map keys are integers, bool, string or enums, so that every language orders them the same way"),
                     );
                     return None;
@@ -852,7 +884,7 @@ impl Lowerer<'_> {
                 Some(Type::Map(Box::new(key), Box::new(value?)))
             }
             TypeExprKind::Array(elem, len) => {
-                let elem = self.resolve(file, elem);
+                let elem = self.elem(file, elem);
                 let n = self.int_value(file, len, Prim::U32, "array length");
                 let n = match n {
                     Some(n) if !(1..=MAX_ARRAY_LEN).contains(&n) => {
@@ -881,6 +913,20 @@ impl Lowerer<'_> {
                 Some(Type::Optional(Box::new(self.resolve(file, inner)?)))
             }
         }
+    }
+
+    /// An element, key or value type and its attributes: `@max(N)` bounds
+    /// each element as a field's bounds the field.
+    fn elem(&mut self, file: usize, t: &ast::TypeExpr) -> Option<Elem> {
+        let ty = self.resolve(file, t);
+        let mut max = None;
+        for a in self.once(&t.attrs) {
+            match a.name.name.as_str() {
+                "max" => max = self.max_attr(file, a, ty.as_ref()),
+                _ => self.unknown_attr(a, &["max"]),
+            }
+        }
+        Some(Elem { ty: ty?, max })
     }
 
     fn enum_kind(&mut self, file: usize, e: &ast::EnumDecl) -> TypeKind {
@@ -973,7 +1019,7 @@ impl Lowerer<'_> {
     /// Whether an enum value or variant is deprecated, and the reason given.
     fn value_attrs(&mut self, attrs: &[ast::Attr]) -> (bool, Option<String>) {
         let mut deprecated = (false, None);
-        for a in attrs {
+        for a in self.once(attrs) {
             if a.name.name == "deprecated" {
                 deprecated = (true, self.deprecation_note(a));
             } else {

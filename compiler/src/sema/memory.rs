@@ -40,7 +40,8 @@ pub(crate) fn inline_dependencies(kind: &TypeKind) -> Vec<TypeId> {
     fn named(ty: &Type, out: &mut Vec<TypeId>) {
         match ty {
             Type::Named(r) => out.push(r.id),
-            Type::Array(t, _) | Type::Optional(t) => named(t, out),
+            Type::Array(t, _) => named(t, out),
+            Type::Optional(t) => named(t, out),
             _ => {}
         }
     }

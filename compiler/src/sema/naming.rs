@@ -56,6 +56,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
         }
     }
     type_names(namings, ir, &mut diags);
+    types_named_like_namespaces(namings, ir, &mut diags);
     constants_classes(namings, ir, &mut diags);
     for def in &ir.types {
         for naming in namings.iter().filter(|n| !n.prelude.is_empty()) {
@@ -343,13 +344,31 @@ fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
             continue;
         };
         for naming in namings {
+            let span = file.namespace_span.unwrap_or_default();
+            let converted = (naming.convert)(NameKind::Type, first);
+            if let Some(platform) = naming.platform_namespaces.iter().find(|p| **p == converted) {
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "namespace `{}` is inside the {} platform namespace `{platform}`",
+                            file.namespace.join("."),
+                            naming.language
+                        ),
+                        span,
+                        format!("becomes `{platform}` in {}", naming.language),
+                    )
+                    .with_note(format!(
+                        "generated code names the platform's types by their full path (`global::{platform}.…`), which a schema type there would take over"
+                    ))
+                    .with_help("choose another first namespace segment"),
+                );
+            }
             let Some(runtime) = naming.runtime_namespace else {
                 continue;
             };
-            if (naming.convert)(NameKind::Type, first) != runtime {
+            if converted != runtime {
                 continue;
             }
-            let span = file.namespace_span.unwrap_or_default();
             let examples: Vec<String> = naming
                 .runtime_types
                 .iter()
@@ -376,14 +395,54 @@ fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
 }
 
 fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic>) {
-    if !naming.type_named_like_member_forbidden && naming.runtime_namespace.is_none() {
+    let converted = (naming.convert)(NameKind::Type, &def.name);
+    if ir.namespace_of(def).is_empty() {
+        // Outside a namespace, any type (an enum too) takes the name from
+        // the namespace generated code names by its full path.
+        let hidden = naming
+            .runtime_namespace
+            .iter()
+            .map(|r| (*r, "runtime"))
+            .chain(naming.platform_namespaces.iter().map(|p| (*p, "platform")))
+            .find(|(ns, _)| *ns == converted);
+        if let Some((ns, what)) = hidden {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "a type named `{}` outside a namespace hides the {} {what} namespace `{ns}`",
+                        def.name, naming.language
+                    ),
+                    def.span,
+                    "reserved type name",
+                )
+                .with_help("declare a `namespace`, or choose another name"),
+            );
+        }
+        if let Some((_, why)) = naming
+            .reserved_global_types
+            .iter()
+            .find(|(name, _)| *name == converted)
+        {
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "a type named `{}` outside a namespace cannot be generated in {}",
+                        def.name, naming.language
+                    ),
+                    def.span,
+                    "reserved type name",
+                )
+                .with_note(*why)
+                .with_help("declare a `namespace`, or choose another name"),
+            );
+        }
+    }
+    if !naming.type_named_like_member_forbidden {
         return;
     }
-    let converted = (naming.convert)(NameKind::Type, &def.name);
     let own: &[&str] = match def.kind {
         TypeKind::Union { .. } => naming.union_own_members,
-        // Enums have no generated members; nor, so far, are they checked
-        // against the runtime namespace.
+        // Enums have no generated members.
         TypeKind::Enum { .. } => return,
         _ => &[],
     };
@@ -414,21 +473,52 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
             .with_help("choose another name"),
         );
     }
-    let Some(runtime) = naming.runtime_namespace else {
-        return;
-    };
-    if ir.namespace_of(def).is_empty() && converted == runtime {
-        diags.push(
-            Diagnostic::error(
-                format!(
-                    "a type named `{}` outside a namespace hides the {} runtime namespace `{runtime}`",
-                    def.name, naming.language
-                ),
-                def.span,
-                "reserved type name",
-            )
-            .with_help("declare a `namespace`, or choose another name"),
-        );
+}
+
+/// Where types and namespaces share names (C#), no type may have the
+/// qualified name of a namespace of the compilation: `Net` in `game` and
+/// `namespace game.net`, or a top-level `Runtime` and `namespace runtime.x`.
+fn types_named_like_namespaces(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    for naming in namings.iter().filter(|n| n.types_and_namespaces_clash) {
+        let convert = |segs: &[String]| -> Vec<String> {
+            segs.iter()
+                .map(|s| (naming.convert)(NameKind::Type, s))
+                .collect()
+        };
+        // Every namespace and every prefix of one, converted, with a file
+        // that declares it.
+        let mut namespaces: HashMap<Vec<String>, &FileIr> = HashMap::new();
+        for file in &ir.files {
+            let converted = convert(&file.namespace);
+            for n in 1..=converted.len() {
+                namespaces.entry(converted[..n].to_vec()).or_insert(file);
+            }
+        }
+        for def in &ir.types {
+            let mut qualified = convert(ir.namespace_of(def));
+            qualified.push((naming.convert)(NameKind::Type, &def.name));
+            let Some(file) = namespaces.get(&qualified) else {
+                continue;
+            };
+            diags.push(
+                Diagnostic::error(
+                    format!(
+                        "{} `{}` has the name of the namespace `{}` in {}",
+                        def.kind.keyword(),
+                        def.name,
+                        qualified.join("."),
+                        naming.language
+                    ),
+                    def.span,
+                    format!("`{}` is also a namespace", qualified.join(".")),
+                )
+                .with_label(
+                    file.namespace_span.unwrap_or_default(),
+                    format!("namespace `{}`", file.namespace.join(".")),
+                )
+                .with_help("rename the type, or the namespace"),
+            );
+        }
     }
 }
 

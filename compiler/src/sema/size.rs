@@ -51,8 +51,9 @@ fn excess_within<'t>(ir: &Ir, ty: &'t Type) -> Option<(&'t Type, u64, &'static s
         return Some((ty, size, where_));
     }
     match ty {
-        Type::List(t) | Type::Array(t, _) | Type::Optional(t) => excess_within(ir, t),
-        Type::Map(k, v) => excess_within(ir, k).or_else(|| excess_within(ir, v)),
+        Type::List(t) | Type::Array(t, _) => excess_within(ir, &t.ty),
+        Type::Optional(t) => excess_within(ir, t),
+        Type::Map(k, v) => excess_within(ir, &k.ty).or_else(|| excess_within(ir, &v.ty)),
         Type::Prim(_) | Type::String | Type::Bytes | Type::Named(_) => None,
     }
 }

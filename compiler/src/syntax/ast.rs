@@ -171,6 +171,10 @@ pub struct Variant {
 #[derive(Clone, Debug)]
 pub struct TypeExpr {
     pub kind: TypeExprKind,
+    /// Attributes written after an element, key or value type
+    /// (`list<string @max(24)>`); a field's type has none of its own (they
+    /// are the field's).
+    pub attrs: Vec<Attr>,
     pub span: Span,
 }
 
@@ -267,6 +271,7 @@ impl Attr {
 impl TypeExpr {
     fn erase_spans(&mut self) {
         self.span = Span::default();
+        self.attrs.iter_mut().for_each(Attr::erase_spans);
         match &mut self.kind {
             TypeExprKind::Named(path) => path.iter_mut().for_each(|i| i.span = Span::default()),
             TypeExprKind::List(t) | TypeExprKind::Optional(t) => t.erase_spans(),

@@ -220,9 +220,15 @@ impl Cx<'_> {
     }
 
     fn attr(&mut self, p: Pair<Rule>) -> Attr {
-        let span = self.span(&p);
+        let mut span = self.span(&p);
+        let parens = p.as_str().ends_with(')');
         let mut inner = p.into_inner();
         let name = self.ident(inner.next().expect("grammar: attribute name"));
+        // Without parentheses, the rule has consumed the blanks and comments
+        // after the name while looking for `(`: they are not the attribute's.
+        if !parens {
+            span.end = name.span.end;
+        }
         let args = inner.map(|q| self.literal(q)).collect();
         Attr { name, args, span }
     }
@@ -414,6 +420,7 @@ impl Cx<'_> {
             let end = mark.as_span().end();
             ty = TypeExpr {
                 kind: TypeExprKind::Optional(Box::new(ty)),
+                attrs: Vec::new(),
                 span: Span::new(self.file, span.start as usize, end),
             };
         }
@@ -428,24 +435,36 @@ impl Cx<'_> {
                 TypeExprKind::Named(self.path(path))
             }
             Rule::list_ty => {
-                let elem = self.ty(p.into_inner().next().expect("grammar: list element"));
+                let elem = self.elem_ty(p.into_inner().next().expect("grammar: list element"));
                 TypeExprKind::List(Box::new(elem))
             }
             Rule::map_ty => {
                 let mut inner = p.into_inner();
-                let k = self.ty(inner.next().expect("grammar: map key"));
-                let v = self.ty(inner.next().expect("grammar: map value"));
+                let k = self.elem_ty(inner.next().expect("grammar: map key"));
+                let v = self.elem_ty(inner.next().expect("grammar: map value"));
                 TypeExprKind::Map(Box::new(k), Box::new(v))
             }
             Rule::array_ty => {
                 let mut inner = p.into_inner();
-                let elem = self.ty(inner.next().expect("grammar: array element"));
+                let elem = self.elem_ty(inner.next().expect("grammar: array element"));
                 let len = self.literal(inner.next().expect("grammar: array length"));
                 TypeExprKind::Array(Box::new(elem), len)
             }
             r => unreachable!("grammar: unexpected type rule {r:?}"),
         };
-        TypeExpr { kind, span }
+        TypeExpr {
+            kind,
+            attrs: Vec::new(),
+            span,
+        }
+    }
+
+    /// An element, key or value type and the attributes after it.
+    fn elem_ty(&mut self, p: Pair<Rule>) -> TypeExpr {
+        let mut inner = p.into_inner();
+        let mut ty = self.ty(inner.next().expect("grammar: element type"));
+        ty.attrs = inner.map(|a| self.attr(a)).collect();
+        ty
     }
 
     /// The value of a string literal; an unknown or malformed escape is
@@ -724,7 +743,7 @@ fn describe(rules: &[Rule]) -> String {
     for r in rules {
         let w = match r {
             Rule::ident | Rule::path | Rule::named_ty => "a name",
-            Rule::ty | Rule::list_ty | Rule::map_ty | Rule::array_ty => "a type",
+            Rule::ty | Rule::elem_ty | Rule::list_ty | Rule::map_ty | Rule::array_ty => "a type",
             Rule::literal | Rule::int_lit | Rule::float_lit | Rule::string_lit | Rule::bool_lit => {
                 "a value"
             }

@@ -43,9 +43,8 @@ pub fn format_source(text: &str) -> Result<String, Diagnostic> {
 pub fn format_path(path: &std::path::Path, check: bool) -> Result<bool, String> {
     let shown = crate::load::display(path);
     let mut sources = crate::diag::SourceMap::default();
-    let text = std::fs::read(path)
-        .and_then(crate::load::utf8_text)
-        .map_err(|e| {
+    let text =
+        crate::load::read_source(path).map_err(|e| {
             match crate::load::not_utf8_diagnostic(&e, path, shown.clone(), &mut sources) {
                 Some(d) => crate::diag::render(&d, &sources).trim_end().to_string(),
                 None => format!(
@@ -518,20 +517,20 @@ impl<'a> Writer<'a> {
             TypeExprKind::List(elem) => {
                 self.tok("list", start, start + "list".len());
                 self.punct("<");
-                self.ty(elem);
+                self.elem_ty(elem);
                 self.punct(">");
             }
             TypeExprKind::Map(k, v) => {
                 self.tok("map", start, start + "map".len());
                 self.punct("<");
-                self.ty(k);
+                self.elem_ty(k);
                 self.punct(", ");
-                self.ty(v);
+                self.elem_ty(v);
                 self.punct(">");
             }
             TypeExprKind::Array(elem, len) => {
                 self.tok("[", start, start + 1);
-                self.ty(elem);
+                self.elem_ty(elem);
                 self.punct("; ");
                 self.lit(len);
                 self.punct("]");
@@ -540,6 +539,15 @@ impl<'a> Writer<'a> {
                 self.ty(inner);
                 self.punct("?");
             }
+        }
+    }
+
+    /// An element, key or value type, then its attributes.
+    fn elem_ty(&mut self, t: &TypeExpr) {
+        self.ty(t);
+        for a in &t.attrs {
+            self.put(" ");
+            self.attr(a);
         }
     }
 

@@ -175,6 +175,18 @@ namespace PktTests
             Run("roundtrip.try_decode_streams", RoundTripTests.TryDecodeStreams);
             Run("decode_into.lists", DecodeIntoTests.Lists);
             Run("decode_into.nested_union_map_bytes", DecodeIntoTests.NestedUnionMapBytes);
+            Run("array_api.encode_at_offset", ArrayApiTests.EncodeAtOffset);
+            Run("array_api.encode_range_errors", ArrayApiTests.EncodeRangeErrors);
+            Run("array_api.decode_at_offset", ArrayApiTests.DecodeAtOffset);
+            Run("array_api.decode_errors_agree", ArrayApiTests.DecodeErrorsAgree);
+            Run("lists.both_paths", ListTests.BothPaths);
+            Run("lists.decode_into_replaces", ListTests.DecodeIntoReplaces);
+            Run("lists.invalid_bool", ListTests.InvalidBool);
+            Run("lists.count_beyond_input", ListTests.CountBeyondInput);
+            Run("lists.concurrent", ListTests.Concurrent);
+            Run("limits.at_every_limit", LimitTests.AtEveryLimit);
+            Run("limits.one_past_a_part_is_rejected_on_every_path", LimitTests.OnePastAPartIsRejectedOnEveryPath);
+            Run("limits.encoders_refuse_one_past_a_part", LimitTests.EncodersRefuseOnePastAPart);
             Run("frozen.golden", FrozenTests.Golden);
             Run("frozen.errors", FrozenTests.Errors);
             Run("frozen.decode_into_reuse", FrozenTests.DecodeIntoReuse);

@@ -114,11 +114,11 @@ impl<'a> Gen<'a> {
         s.into_bytes()
     }
 
-    fn key(&mut self, ty: &Type) -> (Key, Vec<u8>) {
+    fn key(&mut self, ty: &Type, max: Option<u32>) -> (Key, Vec<u8>) {
         let mut bytes = Vec::new();
         let key = match ty {
             Type::String => {
-                let s = self.string(None);
+                let s = self.string(max);
                 bytes.extend_from_slice(&(s.len() as u32).to_le_bytes());
                 bytes.extend_from_slice(&s);
                 Key::Bytes(s)
@@ -157,26 +157,26 @@ impl<'a> Gen<'a> {
                 out.extend_from_slice(&(n as u32).to_le_bytes());
                 self.depth += 1;
                 for _ in 0..n {
-                    self.value(elem, None, out);
+                    self.value(elem, elem.max, out);
                 }
                 self.depth -= 1;
             }
             Type::Map(k, v) => {
                 let n = self.count(max);
-                let mut entries: Vec<(Key, Vec<u8>)> = (0..n).map(|_| self.key(k)).collect();
+                let mut entries: Vec<(Key, Vec<u8>)> = (0..n).map(|_| self.key(k, k.max)).collect();
                 entries.sort_by(|a, b| a.0.cmp(&b.0));
                 entries.dedup_by(|a, b| a.0 == b.0);
                 out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
                 self.depth += 1;
                 for (_, key) in entries {
                     out.extend_from_slice(&key);
-                    self.value(v, None, out);
+                    self.value(v, v.max, out);
                 }
                 self.depth -= 1;
             }
             Type::Array(elem, n) => {
                 for _ in 0..*n {
-                    self.value(elem, None, out);
+                    self.value(elem, elem.max, out);
                 }
             }
             Type::Optional(inner) => {

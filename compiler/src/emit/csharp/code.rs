@@ -11,12 +11,10 @@
 
 use super::memory::{self, MemoryConst, MemoryExpr};
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
-use crate::ir::{Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
+use crate::ir::{Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
 use serde::Serialize;
 use std::rc::Rc;
-
-const BP: &str = "global::System.Buffers.Binary.BinaryPrimitives";
 
 /// Lines of C# at a given indentation (four spaces per level).
 pub(super) struct Code {
@@ -192,11 +190,18 @@ struct FixedLoad<'a> {
     load: String,
 }
 
-/// A nested struct at `off` (`lv` is the value written or read into), or the
-/// scalar at `off` of `size` bytes for `truncated_value`.
+/// A nested struct written from or read into `lv`: the arguments of its
+/// `WriteTo` or `ReadInto` (see [`Access::nested_args`]).
+#[derive(Serialize)]
+struct FixedNested<'a> {
+    lv: &'a str,
+    args: String,
+}
+
+/// A nested struct at `off` for the truncation checks, or the scalar at
+/// `off` of `size` bytes for `truncated_value`.
 #[derive(Serialize)]
 struct FixedStruct<'a> {
-    lv: &'a str,
     q: String,
     off: &'a str,
     size: u32,
@@ -390,14 +395,18 @@ fn offset(base: &str, index: &str, size: u32) -> String {
     }
 }
 
-/// A field's `@max`: the bound and the schema name reported on violation.
-pub(super) type Max = (u32, String);
-
-fn max_args(max: Option<&Max>) -> String {
+/// The `@max` arguments of a write call: the bound and the name of the
+/// part reported on violation (`Type.field`, `Type.field[]`), or nothing.
+fn max_args(max: Option<u32>, place: &str) -> String {
     match max {
-        Some((m, name)) => format!(", {m}, {}", string_literal(name)),
+        Some(m) => format!(", {m}, {}", string_literal(place)),
         None => String::new(),
     }
+}
+
+/// What errors call an element, key or value of the part `place`.
+fn step(place: &str, step: &str) -> String {
+    format!("{place}{step}")
 }
 
 /// What a decode statement needs to know about where it is.
@@ -405,6 +414,9 @@ pub(super) struct ReadCx<'a> {
     /// C# string literal naming the innermost declared field (`Type.field`)
     /// or union variant, for budget errors.
     pub field: &'a str,
+    /// The part being read as `@max` errors name it (`Type.field`,
+    /// `Type.field[]`).
+    pub place: String,
     /// C# expression: whether the value read into still holds the defaults
     /// it was constructed with (absent fields then need no reset).
     pub fresh: &'a str,
@@ -417,8 +429,15 @@ impl ReadCx<'_> {
     /// The context of a value nested inside this one (a list element, an
     /// optional's value): same field, nothing boxed.
     fn nested<'b>(&'b self, fresh: &'b str) -> ReadCx<'b> {
+        self.part(fresh, "")
+    }
+
+    /// The context of an element (`step` `[]`), key (`[key]`) or value
+    /// (`[value]`) of this value.
+    fn part<'b>(&'b self, fresh: &'b str, step_name: &str) -> ReadCx<'b> {
         ReadCx {
             field: self.field,
+            place: step(&self.place, step_name),
             fresh,
             boxed: None,
         }
@@ -427,6 +446,8 @@ impl ReadCx<'_> {
 
 pub(super) struct Gen<'a> {
     pub ir: &'a Ir,
+    /// The unsafe output (`GenOptions::unsafe_code`).
+    pub unsafe_code: bool,
     /// The member being generated as errors name it (`Type.field`), for the
     /// wrong-array-length exception.
     pub member: &'a str,
@@ -479,10 +500,11 @@ fn structs_inner_first(ir: &Ir) -> Vec<TypeId> {
 }
 
 impl<'a> Gen<'a> {
-    pub(super) fn new(ir: &'a Ir) -> Gen<'a> {
+    pub(super) fn new(ir: &'a Ir, unsafe_code: bool) -> Gen<'a> {
         let n = ir.types.len();
         let mut gen = Gen {
             ir,
+            unsafe_code,
             member: "",
             struct_defaults: Rc::new(vec![None; n]),
             raw: Rc::new(vec![false; n]),
@@ -510,6 +532,7 @@ impl<'a> Gen<'a> {
     pub(super) fn for_member<'b>(&'b self, member: &'b str) -> Gen<'b> {
         Gen {
             ir: self.ir,
+            unsafe_code: self.unsafe_code,
             member,
             struct_defaults: Rc::clone(&self.struct_defaults),
             raw: Rc::clone(&self.raw),
@@ -793,8 +816,8 @@ impl Gen<'_> {
             Type::Map(kt, vt) => {
                 let (m, i) = (format!("m{d}"), format!("i{d}"));
                 let elems = [
-                    (kt.as_ref(), format!("{m}.KeyAt({i})")),
-                    (vt.as_ref(), format!("{m}.ValueAt({i})")),
+                    (&kt.ty, format!("{m}.KeyAt({i})")),
+                    (&vt.ty, format!("{m}.ValueAt({i})")),
                 ];
                 self.collection_size(m, i, expr, &elems, d)
             }
@@ -858,13 +881,14 @@ impl Gen<'_> {
     }
 
     /// Statements writing `expr` to the writer `w`.
-    pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<&Max>, d: usize) {
-        c.lines(&self.write_codec(ty, expr, max, d));
+    pub(super) fn write(&self, c: &mut Code, ty: &Type, expr: &str, max: Option<u32>, d: usize) {
+        c.lines(&self.write_codec(ty, expr, max, self.member, d));
     }
 
     /// The write codec of a type expression: its lines, unindented, from the
-    /// `codec/write_*` template of its type constructor.
-    fn write_codec(&self, ty: &Type, expr: &str, max: Option<&Max>, d: usize) -> Lines {
+    /// `codec/write_*` template of its type constructor. `max` is the
+    /// `@max` on it, which errors report for `place`.
+    fn write_codec(&self, ty: &Type, expr: &str, max: Option<u32>, place: &str, d: usize) -> Lines {
         let t = super::templates();
         match ty {
             Type::Prim(p) => t.lines(
@@ -885,7 +909,7 @@ impl Gen<'_> {
                     }
                     .to_string(),
                     expr,
-                    max: max_args(max),
+                    max: max_args(max, place),
                 },
             ),
             Type::Optional(inner) => {
@@ -895,12 +919,22 @@ impl Gen<'_> {
                 } else {
                     o.clone()
                 };
-                let value = self.write_codec(inner, &value, max, d + 1);
+                let value = self.write_codec(inner, &value, max, place, d + 1);
                 t.lines("codec/write_optional", &WriteOptional { o, expr, value })
             }
+            // Numbers: the runtime's WriteList claims their bytes at once.
+            Type::List(elem) if elem.max.is_none() && matches!(elem.ty, Type::Prim(_)) => t.lines(
+                "codec/write_list_numbers",
+                &WriteValue {
+                    method: String::new(),
+                    expr,
+                    max: max_args(max, place),
+                },
+            ),
             Type::List(elem) => {
                 let (l, n, i) = (format!("l{d}"), format!("c{d}"), format!("i{d}"));
-                let elem = self.write_codec(elem, &format!("{l}[{i}]"), None, d + 1);
+                let item = format!("{l}[{i}]");
+                let elem = self.write_codec(elem, &item, elem.max, &step(place, "[]"), d + 1);
                 t.lines(
                     "codec/write_list",
                     &WriteList {
@@ -908,15 +942,16 @@ impl Gen<'_> {
                         n,
                         i,
                         expr,
-                        max: max_args(max),
+                        max: max_args(max, place),
                         elem,
                     },
                 )
             }
             Type::Map(kt, vt) => {
                 let (m, n, i) = (format!("m{d}"), format!("c{d}"), format!("i{d}"));
-                let key = self.write_codec(kt, &format!("{m}.KeyAt({i})"), None, d + 1);
-                let value = self.write_codec(vt, &format!("{m}.ValueAt({i})"), None, d + 1);
+                let (key, value) = (format!("{m}.KeyAt({i})"), format!("{m}.ValueAt({i})"));
+                let key = self.write_codec(kt, &key, kt.max, &step(place, "[key]"), d + 1);
+                let value = self.write_codec(vt, &value, vt.max, &step(place, "[value]"), d + 1);
                 t.lines(
                     "codec/write_map",
                     &WriteMap {
@@ -924,7 +959,7 @@ impl Gen<'_> {
                         n,
                         i,
                         expr,
-                        max: max_args(max),
+                        max: max_args(max, place),
                         key,
                         value,
                     },
@@ -933,7 +968,7 @@ impl Gen<'_> {
             Type::Array(elem, count) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
-                let elem = self.write_codec(elem, &item, None, d + 1);
+                let elem = self.write_codec(elem, &item, elem.max, &step(place, "[]"), d + 1);
                 t.lines(
                     "codec/write_array",
                     &WriteArray {
@@ -1000,6 +1035,21 @@ impl Gen<'_> {
         }
     }
 
+    /// The read codec of an element, key or value: its `@max` checked on
+    /// its prefix first (`PeekMax`), as a field's is.
+    fn read_part(&self, e: &Elem, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let mut lines = Lines::new();
+        if let Some(max) = e.max {
+            lines.push(format!(
+                "r.PeekMax({max}, {}, {});",
+                string_literal(&cx.place),
+                matches!(e.ty, Type::Optional(_))
+            ));
+        }
+        lines.extend(self.read_codec(&e.ty, lv, into, cx, d));
+        lines
+    }
+
     fn read_unboxed(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
         let t = super::templates();
         let current = if into { lv } else { "null" };
@@ -1058,9 +1108,9 @@ impl Gen<'_> {
                     format!("e{d}"),
                 );
                 let min = self.min_size(elem_ty);
-                let nested = cx.nested("false");
+                let nested = cx.part("false", "[]");
                 let reuse = if into {
-                    self.read_codec(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
+                    self.read_part(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
                 } else {
                     Lines::new()
                 };
@@ -1073,17 +1123,19 @@ impl Gen<'_> {
                     capacity: if min > 0 { n.clone() } else { String::new() },
                     grow: min > 0,
                     elem_type: self.cs_type(elem_ty),
-                    elem: self.read_codec(elem_ty, &e, false, &nested, d + 1),
+                    elem: self.read_part(elem_ty, &e, false, &nested, d + 1),
                     reuse,
                     l,
                     n,
                     i,
                     e,
                 };
-                let name = if into {
-                    "codec/read_list_into"
-                } else {
-                    "codec/read_list"
+                // Numbers: the runtime's ReadList appends them at once.
+                let name = match (into, matches!(elem_ty.ty, Type::Prim(_))) {
+                    (true, true) => "codec/read_list_numbers_into",
+                    (false, true) => "codec/read_list_numbers",
+                    (true, false) => "codec/read_list_into",
+                    (false, false) => "codec/read_list",
                 };
                 t.lines(name, &view)
             }
@@ -1091,7 +1143,7 @@ impl Gen<'_> {
                 // A key and a value; the runtime charges the map's nodes.
                 let entry = self.memory_expr(kt).add(self.memory_expr(vt));
                 let (k, v) = (format!("k{d}"), format!("v{d}"));
-                let nested = cx.nested("false");
+                let (key_cx, value_cx) = (cx.part("false", "[key]"), cx.part("false", "[value]"));
                 let view = ReadMap {
                     lv,
                     into,
@@ -1101,9 +1153,9 @@ impl Gen<'_> {
                     map: self.cs_type(ty),
                     order: self.key_order(kt),
                     key_type: self.cs_type(kt),
-                    key: self.read_codec(kt, &k, false, &nested, d + 1),
+                    key: self.read_part(kt, &k, false, &key_cx, d + 1),
                     value_type: self.cs_type(vt),
-                    value: self.read_codec(vt, &v, false, &nested, d + 1),
+                    value: self.read_part(vt, &v, false, &value_cx, d + 1),
                     m: format!("m{d}"),
                     n: format!("c{d}"),
                     i: format!("i{d}"),
@@ -1123,7 +1175,7 @@ impl Gen<'_> {
                     into,
                     count: *count,
                     new_array: new_array(&self.cs_type(elem_ty), *count),
-                    elem: self.read_codec(elem_ty, &elem, true, &cx.nested(fresh), d + 1),
+                    elem: self.read_part(elem_ty, &elem, true, &cx.part(fresh, "[]"), d + 1),
                     a,
                     i,
                 };
@@ -1224,18 +1276,26 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements storing `expr` at byte offset `off` of the span `s`. A
-    /// scalar is one straight-line store (see [`store`]); an array loops
-    /// with the `write_array` codec; a struct calls its own stores.
-    pub(super) fn fixed_write(&self, ty: &Type, expr: &str, off: &str, d: usize) -> Lines {
+    /// Statements storing `expr` at byte offset `off` (a C# expression) of
+    /// the value's bytes, reached through `access`. A scalar is one
+    /// straight-line store (see [`store`]); an array loops with the
+    /// `write_array` codec; a struct calls its own stores.
+    pub(super) fn fixed_write(
+        &self,
+        access: Access,
+        ty: &Type,
+        expr: &str,
+        off: &str,
+        d: usize,
+    ) -> Lines {
         let t = super::templates();
         match ty {
-            Type::Prim(p) => vec![store(*p, expr, off)],
+            Type::Prim(p) => vec![store(access, *p, expr, off)],
             Type::Array(elem, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 let size = self.fixed_size(elem).expect("struct arrays are fixed");
                 let item = format!("({a} != null ? {a}[{i}] : {})", self.element_default(elem));
-                let lines = self.fixed_write(elem, &item, &offset(off, &i, size), d + 1);
+                let lines = self.fixed_write(access, elem, &item, &offset(off, &i, size), d + 1);
                 let view = WriteArray {
                     a,
                     i,
@@ -1250,15 +1310,18 @@ impl Gen<'_> {
                 let def = self.ir.ty(r.id);
                 match &def.kind {
                     TypeKind::Enum { base, .. } => {
-                        vec![store(*base, &format!("({}){expr}", prim_cs(*base)), off)]
+                        vec![store(
+                            access,
+                            *base,
+                            &format!("({}){expr}", prim_cs(*base)),
+                            off,
+                        )]
                     }
                     TypeKind::Struct { .. } => t.lines(
                         "codec/fixed_write_struct",
-                        &FixedStruct {
+                        &FixedNested {
                             lv: expr,
-                            q: String::new(),
-                            off,
-                            size: def.layout.fixed_size().expect("structs are fixed"),
+                            args: access.nested_args(off, false),
                         },
                     ),
                     _ => unreachable!("only fixed-size types are inside structs"),
@@ -1268,23 +1331,31 @@ impl Gen<'_> {
         }
     }
 
-    /// Statements loading the value at byte offset `off` of the span `s`
-    /// into `lv`; `at` is the span's position in the reader `r`.
-    pub(super) fn fixed_read(&self, ty: &Type, lv: &str, off: &str, d: usize) -> Lines {
+    /// Statements loading the value at byte offset `off` of the value's
+    /// bytes, reached through `access`, into `lv`; `at` is the absolute
+    /// offset of the value's first byte, for errors.
+    pub(super) fn fixed_read(
+        &self,
+        access: Access,
+        ty: &Type,
+        lv: &str,
+        off: &str,
+        d: usize,
+    ) -> Lines {
         let t = super::templates();
         match ty {
             Type::Prim(p) => t.lines(
                 "codec/fixed_load",
                 &FixedLoad {
                     lv,
-                    load: load(*p, off),
+                    load: load(access, *p, off),
                 },
             ),
             Type::Array(elem, n) => {
                 let (a, i) = (format!("a{d}"), format!("i{d}"));
                 let size = self.fixed_size(elem).expect("struct arrays are fixed");
                 let item = format!("{a}[{i}]");
-                let lines = self.fixed_read(elem, &item, &offset(off, &i, size), d + 1);
+                let lines = self.fixed_read(access, elem, &item, &offset(off, &i, size), d + 1);
                 let view = ReadArray {
                     lv,
                     into: false,
@@ -1300,20 +1371,27 @@ impl Gen<'_> {
                 let def = self.ir.ty(r.id);
                 let q = qualified(self.ir, def);
                 match &def.kind {
-                    TypeKind::Enum { base, .. } => t.lines(
-                        "codec/fixed_load",
-                        &FixedLoad {
-                            lv,
-                            load: format!("({q}){}", load(*base, off)),
-                        },
-                    ),
+                    TypeKind::Enum { base, .. } => {
+                        // `(E)*(ushort*)p` would parse as a multiplication.
+                        let value = match access {
+                            Access::Pointer => {
+                                format!("({})", load(access, *base, off))
+                            }
+                            _ => load(access, *base, off),
+                        };
+                        t.lines(
+                            "codec/fixed_load",
+                            &FixedLoad {
+                                lv,
+                                load: format!("({q}){value}"),
+                            },
+                        )
+                    }
                     TypeKind::Struct { .. } => t.lines(
                         "codec/fixed_read_struct",
-                        &FixedStruct {
+                        &FixedNested {
                             lv,
-                            q,
-                            off,
-                            size: def.layout.fixed_size().expect("structs are fixed"),
+                            args: access.nested_args(off, true),
                         },
                     ),
                     _ => unreachable!("only fixed-size types are inside structs"),
@@ -1352,7 +1430,6 @@ impl Gen<'_> {
             }
             Type::Named(r) if matches!(self.ir.ty(r.id).kind, TypeKind::Struct { .. }) => {
                 let view = FixedStruct {
-                    lv: "",
                     q: qualified(self.ir, self.ir.ty(r.id)),
                     off,
                     size,
@@ -1361,7 +1438,6 @@ impl Gen<'_> {
             }
             _ => {
                 let view = FixedStruct {
-                    lv: "",
                     q: String::new(),
                     off,
                     size,
@@ -1384,7 +1460,6 @@ impl Gen<'_> {
             Type::Prim(Prim::Bool) => t.lines(
                 "codec/validate_bool",
                 &FixedStruct {
-                    lv: "",
                     q: String::new(),
                     off,
                     size: 1,
@@ -1410,7 +1485,6 @@ impl Gen<'_> {
                     TypeKind::Struct { .. } => t.lines(
                         "codec/validate_struct",
                         &FixedStruct {
-                            lv: "",
                             q: qualified(self.ir, def),
                             off,
                             size: def.layout.fixed_size().expect("structs are fixed"),
@@ -1434,44 +1508,105 @@ fn value_kind(v: &Value) -> &'static str {
     }
 }
 
-/// A little-endian store of a scalar into `s` at `off`.
-fn store(p: Prim, expr: &str, off: &str) -> String {
-    match p {
-        Prim::Bool => format!("s[{off}] = {expr} ? (byte)1 : (byte)0;"),
-        Prim::U8 => format!("s[{off}] = {expr};"),
-        Prim::I8 => format!("s[{off}] = unchecked((byte){expr});"),
-        Prim::U16 => format!("{BP}.WriteUInt16LittleEndian(s.Slice({off}), {expr});"),
-        Prim::I16 => format!("{BP}.WriteInt16LittleEndian(s.Slice({off}), {expr});"),
-        Prim::U32 => format!("{BP}.WriteUInt32LittleEndian(s.Slice({off}), {expr});"),
-        Prim::I32 => format!("{BP}.WriteInt32LittleEndian(s.Slice({off}), {expr});"),
-        Prim::U64 => format!("{BP}.WriteUInt64LittleEndian(s.Slice({off}), {expr});"),
-        Prim::I64 => format!("{BP}.WriteInt64LittleEndian(s.Slice({off}), {expr});"),
-        Prim::F32 => format!(
-            "{BP}.WriteInt32LittleEndian(s.Slice({off}), global::System.BitConverter.SingleToInt32Bits({expr}));"
-        ),
-        Prim::F64 => format!(
-            "{BP}.WriteInt64LittleEndian(s.Slice({off}), global::System.BitConverter.DoubleToInt64Bits({expr}));"
+/// How the bytes of a fixed-size struct are reached: its store and load
+/// bodies are generated once per kind (see `struct.hbs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Access {
+    /// `Span<byte> s` (stores) or `ReadOnlySpan<byte> s` (loads) from index
+    /// `o`: bounds-checked byte accesses.
+    Span,
+    /// `byte[] b` from index `o`: the same, without a span.
+    Array,
+    /// `byte* p`, in the unsafe output where `PktHost.PointerAccess`: one
+    /// store or load per scalar. Its callers check the length first.
+    Pointer,
+}
+
+impl Access {
+    /// The byte at `off`, as an lvalue or a value.
+    fn byte_at(self, off: &str) -> String {
+        match self {
+            Access::Span => format!("s[{}]", index("o", off)),
+            Access::Array => format!("b[{}]", index("o", off)),
+            Access::Pointer => format!("p[{off}]"),
+        }
+    }
+
+    /// The buffer and index arguments of a `PktBytes` call at `off` (a span
+    /// by reference: Mono copies one passed by value at every call).
+    fn bytes_args(self, off: &str) -> String {
+        match self {
+            Access::Span => format!("ref s, {}", index("o", off)),
+            Access::Array => format!("b, {}", index("o", off)),
+            Access::Pointer => unreachable!("pointer accesses need no helper"),
+        }
+    }
+
+    /// `(p + off)`, or `p`: the operand of a pointer cast.
+    fn pointer(off: &str) -> String {
+        if off == "0" {
+            "p".to_string()
+        } else {
+            format!("(p + {off})")
+        }
+    }
+
+    /// The arguments of a nested struct's `WriteTo` (`read`: `ReadInto`) at
+    /// `off`.
+    fn nested_args(self, off: &str, read: bool) -> String {
+        let place = match self {
+            Access::Span => format!("s, {}", index("o", off)),
+            Access::Array => format!("b, {}", index("o", off)),
+            Access::Pointer => index("p", off),
+        };
+        if read {
+            format!("{place}, {}", index("at", off))
+        } else {
+            place
+        }
+    }
+}
+
+/// `base + off`, or `base` when `off` is 0.
+fn index(base: &str, off: &str) -> String {
+    if off == "0" {
+        base.to_string()
+    } else {
+        format!("{base} + {off}")
+    }
+}
+
+/// A little-endian store of a scalar at `off`.
+fn store(access: Access, p: Prim, expr: &str, off: &str) -> String {
+    match (access, p) {
+        (_, Prim::Bool) => format!("{} = {expr} ? (byte)1 : (byte)0;", access.byte_at(off)),
+        (_, Prim::U8) => format!("{} = {expr};", access.byte_at(off)),
+        (_, Prim::I8) => format!("{} = unchecked((byte){expr});", access.byte_at(off)),
+        (Access::Pointer, _) => format!("*({}*){} = {expr};", prim_cs(p), Access::pointer(off)),
+        _ => format!(
+            "global::Pkt.PktBytes.Put{}({}, {expr});",
+            prim_method(p),
+            access.bytes_args(off)
         ),
     }
 }
 
-/// A little-endian load of a scalar from `s` at `off`.
-fn load(p: Prim, off: &str) -> String {
-    match p {
-        Prim::Bool => format!("r.CheckBool(s[{off}], at + {off})"),
-        Prim::U8 => format!("s[{off}]"),
-        Prim::I8 => format!("unchecked((sbyte)s[{off}])"),
-        Prim::U16 => format!("{BP}.ReadUInt16LittleEndian(s.Slice({off}))"),
-        Prim::I16 => format!("{BP}.ReadInt16LittleEndian(s.Slice({off}))"),
-        Prim::U32 => format!("{BP}.ReadUInt32LittleEndian(s.Slice({off}))"),
-        Prim::I32 => format!("{BP}.ReadInt32LittleEndian(s.Slice({off}))"),
-        Prim::U64 => format!("{BP}.ReadUInt64LittleEndian(s.Slice({off}))"),
-        Prim::I64 => format!("{BP}.ReadInt64LittleEndian(s.Slice({off}))"),
-        Prim::F32 => format!(
-            "global::System.BitConverter.Int32BitsToSingle({BP}.ReadInt32LittleEndian(s.Slice({off})))"
+/// A little-endian load of a scalar at `off`; a bool is checked, and its
+/// error reported at `at + off`.
+fn load(access: Access, p: Prim, off: &str) -> String {
+    match (access, p) {
+        (_, Prim::Bool) => format!(
+            "global::Pkt.PktBytes.Bool({}, {})",
+            access.byte_at(off),
+            index("at", off)
         ),
-        Prim::F64 => format!(
-            "global::System.BitConverter.Int64BitsToDouble({BP}.ReadInt64LittleEndian(s.Slice({off})))"
+        (_, Prim::U8) => access.byte_at(off),
+        (_, Prim::I8) => format!("unchecked((sbyte){})", access.byte_at(off)),
+        (Access::Pointer, _) => format!("*({}*){}", prim_cs(p), Access::pointer(off)),
+        _ => format!(
+            "global::Pkt.PktBytes.Get{}({})",
+            prim_method(p),
+            access.bytes_args(off)
         ),
     }
 }

@@ -56,6 +56,10 @@ struct AssemblyDefinition<'a> {
     marker: String,
     name: &'a str,
     references: Vec<&'a str>,
+    /// Set for the output of `gen --unsafe`, which Unity compiles only in
+    /// an assembly that allows unsafe code.
+    #[serde(rename = "allowUnsafeCode")]
+    allow_unsafe_code: bool,
     #[serde(rename = "autoReferenced")]
     auto_referenced: bool,
     /// Generated code uses `System` only.
@@ -64,8 +68,13 @@ struct AssemblyDefinition<'a> {
 }
 
 /// `<name>.asmdef`, referencing the runtime package's assembly unless the
-/// runtime is generated beside it.
-pub(super) fn assembly_definition(name: &str, runtime_included: bool) -> GeneratedFile {
+/// runtime is generated beside it, and allowing unsafe code when the output
+/// has it.
+pub(super) fn assembly_definition(
+    name: &str,
+    runtime_included: bool,
+    unsafe_code: bool,
+) -> GeneratedFile {
     let definition = AssemblyDefinition {
         marker: output::json_marker(),
         name,
@@ -74,6 +83,7 @@ pub(super) fn assembly_definition(name: &str, runtime_included: bool) -> Generat
         } else {
             vec![RUNTIME_ASSEMBLY]
         },
+        allow_unsafe_code: unsafe_code,
         auto_referenced: true,
         no_engine_references: true,
     };
@@ -113,7 +123,7 @@ mod tests {
 
     #[test]
     fn references_the_runtime_package_unless_the_runtime_is_included() {
-        let without = assembly_definition("Game.Protocol", false);
+        let without = assembly_definition("Game.Protocol", false, false);
         assert_eq!(without.path, PathBuf::from("Game.Protocol.asmdef"));
         assert!(
             output::is_generated(&without.contents),
@@ -123,8 +133,16 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&without.contents).expect("JSON");
         assert_eq!(json["name"], "Game.Protocol");
         assert_eq!(json["references"], serde_json::json!(["Pkt.Runtime"]));
-        let with = assembly_definition("Game.Protocol", true);
+        assert_eq!(json["allowUnsafeCode"], false);
+        let with = assembly_definition("Game.Protocol", true, false);
         let json: serde_json::Value = serde_json::from_str(&with.contents).expect("JSON");
         assert_eq!(json["references"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn allows_unsafe_code_for_the_unsafe_output() {
+        let file = assembly_definition("Game.Protocol", false, true);
+        let json: serde_json::Value = serde_json::from_str(&file.contents).expect("JSON");
+        assert_eq!(json["allowUnsafeCode"], true);
     }
 }

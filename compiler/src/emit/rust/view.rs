@@ -9,7 +9,9 @@
 
 use serde::Serialize;
 
-use super::{call_statement, doc_lines, match_arm, split_line, Cx, MessageView, UnionView};
+use super::{
+    call_statement, doc_lines, match_arm, split_line, union_default, Cx, MessageView, UnionView,
+};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -127,12 +129,22 @@ impl Cx<'_> {
                 self.view_default(&f.ty, f.default.as_ref()),
                 indent = indent + 4
             ),
-            value: call_statement(
-                indent + 4,
-                &format!("{reader}.view_field"),
-                &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
-                "?",
-            ),
+            value: if f.ty.has_element_max() {
+                super::max::view_field(
+                    indent + 4,
+                    "",
+                    reader,
+                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
+                    "?",
+                )
+            } else {
+                call_statement(
+                    indent + 4,
+                    &format!("{reader}.view_field"),
+                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
+                    "?",
+                )
+            },
             owned: owned_field(12, &name),
             head: String::new(),
             charge_default: None,
@@ -181,13 +193,25 @@ impl Cx<'_> {
                     "field_{}",
                     names::convert(Lang::Rust, NameKind::Field, &f.name)
                 );
-                v.checks = self.field_checks("r", 8, def, f);
-                v.value = call_statement(
-                    8,
-                    &format!("let {local} = r.view_field"),
-                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
-                    "?;",
-                );
+                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+                if f.ty.has_element_max() {
+                    // Fields back to back in one scope: each `Max` in a
+                    // block.
+                    v.checks = vec![format!("        let {local} = {{")];
+                    v.checks.extend(self.field_checks("r", 12, def, f));
+                    v.value = format!(
+                        "{}\n        }};",
+                        super::max::view_field(12, "", "r", &schema_name, "?")
+                    );
+                } else {
+                    v.checks = self.field_checks("r", 8, def, f);
+                    v.value = call_statement(
+                        8,
+                        &format!("let {local} = r.view_field"),
+                        &[schema_name],
+                        "?;",
+                    );
+                }
                 v.init = split_line(12, &v.name, ": ", &format!("{local},"));
                 v
             })
@@ -237,15 +261,10 @@ impl Cx<'_> {
             .zip(&owned.variants)
             .map(|(v, o)| {
                 let ty = self.field_view_type(&v.ty, v.cyclic);
-                let decl = format!("    {}({ty}),", o.name);
                 ViewVariantView {
                     doc: o.doc.clone(),
                     deprecated: o.deprecated.clone(),
-                    decl: if decl.chars().count() <= 100 {
-                        decl
-                    } else {
-                        format!("    {}(\n        {ty},\n    ),", o.name)
-                    },
+                    decl: super::variant_decl(&o.name, &ty),
                     owned_arm: match_arm(
                         12,
                         &format!("Self::{}(v)", o.name),
@@ -253,12 +272,31 @@ impl Cx<'_> {
                     ),
                     name: o.name.clone(),
                     tag: o.tag.clone(),
+                    view_value: match super::Marker::of(&v.ty, None) {
+                        Some(m) => super::max::variant_lines(
+                            &m,
+                            16,
+                            "view_variant",
+                            &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
+                        ),
+                        None => vec![
+                            "                let v = ::pkt_runtime::View::view_raw(&mut body)?;"
+                                .to_string(),
+                        ],
+                    },
                     charge_boxed: o.charge_boxed.clone(),
-                    fixed_payload: o.fixed_payload,
+                    // A large fixed-size payload's view borrows the input
+                    // (`Fixed`, `FixedArray`) and is read like any other.
+                    fixed_payload: o.fixed_payload && !self.is_large(&v.ty),
                 }
             })
             .collect();
         UnionViewModel {
+            unknown_one_line: super::unknown_on_one_line(
+                views
+                    .iter()
+                    .map(|v| !v.doc.is_empty() || v.deprecated.is_some() || v.decl.contains('\n')),
+            ),
             impl_head: impl_head(&name),
             entry: self.entry_points(&name),
             view: format!("{name}{VIEW_SUFFIX}"),
@@ -267,7 +305,7 @@ impl Cx<'_> {
             tag_width: owned.tag_width,
             unknown_ok: owned.unknown_ok.clone(),
             first: owned.first.clone(),
-            first_default: self.view_default(&variants[0].ty, None),
+            first_default: union_default(&owned.first, &self.view_default(&variants[0].ty, None)),
             variants: views,
             name,
         }
@@ -367,7 +405,7 @@ impl Cx<'_> {
 /// Whether the type is `bytes` or `list<u8>`, which decode alike and view
 /// as `&[u8]`.
 fn is_byte_list(ty: &Type) -> bool {
-    matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if **t == Type::Prim(Prim::U8))
+    matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if t.ty == Type::Prim(Prim::U8))
 }
 
 /// `name: self.name.into_owned(),` at `indent`, laid out as rustfmt lays
@@ -422,7 +460,9 @@ fn generic_signature(
     let mut lines = vec![format!("    pub fn {name}(")];
     lines.extend(params.iter().map(|p| format!("        {p},")));
     let tail = format!("    ) -> {ret}");
-    if tail.chars().count() + 2 <= 100 {
+    // rustfmt measures the return type as if it were indented once more
+    // (8 columns, not 4) when it decides whether the brace follows it.
+    if tail.chars().count() + 4 + 2 <= 100 {
         lines.push(format!("{tail} {{"));
         return lines;
     }
@@ -511,6 +551,8 @@ pub(super) struct UnionViewModel {
     first: String,
     first_default: String,
     entry: Vec<EntryPoint>,
+    /// `Unknown { tag, body }` on one line.
+    unknown_one_line: bool,
     variants: Vec<ViewVariantView>,
 }
 
@@ -526,7 +568,10 @@ struct ViewVariantView {
     tag: String,
     /// The charge for a boxed variant's box, a statement.
     charge_boxed: Option<String>,
-    /// Viewed straight from the frame's bytes, as the owned decode does.
+    /// The statements that view the payload into `v`.
+    view_value: Vec<String>,
+    /// Viewed straight from the frame's bytes, as the owned decode does
+    /// (for fixed-size payloads small enough to be copied into the view).
     fixed_payload: bool,
 }
 
@@ -535,51 +580,7 @@ struct ViewVariantView {
 /// generic arguments one per line, `Head<` staying on the name's line when
 /// it fits there.
 fn field_decl(indent: usize, name: &str, ty: &str) -> String {
-    let pad = " ".repeat(indent);
-    let one = format!("{pad}pub {name}: {ty},");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    let next = format!("{pad}    {ty},");
-    let Some((head, args)) = generic_args(ty).filter(|_| next.chars().count() > 100) else {
-        return format!("{pad}pub {name}:\n{next}");
-    };
-    let same = format!("{pad}pub {name}: {head}<");
-    let (first, inner) = if same.chars().count() <= 100 {
-        (same, pad.clone())
-    } else {
-        (
-            format!("{pad}pub {name}:\n{pad}    {head}<"),
-            format!("{pad}    "),
-        )
-    };
-    let mut out = first;
-    for a in args {
-        out.push_str(&format!("\n{inner}    {a},"));
-    }
-    out.push_str(&format!("\n{inner}>,"));
-    out
-}
-
-/// `Head<a, b>` as `Head` and its top-level arguments.
-fn generic_args(ty: &str) -> Option<(&str, Vec<&str>)> {
-    let open = ty.find('<')?;
-    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(inner[start..].trim());
-    Some((&ty[..open], args))
+    super::type_lines(indent, &format!("pub {name}: "), ty, ",", true).join("\n")
 }
 
 /// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`, with the type

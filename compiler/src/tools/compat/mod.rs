@@ -487,6 +487,8 @@ impl<'a> Comparer<'a> {
         if self.same_type(a, b) {
             return;
         }
+        // Element limits are compared apart (`element-max-changed`).
+        let (a, b) = (&a.without_max(), &b.without_max());
         let (mut old, mut new) = (self.old.show(a).to_string(), self.new.show(b).to_string());
         if old == new {
             // The same name for another type: one moved namespace.
@@ -499,6 +501,32 @@ impl<'a> Comparer<'a> {
             Some((now, format!("`{new}`"))),
             Some("the bytes are the same; the generated type changes"),
         );
+    }
+
+    /// The `@max` limits on the elements, keys and values of two types with
+    /// the same encoding (of field or variant `place`), each change
+    /// reported on its own.
+    fn compare_element_max(
+        &mut self,
+        place: &str,
+        (a, a_at): (&Type, Span),
+        (b, b_at): (&Type, Span),
+    ) {
+        let mut changes = Vec::new();
+        element_max_changes(a, b, place.to_string(), &mut changes);
+        for (part, was, now) in changes {
+            self.push(
+                Rule::ElementMaxChanged,
+                format!(
+                    "the limit on `{part}` changed from {} to {}",
+                    show_max(was),
+                    show_max(now)
+                ),
+                Some((a_at, show_max(was))),
+                Some((b_at, show_max(now))),
+                Some("the side with the lower limit rejects values the other side may send"),
+            );
+        }
     }
 
     /// Whether `a` and `b` are spelled alike: the same type expression, each
@@ -520,9 +548,8 @@ impl<'a> Comparer<'a> {
         match (a, b) {
             (Type::Prim(x), Type::Prim(y)) => x == y,
             (Type::String, Type::String) | (Type::Bytes, Type::Bytes) => true,
-            (Type::List(x), Type::List(y)) | (Type::Optional(x), Type::Optional(y)) => {
-                self.same_shape(x, y, named)
-            }
+            (Type::List(x), Type::List(y)) => self.same_shape(x, y, named),
+            (Type::Optional(x), Type::Optional(y)) => self.same_shape(x, y, named),
             (Type::Map(k1, v1), Type::Map(k2, v2)) => {
                 self.same_shape(k1, k2, named) && self.same_shape(v1, v2, named)
             }
@@ -537,15 +564,14 @@ impl<'a> Comparer<'a> {
     /// other declared types are compared by their definitions, so a renamed
     /// type with the same layout matches.
     fn wire_eq(&self, a: &Type, b: &Type, seen: &mut HashSet<(TypeId, TypeId)>) -> bool {
-        let is_byte_list = |t: &Type| matches!(t, Type::List(e) if **e == Type::Prim(Prim::U8));
+        let is_byte_list = |t: &Type| matches!(t, Type::List(e) if e.ty == Type::Prim(Prim::U8));
         match (a, b) {
             (Type::Prim(x), Type::Prim(y)) => x == y,
             (Type::String, Type::String) => true,
             (Type::Bytes, Type::Bytes) => true,
             (Type::Bytes, t) | (t, Type::Bytes) => is_byte_list(t),
-            (Type::List(x), Type::List(y)) | (Type::Optional(x), Type::Optional(y)) => {
-                self.wire_eq(x, y, seen)
-            }
+            (Type::List(x), Type::List(y)) => self.wire_eq(x, y, seen),
+            (Type::Optional(x), Type::Optional(y)) => self.wire_eq(x, y, seen),
             (Type::Map(k1, v1), Type::Map(k2, v2)) => {
                 self.wire_eq(k1, k2, seen) && self.wire_eq(v1, v2, seen)
             }
@@ -614,6 +640,7 @@ impl<'a> Comparer<'a> {
                     && v1.iter().zip(v2).all(|(p, q)| {
                         p.tag == q.tag
                             && tags.get(p.name.as_str()).is_none_or(|&t| t == p.tag)
+                            && same_element_max(&p.ty, &q.ty)
                             && self.wire_eq(&p.ty, &q.ty, seen)
                     })
             }
@@ -627,6 +654,42 @@ fn enum_base(ir: &Ir, id: TypeId) -> Option<Prim> {
     match ir.ty(id).kind {
         TypeKind::Enum { base, .. } => Some(base),
         _ => None,
+    }
+}
+
+/// Whether two types of the same encoding have the same limits on their
+/// elements, keys and values.
+fn same_element_max(a: &Type, b: &Type) -> bool {
+    let mut changes = Vec::new();
+    element_max_changes(a, b, String::new(), &mut changes);
+    changes.is_empty()
+}
+
+/// The element, key and value limits that differ between two types of the
+/// same encoding, each with its part (`Chat.mentions[]`), in wire order.
+fn element_max_changes(
+    a: &Type,
+    b: &Type,
+    place: String,
+    out: &mut Vec<(String, Option<u32>, Option<u32>)>,
+) {
+    let parts = |x: &Elem, y: &Elem, part: String, out: &mut Vec<_>| {
+        if x.max != y.max {
+            out.push((part.clone(), x.max, y.max));
+        }
+        element_max_changes(&x.ty, &y.ty, part, out);
+    };
+    match (a, b) {
+        (Type::List(x), Type::List(y)) | (Type::Array(x, _), Type::Array(y, _)) => {
+            parts(x, y, format!("{place}[]"), out);
+        }
+        (Type::Map(k1, v1), Type::Map(k2, v2)) => {
+            parts(k1, k2, format!("{place}[key]"), out);
+            parts(v1, v2, format!("{place}[value]"), out);
+        }
+        (Type::Optional(x), Type::Optional(y)) => element_max_changes(x, y, place, out),
+        // `bytes` and `list<u8>`: `u8` takes no limit.
+        _ => {}
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{show_max, Comparer, Rule};
+use super::{same_element_max, show_max, Comparer, Rule};
 use crate::ir::*;
 
 /// How the fields of two versions of a struct or message correspond.
@@ -133,6 +133,7 @@ impl Comparer<'_> {
         same_places(old, new)
             && old.iter().zip(new).all(|(a, b)| {
                 a.max == b.max
+                    && same_element_max(&a.ty, &b.ty)
                     && same_number(
                         &filled(self.old, &a.ty, a.default.as_ref()),
                         &filled(self.new, &b.ty, b.default.as_ref()),
@@ -256,6 +257,11 @@ impl Comparer<'_> {
         }
         self.compare_spelling(
             format!("field `{}` of `{}`", b.name, owner.display_name),
+            (&a.ty, a.span),
+            (&b.ty, b.span),
+        );
+        self.compare_element_max(
+            &format!("{}.{}", owner.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );

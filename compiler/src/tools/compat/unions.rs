@@ -196,6 +196,11 @@ impl Comparer<'_> {
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
+        self.compare_element_max(
+            &format!("{}.{}", n.display_name, b.name),
+            (&a.ty, a.span),
+            (&b.ty, b.span),
+        );
         self.compare_deprecation(
             a.deprecated,
             b.deprecated,

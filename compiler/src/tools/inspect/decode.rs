@@ -15,7 +15,7 @@ use std::fmt;
 
 use pkt_runtime::{DecodeBudget, DecodeErrorKind, Limits, Reader};
 
-use crate::ir::{Ir, Layout, Prim, Type, TypeId, TypeKind, Value};
+use crate::ir::{Elem, Ir, Layout, Prim, Type, TypeId, TypeKind, Value};
 use crate::wire;
 
 /// A decoding failure: what, the absolute byte offset, and the path of the
@@ -283,10 +283,12 @@ impl<'a> Tree<'a> {
         let _ = reader.read_slice(n.start);
         let mut d = Decoder::new(self.ir, &mut tree, self.input, reader);
         d.expand = true;
+        // A fixed-size value holds nothing a limit bounds.
         d.tasks.push(Task::Value {
             ty,
             parent: NONE,
             seg: n.seg,
+            max: None,
         });
         if let Err(e) = d.run_tasks() {
             unreachable!("a fixed-size value validated when decoded: {e}");
@@ -390,11 +392,13 @@ pub fn decode_stream<'a>(
 enum Task<'i> {
     /// Decode a value of the declared type `id` as the root.
     Root { id: TypeId, seg: Seg },
-    /// Decode a value of `ty` as a new child of `parent`.
+    /// Decode a value of `ty` as a new child of `parent`; `max`: the
+    /// `@max` on it as an element, key or value, checked first.
     Value {
         ty: &'i Type,
         parent: NodeId,
         seg: Seg,
+        max: Option<u32>,
     },
     /// Element `i` of `n` of a list, array, map or struct.
     Next {
@@ -421,8 +425,8 @@ enum Task<'i> {
 
 #[derive(Clone, Copy)]
 enum Items<'i> {
-    Elements(&'i Type),
-    Entries(&'i Type, &'i Type),
+    Elements(&'i Elem),
+    Entries(&'i Elem, &'i Elem),
     Fields(TypeId),
 }
 
@@ -519,9 +523,17 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                 let node = self.tree.push(NONE, seg, at);
                 self.declared(id, node).map_err(|e| (e, node))?;
             }
-            Task::Value { ty, parent, seg } => {
+            Task::Value {
+                ty,
+                parent,
+                seg,
+                max,
+            } => {
                 let at = self.pos();
                 let node = self.tree.push(parent, seg, at);
+                if let Some(max) = max {
+                    self.element_max(ty, max, node).map_err(|e| (e, node))?;
+                }
                 self.value(ty, node).map_err(|e| (e, node))?;
             }
             Task::Next { node, items, i, n } => {
@@ -535,28 +547,32 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                     n,
                 });
                 match items {
-                    Items::Elements(ty) => self.tasks.push(Task::Value {
-                        ty,
+                    Items::Elements(e) => self.tasks.push(Task::Value {
+                        ty: &e.ty,
                         parent: node,
                         seg: Seg::Index(i),
+                        max: e.max,
                     }),
                     Items::Fields(id) => self.tasks.push(Task::Value {
                         ty: &self.ir.ty(id).kind.fields()[i].ty,
                         parent: node,
                         seg: Seg::Field(id, i),
+                        max: None,
                     }),
                     Items::Entries(k, v) => {
                         let at = self.pos();
                         self.tasks.push(Task::Value {
-                            ty: v,
+                            ty: &v.ty,
                             parent: node,
                             seg: Seg::Value(i),
+                            max: v.max,
                         });
                         self.tasks.push(Task::MapKey { node, at });
                         self.tasks.push(Task::Value {
-                            ty: k,
+                            ty: &k.ty,
                             parent: node,
                             seg: Seg::Key(i),
+                            max: k.max,
                         });
                     }
                 }
@@ -637,6 +653,63 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
     /// The charge for a boxed field or variant of type `ty`.
     fn boxed(&self, ty: &Type) -> usize {
         usize::try_from(self.ir.boxed_memory(ty)).unwrap_or(usize::MAX)
+    }
+
+    /// The `@max` of an element, key or value of type `ty` (its `T` when
+    /// it is `T?`), checked on its prefix before anything of it is read,
+    /// as the generated decoders check it (`pkt_runtime::max`).
+    fn element_max(
+        &mut self,
+        ty: &Type,
+        max: u32,
+        node: NodeId,
+    ) -> Result<(), pkt_runtime::DecodeError> {
+        let optional = matches!(ty, Type::Optional(_));
+        match self.reader().peek_len(optional) {
+            Some((len, at)) if len > max as usize => Err(pkt_runtime::DecodeError::new(
+                DecodeErrorKind::FieldTooLong {
+                    field: Cow::Owned(self.limit_name(node)),
+                    len,
+                    max: max as usize,
+                },
+                at,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// What errors call the part of a value at `node`, as the generated
+    /// decoders call it: the field or variant it is in (`game.net.Chat.mentions`),
+    /// then `[]` for an element, `[key]` or `[value]` for a map's.
+    fn limit_name(&self, node: NodeId) -> String {
+        let mut steps = Vec::new();
+        let mut at = node;
+        while at != NONE {
+            let n = &self.tree.nodes[at];
+            match n.seg {
+                Seg::Index(_) => steps.push("[]"),
+                Seg::Key(_) => steps.push("[key]"),
+                Seg::Value(_) => steps.push("[value]"),
+                Seg::Inner => {}
+                Seg::Field(id, i) => {
+                    let mut name = self.field_name(id, i);
+                    name.extend(steps.iter().rev().copied());
+                    return name;
+                }
+                Seg::Variant(id, i) => {
+                    let def = self.ir.ty(id);
+                    let TypeKind::Union { variants, .. } = &def.kind else {
+                        unreachable!("a variant segment is in a union");
+                    };
+                    let mut name = format!("{}.{}", self.ir.qualified_name(def), variants[i].name);
+                    name.extend(steps.iter().rev().copied());
+                    return name;
+                }
+                Seg::Root(_) | Seg::Frame(..) => break,
+            }
+            at = n.parent;
+        }
+        steps.iter().rev().copied().collect()
     }
 
     /// Decodes the bytes of a value of `ty` into `node`, and schedules its
@@ -727,6 +800,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                         ty: inner,
                         parent,
                         seg,
+                        max: None,
                     });
                 } else {
                     self.done(node, Kind::Optional(false));
@@ -759,7 +833,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                 top.1 += 1;
             }
             let inner = match t {
-                Type::Array(elem, n) => (part < *n).then_some(&**elem),
+                Type::Array(elem, n) => (part < *n).then_some(&elem.ty),
                 Type::Named(r) => match &ir.ty(r.id).kind {
                     TypeKind::Struct { fields } => fields.get(part as usize).map(|f| &f.ty),
                     TypeKind::Enum { base, .. } if part == 0 => {
@@ -883,6 +957,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                             ty: &v.ty,
                             parent: node,
                             seg: Seg::Variant(id, i),
+                            max: None,
                         });
                     }
                     None => {
@@ -942,6 +1017,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
             ty: &f.ty,
             parent: node,
             seg: Seg::Field(id, i),
+            max: None,
         });
         Ok(())
     }

@@ -58,6 +58,14 @@ namespace Lobby
             return w.Position;
         }
 
+        /// <summary>Writes the frame into <paramref name="buffer"/> at <paramref name="offset"/>; returns the bytes written.</summary>
+        public int Encode(byte[] buffer, int offset)
+        {
+            var w = new global::Pkt.PktWriter(buffer, offset);
+            WriteTo(ref w);
+            return w.Position;
+        }
+
         /// <summary>Writes the frame with one GetSpan and one Advance call.</summary>
         public void Encode(global::System.Buffers.IBufferWriter<byte> writer)
         {
@@ -89,6 +97,12 @@ namespace Lobby
             var v = ReadFrom(ref r, null);
             r.ExpectEnd();
             return v;
+        }
+
+        /// <summary>Decodes a frame that must fill the <paramref name="count"/> bytes at <paramref name="offset"/> of <paramref name="source"/> (errors report offsets from <paramref name="offset"/>).</summary>
+        public static ClientMsg Decode(byte[] source, int offset, int count)
+        {
+            return Decode(new global::System.ReadOnlySpan<byte>(source, offset, count), null);
         }
 
         /// <summary>Decodes a frame from the start of a stream buffer; false while the frame is incomplete.</summary>
@@ -441,6 +455,14 @@ namespace Lobby
             return w.Position;
         }
 
+        /// <summary>Writes the message into <paramref name="buffer"/> at <paramref name="offset"/>; returns the bytes written.</summary>
+        public int Encode(byte[] buffer, int offset)
+        {
+            var w = new global::Pkt.PktWriter(buffer, offset);
+            WriteTo(ref w);
+            return w.Position;
+        }
+
         /// <summary>Writes the message with one GetSpan and one Advance call.</summary>
         public void Encode(global::System.Buffers.IBufferWriter<byte> writer)
         {
@@ -472,6 +494,12 @@ namespace Lobby
             var v = ReadFrom(ref r);
             r.ExpectEnd();
             return v;
+        }
+
+        /// <summary>Decodes a message that must fill the <paramref name="count"/> bytes at <paramref name="offset"/> of <paramref name="source"/> (errors report offsets from <paramref name="offset"/>).</summary>
+        public static Hello Decode(byte[] source, int offset, int count)
+        {
+            return Decode(new global::System.ReadOnlySpan<byte>(source, offset, count), null);
         }
 
         /// <summary>Decodes a message from the start of a stream buffer; false while the message is incomplete.</summary>
@@ -667,6 +695,14 @@ namespace Lobby
             return w.Position;
         }
 
+        /// <summary>Writes the message into <paramref name="buffer"/> at <paramref name="offset"/>; returns the bytes written.</summary>
+        public int Encode(byte[] buffer, int offset)
+        {
+            var w = new global::Pkt.PktWriter(buffer, offset);
+            WriteTo(ref w);
+            return w.Position;
+        }
+
         /// <summary>Writes the message with one GetSpan and one Advance call.</summary>
         public void Encode(global::System.Buffers.IBufferWriter<byte> writer)
         {
@@ -698,6 +734,12 @@ namespace Lobby
             var v = ReadFrom(ref r);
             r.ExpectEnd();
             return v;
+        }
+
+        /// <summary>Decodes a message that must fill the <paramref name="count"/> bytes at <paramref name="offset"/> of <paramref name="source"/> (errors report offsets from <paramref name="offset"/>).</summary>
+        public static Say Decode(byte[] source, int offset, int count)
+        {
+            return Decode(new global::System.ReadOnlySpan<byte>(source, offset, count), null);
         }
 
         /// <summary>Decodes a message from the start of a stream buffer; false while the message is incomplete.</summary>
@@ -903,6 +945,14 @@ namespace Lobby
             return w.Position;
         }
 
+        /// <summary>Writes the frame into <paramref name="buffer"/> at <paramref name="offset"/>; returns the bytes written.</summary>
+        public int Encode(byte[] buffer, int offset)
+        {
+            var w = new global::Pkt.PktWriter(buffer, offset);
+            WriteTo(ref w);
+            return w.Position;
+        }
+
         /// <summary>Writes the frame with one GetSpan and one Advance call.</summary>
         public void Encode(global::System.Buffers.IBufferWriter<byte> writer)
         {
@@ -934,6 +984,12 @@ namespace Lobby
             var v = ReadFrom(ref r, null);
             r.ExpectEnd();
             return v;
+        }
+
+        /// <summary>Decodes a frame that must fill the <paramref name="count"/> bytes at <paramref name="offset"/> of <paramref name="source"/> (errors report offsets from <paramref name="offset"/>).</summary>
+        public static ServerMsg Decode(byte[] source, int offset, int count)
+        {
+            return Decode(new global::System.ReadOnlySpan<byte>(source, offset, count), null);
         }
 
         /// <summary>Decodes a frame from the start of a stream buffer; false while the frame is incomplete.</summary>
@@ -1288,6 +1344,14 @@ namespace Lobby
             return w.Position;
         }
 
+        /// <summary>Writes the message into <paramref name="buffer"/> at <paramref name="offset"/>; returns the bytes written.</summary>
+        public int Encode(byte[] buffer, int offset)
+        {
+            var w = new global::Pkt.PktWriter(buffer, offset);
+            WriteTo(ref w);
+            return w.Position;
+        }
+
         /// <summary>Writes the message with one GetSpan and one Advance call.</summary>
         public void Encode(global::System.Buffers.IBufferWriter<byte> writer)
         {
@@ -1319,6 +1383,12 @@ namespace Lobby
             var v = ReadFrom(ref r);
             r.ExpectEnd();
             return v;
+        }
+
+        /// <summary>Decodes a message that must fill the <paramref name="count"/> bytes at <paramref name="offset"/> of <paramref name="source"/> (errors report offsets from <paramref name="offset"/>).</summary>
+        public static Welcome Decode(byte[] source, int offset, int count)
+        {
+            return Decode(new global::System.ReadOnlySpan<byte>(source, offset, count), null);
         }
 
         /// <summary>Decodes a message from the start of a stream buffer; false while the message is incomplete.</summary>
@@ -1533,6 +1603,14 @@ namespace Lobby
             return w.Position;
         }
 
+        /// <summary>Writes the message into <paramref name="buffer"/> at <paramref name="offset"/>; returns the bytes written.</summary>
+        public int Encode(byte[] buffer, int offset)
+        {
+            var w = new global::Pkt.PktWriter(buffer, offset);
+            WriteTo(ref w);
+            return w.Position;
+        }
+
         /// <summary>Writes the message with one GetSpan and one Advance call.</summary>
         public void Encode(global::System.Buffers.IBufferWriter<byte> writer)
         {
@@ -1564,6 +1642,12 @@ namespace Lobby
             var v = ReadFrom(ref r);
             r.ExpectEnd();
             return v;
+        }
+
+        /// <summary>Decodes a message that must fill the <paramref name="count"/> bytes at <paramref name="offset"/> of <paramref name="source"/> (errors report offsets from <paramref name="offset"/>).</summary>
+        public static Said Decode(byte[] source, int offset, int count)
+        {
+            return Decode(new global::System.ReadOnlySpan<byte>(source, offset, count), null);
         }
 
         /// <summary>Decodes a message from the start of a stream buffer; false while the message is incomplete.</summary>
