@@ -892,12 +892,12 @@ impl Gen<'_> {
                 t.lines("codec/write_optional", &WriteOptional { o, expr, value })
             }
             // Numbers: the runtime's WriteList claims their bytes at once.
-            Type::List(elem) if matches!(**elem, Type::Prim(_)) => t.lines(
+            Type::List(elem) if matches!(elem.ty, Type::Prim(_)) => t.lines(
                 "codec/write_list_numbers",
                 &WriteValue {
                     method: String::new(),
                     expr,
-                    max: max_args(max),
+                    max: max_args(max, place),
                 },
             ),
             Type::List(elem) => {
@@ -1100,7 +1100,7 @@ impl Gen<'_> {
                     e,
                 };
                 // Numbers: the runtime's ReadList appends them at once.
-                let name = match (into, matches!(**elem_ty, Type::Prim(_))) {
+                let name = match (into, matches!(elem_ty.ty, Type::Prim(_))) {
                     (true, true) => "codec/read_list_numbers_into",
                     (false, true) => "codec/read_list_numbers",
                     (true, false) => "codec/read_list_into",
