@@ -923,7 +923,7 @@ impl Gen<'_> {
                 t.lines("codec/write_optional", &WriteOptional { o, expr, value })
             }
             // Numbers: the runtime's WriteList claims their bytes at once.
-            Type::List(elem) if elem.max.is_none() && matches!(elem.ty, Type::Prim(_)) => t.lines(
+            Type::List(elem) if matches!(elem.ty, Type::Prim(_)) => t.lines(
                 "codec/write_list_numbers",
                 &WriteValue {
                     method: String::new(),
