@@ -38,6 +38,8 @@ pub struct Entry {
     /// The conformance driver's answer line for arbitrary bytes, decoded
     /// with the given limits or the default ones ([`crate::render::answer`]).
     pub conform: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
+    /// The same for a stream of frames ([`crate::render::frames`]).
+    pub frames: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
     /// `size_of` of the generated type.
     pub size: usize,
     /// `Decode::MEMORY` of the generated type.
@@ -142,6 +144,7 @@ where
         view: |_| None,
         view_allocations: |_, _| 0,
         conform: crate::render::answer::<T>,
+        frames: crate::render::frames::<T>,
         size: core::mem::size_of::<T>(),
         memory: T::MEMORY,
     }

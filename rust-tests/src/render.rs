@@ -53,10 +53,51 @@ pub fn drive(cases: &str) -> String {
                 decode_budget_base: base as usize,
                 decode_budget_per_byte: per_byte as usize,
             });
-        out.push_str(&(entry.conform)(&case.bytes, limits));
+        let answer = if case.frames {
+            entry.frames
+        } else {
+            entry.conform
+        };
+        out.push_str(&answer(&case.bytes, limits));
         out.push('\n');
     }
     out
+}
+
+/// The answer line for a stream of frames: what a frame reader of `T` with
+/// the given limits reads from `bytes` pushed at once, `frames ` and then
+/// each frame's answer (as [`answer`] writes them) followed by ` ; `, and
+/// last `end <bytes left buffered>`. A frame that fails to decode is
+/// skipped; a frame length over the limit fails the reader, which ends the
+/// line after its error.
+pub fn frames<T: Decode + Encode + Render>(bytes: &[u8], limits: Option<Limits>) -> String {
+    let mut reader = pkt_runtime::frame::FrameDecoder::<T>::with_limits(limits.unwrap_or_default());
+    reader.push(bytes);
+    let mut o = String::from("frames ");
+    loop {
+        match reader.next_frame() {
+            Ok(Some(value)) => match value.encode_to_vec() {
+                Ok(again) => {
+                    let _ = write!(o, "ok {} ", pkt_test_support::hex::encode(&again));
+                    value.render(&mut o);
+                }
+                Err(e) => {
+                    let _ = write!(o, "unencodable {e}");
+                }
+            },
+            Ok(None) => break,
+            Err(e) => {
+                let _ = write!(o, "err {} {}", kind(&e), e.offset());
+                if reader.is_failed() {
+                    o.push_str(" ; ");
+                    break;
+                }
+            }
+        }
+        o.push_str(" ; ");
+    }
+    let _ = write!(o, "end {}", reader.buffered());
+    o
 }
 
 /// The error kind's name, without its details (`LengthExceedsInput`):

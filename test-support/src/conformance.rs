@@ -4,7 +4,8 @@
 //! (`game.net.ServerPacket`), `<hex>` the input (`-` when empty) and
 //! `<limits>` either `-` (the default limits) or six decimal numbers joined
 //! by commas: max depth, max length, max frame, max total elements, decode
-//! budget base, decode budget per byte.
+//! budget base, decode budget per byte. A fourth word, `frames`, asks for
+//! the input to be read as a stream of frames instead of as one value.
 
 use std::fmt::Write as _;
 
@@ -18,6 +19,9 @@ pub struct Case {
     pub ty: String,
     pub bytes: Vec<u8>,
     pub limits: Option<Limits>,
+    /// Whether the bytes are a stream of frames (a frame reader of the
+    /// type's) rather than one value.
+    pub frames: bool,
 }
 
 impl Case {
@@ -37,16 +41,28 @@ impl Case {
                 }
             }
         }
+        if self.frames {
+            s.push_str(" frames");
+        }
         s
     }
 
     /// Reads a line written by [`Case::line`].
     pub fn parse(line: &str) -> Result<Case, String> {
         let mut parts = line.split(' ');
-        let (Some(ty), Some(hex), Some(limits), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(format!("not `<type> <hex> <limits>`: {line:?}"));
+        let (Some(ty), Some(hex), Some(limits), mode, None) = (
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+        ) else {
+            return Err(format!("not `<type> <hex> <limits> [frames]`: {line:?}"));
+        };
+        let frames = match mode {
+            None => false,
+            Some("frames") => true,
+            Some(other) => return Err(format!("unknown mode {other:?}: {line:?}")),
         };
         let bytes = if hex == "-" {
             Vec::new()
@@ -69,6 +85,7 @@ impl Case {
             ty: ty.to_string(),
             bytes,
             limits,
+            frames,
         })
     }
 }
@@ -94,11 +111,13 @@ mod tests {
                 ty: "a.B".into(),
                 bytes: vec![0, 0xff],
                 limits: None,
+                frames: false,
             },
             Case {
                 ty: "a.B".into(),
                 bytes: Vec::new(),
                 limits: Some([1, 2, 3, 4, 5, 6]),
+                frames: true,
             },
         ] {
             assert_eq!(
@@ -110,5 +129,6 @@ mod tests {
         }
         assert!(Case::parse("a.B 00").is_err());
         assert!(Case::parse("a.B 00 1,2").is_err());
+        assert!(Case::parse("a.B 00 - stream").is_err());
     }
 }

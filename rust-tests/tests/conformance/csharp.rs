@@ -121,6 +121,7 @@ fn render(ir: &Ir, ty: &Type, var: &str, d: usize) -> String {
 /// `Dispatch.cs`: the answer for a type name, and a value-text method per type.
 fn dispatch(ir: &Ir) -> String {
     let mut cases = String::new();
+    let mut frames = String::new();
     let mut methods = String::new();
     for (i, def) in ir.types.iter().enumerate() {
         let id = TypeId(i);
@@ -184,13 +185,23 @@ fn dispatch(ir: &Ir) -> String {
             "            case \"{}\": {{ var v = {decode}; var again = v.ToArray(); var o = new StringBuilder(); R{i}(o, v); return Ok(again, o); }}",
             qualified(ir, id)
         );
+        // Unions and messages are frames (their length prefix delimits them).
+        if matches!(def.kind, TypeKind::Union { .. } | TypeKind::Message { .. }) {
+            let _ = writeln!(
+                frames,
+                "            case \"{}\": return Frames<{cs}>({cs}.ReadFrom, b, limits, v => v.ToArray(), R{i});",
+                qualified(ir, id)
+            );
+        }
     }
     format!(
         "using System;\nusing System.Globalization;\nusing System.Text;\n\n\
          // Every type is decoded, the deprecated ones too.\n#pragma warning disable 612, 618\n\n\
          static partial class Driver\n{{\n\
          \x20   static string Answer(string type, byte[] b, Pkt.PktLimits limits)\n    {{\n        switch (type)\n        {{\n\
-         {cases}            default: throw new InvalidOperationException(\"no type \" + type);\n        }}\n    }}\n\n{methods}}}\n"
+         {cases}            default: throw new InvalidOperationException(\"no type \" + type);\n        }}\n    }}\n\n\
+         \x20   static string Frames(string type, byte[] b, Pkt.PktLimits limits)\n    {{\n        switch (type)\n        {{\n\
+         {frames}            default: throw new InvalidOperationException(\"no frames of \" + type);\n        }}\n    }}\n\n{methods}}}\n"
     )
 }
 
@@ -224,7 +235,9 @@ static partial class Driver
                 string answer;
                 try
                 {
-                    answer = Answer(parts[0], bytes, limits);
+                    answer = parts.Length > 3 && parts[3] == "frames"
+                        ? Frames(parts[0], bytes, limits)
+                        : Answer(parts[0], bytes, limits);
                 }
                 catch (Pkt.PktDecodeException e)
                 {
@@ -242,6 +255,44 @@ static partial class Driver
             }
         }
         return 0;
+    }
+
+    // A frame reader over the whole input: each frame's answer and " ; ",
+    // then "end <bytes left buffered>"; a failed reader ends the line.
+    static string Frames<T>(Pkt.PktReadFunc<T> read, byte[] b, Pkt.PktLimits limits, Func<T, byte[]> encode, Action<StringBuilder, T> render)
+    {
+        var reader = new Pkt.PktFrameReader<T>(read, limits ?? Pkt.PktLimits.Default);
+        reader.Push(b, 0, b.Length);
+        var o = new StringBuilder("frames ");
+        while (true)
+        {
+            try
+            {
+                T v;
+                if (!reader.TryRead(out v)) break;
+                try
+                {
+                    o.Append("ok ").Append(Hex(encode(v))).Append(' ');
+                    render(o, v);
+                }
+                catch (Pkt.PktEncodeException e)
+                {
+                    o.Append("unencodable " + e.Message);
+                }
+            }
+            catch (Pkt.PktDecodeException e)
+            {
+                o.Append("err ").Append(e.Reason).Append(' ').Append(e.Offset);
+                if (reader.IsFailed)
+                {
+                    o.Append(" ; ");
+                    break;
+                }
+            }
+            o.Append(" ; ");
+        }
+        o.Append("end ").Append(reader.Buffered);
+        return o.ToString();
     }
 
     static string Ok(byte[] again, StringBuilder value)
