@@ -51,8 +51,12 @@
 //! missing outside CI, after a loud warning; under `CI=true` a missing tool
 //! fails). Rust is first and is the reference: its driver runs in this
 //! process through the generated `Render` impls of `build.rs`
-//! (`pkt_rust_tests::render`). C#'s is in `conformance/csharp.rs`. A
-//! language joins with one line there and a module holding its driver.
+//! (`pkt_rust_tests::render`). C#'s is in `conformance/csharp.rs`: the
+//! driver's source, a generator of its per-type dispatch and value text,
+//! and its build through [`cached_build`] (`mcs`, then `mono Driver.exe`).
+//! A language joins with one line in [`LANGUAGES`] and such a module (for
+//! TypeScript: the generated modules and a driver compiled by `tsc` once,
+//! run by `node`).
 //!
 //! # The cases
 //!
@@ -75,7 +79,7 @@ mod support;
 mod csharp;
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pkt_test_support::conformance::{self, Case};
 use pkt_test_support::hex::encode as hex;
@@ -112,6 +116,32 @@ pub const LANGUAGES: &[Language] = &[
         prepare: csharp::prepare,
     },
 ];
+
+/// The directory under the target directory that holds the driver of
+/// `lang` built from `inputs` (its sources, generated code included):
+/// `build` makes it unless a build of the same inputs is there already.
+/// Only the latest build of each language is kept.
+pub fn cached_build<'a>(
+    lang: &str,
+    inputs: impl Iterator<Item = &'a str>,
+    build: impl FnOnce(&Path),
+) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for text in inputs {
+        text.hash(&mut hasher);
+    }
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("conformance-{lang}"));
+    let dir = base.join(format!("{:016x}", hasher.finish()));
+    if !dir.exists() {
+        let _ = std::fs::remove_dir_all(&base);
+        let building = base.join("building");
+        std::fs::create_dir_all(&building).expect("create the driver's directory");
+        build(&building);
+        std::fs::rename(&building, &dir).expect("keep the built driver");
+    }
+    dir
+}
 
 impl Driver {
     fn run(&self, cases: &str, dir: &Path) -> String {

@@ -4,8 +4,6 @@
 //! `mono <Driver.exe> <cases> <answers>`.
 
 use std::fmt::Write as _;
-use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
 
 use pktc::emit::{generate, GenOptions};
 use pktc::ir::{Ir, Prim, Type, TypeId, TypeKind};
@@ -24,22 +22,18 @@ pub fn prepare(ir: &Ir) -> Option<Driver> {
         ("Driver.cs", DRIVER.to_string()),
         ("Dispatch.cs", dispatch(ir)),
     ];
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for f in generate(ir, &GenOptions::new(Lang::CSharp)) {
-        f.contents.hash(&mut hasher);
-    }
-    sources.hash(&mut hasher);
-    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("conformance-csharp");
-    let dir = base.join(format!("{:016x}", hasher.finish()));
+    let generated: Vec<String> = generate(ir, &GenOptions::new(Lang::CSharp))
+        .into_iter()
+        .map(|f| f.contents)
+        .collect();
+    let inputs = generated
+        .iter()
+        .chain(sources.iter().map(|(_, text)| text))
+        .map(String::as_str);
+    let dir = crate::cached_build("csharp", inputs, |dir| {
+        mono::build(dir, ir, &sources, "Driver");
+    });
     let exe = dir.join("Driver.exe");
-    if !exe.exists() {
-        // Earlier builds are of other sources: only the latest is kept.
-        let _ = std::fs::remove_dir_all(&base);
-        let building = base.join("building");
-        std::fs::create_dir_all(&building).expect("create the driver's directory");
-        mono::build(&building, ir, &sources, "Driver");
-        std::fs::rename(&building, &dir).expect("keep the built driver");
-    }
     Some(Driver::Program {
         program: "mono".into(),
         args: vec![exe.into_os_string()],
