@@ -92,7 +92,7 @@ fn rust_path(ir: &Ir, def: &TypeDef) -> String {
 fn render_impls(ir: &Ir) -> String {
     let mut out = String::from("// Written by build.rs from the IR of schemas/.\n");
     for def in &ir.types {
-        let member = |kind, name: &str| Lang::Rust.naming().member_ident(kind, name, &def.name);
+        let member = |kind, name: &str| Lang::Rust.naming().member_ident(kind, name, def);
         let mut body = String::new();
         match &def.kind {
             TypeKind::Enum { .. } => body.push_str("int(o, self.to_raw());\n"),

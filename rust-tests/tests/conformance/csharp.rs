@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use pktc::emit::{generate, GenOptions};
 use pktc::ir::{Ir, Prim, Type, TypeId, TypeKind};
-use pktc::names::{self, Lang, NameKind};
+use pktc::names::{Lang, NameKind};
 
 use crate::support::{mono, qualified};
 use crate::Driver;
@@ -120,7 +120,7 @@ fn dispatch(ir: &Ir) -> String {
     for (i, def) in ir.types.iter().enumerate() {
         let id = TypeId(i);
         let cs = mono::csharp_name(ir, id);
-        let member = |kind, name: &str| names::csharp_member_ident(kind, name, &def.name);
+        let member = |kind, name: &str| Lang::CSharp.naming().member_ident(kind, name, def);
         let mut body = String::new();
         match &def.kind {
             // Enums have no codec of their own in C#: they are read and
