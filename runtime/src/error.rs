@@ -89,6 +89,14 @@ pub enum DecodeErrorKind {
         /// Bytes left in the budget before it.
         left: usize,
     },
+    /// A delta (`crate::delta`) that no writer writes or that does not fit
+    /// its baseline: a mask with a zero last byte or naming a field a
+    /// struct lacks, a map delta key out of order, missing from the
+    /// baseline or already in it. The offset names the byte.
+    InvalidDelta {
+        /// What is wrong.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -125,6 +133,7 @@ impl fmt::Display for DecodeErrorKind {
                 "union variant {tag} consumed {consumed} of its {expected} bytes"
             ),
             Self::DuplicateMapKey => f.write_str("duplicate map key"),
+            Self::InvalidDelta { reason } => write!(f, "invalid delta: {reason}"),
             Self::BudgetExceeded {
                 field,
                 needed,

@@ -27,6 +27,7 @@
 //! * [`max`]: `@max` limits on the elements, keys and values of a field's
 //!   type (`list<string @max(24)>`), for decoders, views and encoders.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
+//! * [`delta`]: delta snapshots of `@delta` types against a baseline.
 //!
 //! With its default features the crate has no dependencies. Its `unsafe`
 //! code is confined to four places: the [`Writer`], which writes into
@@ -60,6 +61,7 @@
 pub mod bytes;
 #[cfg(feature = "tokio")]
 pub mod codec;
+pub mod delta;
 mod error;
 pub mod fixed;
 pub mod frame;
