@@ -24,6 +24,10 @@ pub trait Delta: Sized {
     /// The changes read from a delta, not yet applied.
     type Patch;
 
+    /// The fewest bytes a delta of this type takes: 1 for a struct (its
+    /// mask count), 4 for a message (its body length).
+    const MIN_DELTA_LEN: usize;
+
     /// Appends the delta of `self` against `baseline` to `out` and returns
     /// whether anything changed. The value's limits were checked before
     /// (see [`encode`]); only a body longer than a `u32` can frame fails.
@@ -129,6 +133,67 @@ impl MaskWriter {
         }
     }
 
+    /// Appends the whole encoding of `value` as the change of field
+    /// `index` when `differs` says it differs from `baseline`.
+    #[inline]
+    pub fn field<T: Encode, D: FnOnce(&T, &T) -> bool>(
+        &self,
+        out: &mut Vec<u8>,
+        index: usize,
+        value: &T,
+        baseline: &T,
+        differs: D,
+    ) {
+        self.whole(out, index, differs(value, baseline), value);
+    }
+
+    /// Appends the delta of `value`, a `@delta` type, against `baseline`
+    /// as the change of field `index` when it changed.
+    #[inline]
+    pub fn delta<T: Delta>(
+        &self,
+        out: &mut Vec<u8>,
+        index: usize,
+        value: &T,
+        baseline: &T,
+    ) -> Result<(), EncodeError> {
+        self.nested(out, index, |out| value.write_delta(baseline, out))
+    }
+
+    /// Appends the map delta of `value` against `baseline`, whose values
+    /// are `@delta` types, as the change of field `index` when it changed.
+    #[inline]
+    pub fn map_delta<K: Encode + Ord, V: Encode + Delta>(
+        &self,
+        out: &mut Vec<u8>,
+        index: usize,
+        value: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+    ) -> Result<(), EncodeError> {
+        self.nested(out, index, |out| {
+            write_map(value, baseline, out, |v, b, out| v.write_delta(b, out))
+        })
+    }
+
+    /// Appends the map delta of `value` against `baseline`, whose changed
+    /// values (by `differs`) are sent whole, as the change of field `index`
+    /// when it changed.
+    #[inline]
+    pub fn map<K: Encode + Ord, V: Encode, D: Fn(&V, &V) -> bool>(
+        &self,
+        out: &mut Vec<u8>,
+        index: usize,
+        value: &BTreeMap<K, V>,
+        baseline: &BTreeMap<K, V>,
+        differs: D,
+    ) -> Result<(), EncodeError> {
+        self.nested(out, index, |out| {
+            write_map(value, baseline, out, |v, b, out| {
+                Ok(whole_change(differs(v, b), v, out))
+            })
+        })
+    }
+
     /// Appends the change `write` writes as the change of field `index`
     /// when it says something changed; else removes what it wrote.
     #[inline]
@@ -189,7 +254,10 @@ impl<'a> Mask<'a> {
         }
         let mask = Self::read_bytes(r, n)?;
         if let Some(i) = mask.first_set_from(fields) {
-            return Err(invalid("mask names a field the struct does not have", at + 1 + i / 8));
+            return Err(invalid(
+                "mask names a field the struct does not have",
+                at + 1 + i / 8,
+            ));
         }
         Ok(mask)
     }
@@ -385,6 +453,92 @@ pub fn apply_map<K: Ord, V, C>(
     map.extend(patch.added);
 }
 
+/// The patch of a `@delta` type.
+pub type PatchOf<T> = <T as Delta>::Patch;
+
+/// The patch of a map whose values are `@delta` types.
+pub type MapDeltaPatch<K, V> = MapPatch<K, V, PatchOf<V>>;
+
+/// The patch of a map whose changed values are sent whole.
+pub type MapWholePatch<K, V> = MapPatch<K, V, V>;
+
+/// Reads the delta of field `field` (`namespace.Type.field`), a `@delta`
+/// type whose baseline is `value`, naming the field in errors as
+/// [`Reader::field`] does.
+#[inline]
+pub fn read_delta<T: Delta>(
+    value: &T,
+    r: &mut Reader<'_>,
+    field: &'static str,
+) -> Result<T::Patch, DecodeError> {
+    value.read_patch(r).map_err(|e| e.in_field(field))
+}
+
+/// Reads the map delta of field `field`, whose values are `@delta` types.
+#[inline]
+pub fn read_map_delta<K: Decode + Ord, V: Decode + Delta>(
+    value: &BTreeMap<K, V>,
+    r: &mut Reader<'_>,
+    field: &'static str,
+) -> Result<MapDeltaPatch<K, V>, DecodeError> {
+    read_map(value, r, V::MIN_DELTA_LEN, |b, r| b.read_patch(r)).map_err(|e| e.in_field(field))
+}
+
+/// Reads the map delta of field `field`, whose changed values are whole.
+#[inline]
+pub fn read_map_whole<K: Decode + Ord, V: Decode>(
+    value: &BTreeMap<K, V>,
+    r: &mut Reader<'_>,
+    field: &'static str,
+) -> Result<MapWholePatch<K, V>, DecodeError> {
+    read_map(value, r, V::MIN_ENCODED_LEN, |_, r| V::decode_raw(r)).map_err(|e| e.in_field(field))
+}
+
+/// Applies a patch of a map whose values are `@delta` types.
+#[inline]
+pub fn apply_map_delta<K: Ord, V: Delta>(map: &mut BTreeMap<K, V>, patch: MapDeltaPatch<K, V>) {
+    apply_map(map, patch, |v, p| v.apply_patch(p));
+}
+
+/// Applies a patch of a map whose changed values are whole.
+#[inline]
+pub fn apply_map_whole<K: Ord, V>(map: &mut BTreeMap<K, V>, patch: MapWholePatch<K, V>) {
+    apply_map(map, patch, |v, n| *v = n);
+}
+
+/// Whether two values differ, for types whose value equality is the
+/// equality of their encodings (no floats inside).
+#[inline]
+pub fn differs<T: PartialEq>(a: &T, b: &T) -> bool {
+    a != b
+}
+
+/// Whether two floats differ in their bits.
+#[inline]
+pub fn differs_bits<T: Bits>(a: &T, b: &T) -> bool {
+    a.bits() != b.bits()
+}
+
+/// `f32` and `f64`, compared by their bits.
+pub trait Bits {
+    /// The bit pattern.
+    fn bits(&self) -> u64;
+}
+
+impl Bits for f32 {
+    #[inline]
+    fn bits(&self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+
+impl Bits for f64 {
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.to_bits()
+    }
+}
+
 /// Whether two values of a fixed-size type of `N` bytes encode
 /// differently (for types that hold floats, compared by their bits).
 #[inline]
@@ -398,8 +552,7 @@ pub fn differs_fixed<T: Encode, const N: usize>(a: &T, b: &T) -> bool {
 
 /// Whether two values encode differently.
 pub fn differs_encoded<T: Encode>(a: &T, b: &T) -> bool {
-    a.encoded_len() != b.encoded_len()
-        || a.encode_to_vec_unchecked() != b.encode_to_vec_unchecked()
+    a.encoded_len() != b.encoded_len() || a.encode_to_vec_unchecked() != b.encode_to_vec_unchecked()
 }
 
 #[cfg(test)]
@@ -452,8 +605,9 @@ mod tests {
         let base: BTreeMap<u32, u8> = [(1, 10), (2, 20), (3, 30)].into();
         let cur: BTreeMap<u32, u8> = [(2, 21), (3, 30), (5, 50)].into();
         let mut out = Vec::new();
-        let changed =
-            write_map(&cur, &base, &mut out, |v, b, out| Ok(whole_change(v != b, v, out)));
+        let changed = write_map(&cur, &base, &mut out, |v, b, out| {
+            Ok(whole_change(v != b, v, out))
+        });
         assert!(changed.unwrap());
         let read = |bytes: &[u8]| {
             let mut r = Reader::new(bytes);
@@ -481,8 +635,12 @@ mod tests {
         let twice = [2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         assert_eq!(at(&twice), 8);
         let mut w = Vec::new();
-        assert!(!write_map(&cur, &cur, &mut w, |v, b, out| Ok(whole_change(v != b, v, out)))
-            .unwrap());
+        assert!(!write_map(&cur, &cur, &mut w, |v, b, out| Ok(whole_change(
+            v != b,
+            v,
+            out
+        )))
+        .unwrap());
         assert_eq!(w, [0; 12]);
     }
 
