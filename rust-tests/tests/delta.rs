@@ -322,3 +322,36 @@ fn the_generated_methods_are_the_runtime_entry_points() {
     assert!(cur.encode_delta(&base, &mut out).is_err());
     assert!(out.is_empty());
 }
+
+/// The examples of docs/wire-format.md, "Deltas".
+#[test]
+fn the_wire_format_examples() {
+    let hex = |b: &[u8]| pkt_test_support::hex::spaced(b);
+    let base = Vec3 {
+        x: 1.0,
+        y: 2.0,
+        z: 3.0,
+    };
+    let cur = Vec3 { y: 2.5, ..base };
+    assert_eq!(hex(&encode_delta(&cur, &base)), "01 02 00 00 20 40");
+    assert_eq!(hex(&encode_delta(&base, &base)), "00");
+    let e = |health| Entity {
+        health,
+        ..Entity::default()
+    };
+    let base = World {
+        tick: 1,
+        entities: BTreeMap::from([(1, e(100)), (2, e(100))]),
+        ..World::default()
+    };
+    let cur = World {
+        tick: 2,
+        entities: BTreeMap::from([(1, e(90))]),
+        ..World::default()
+    };
+    let expected = "22 00 00 00 01 03 02 00 00 00 01 00 00 00 02 00 00 00 \
+                    00 00 00 00 01 00 00 00 01 00 00 00 04 00 00 00 01 08 5a 00";
+    let expected: String = expected.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(hex(&encode_delta(&cur, &base)), expected);
+    assert_eq!(hex(&encode_delta(&base, &base)), "01 00 00 00 00");
+}

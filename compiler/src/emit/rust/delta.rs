@@ -79,6 +79,10 @@ impl Cx<'_> {
                         &["out".into(), i.to_string(), this.clone(), base],
                         "?;",
                     ));
+                    if self.ir.ty(id).kind.fields().is_empty() {
+                        // The patch of a type without fields is `()`.
+                        value.push("            #[allow(clippy::let_unit_value)]".to_string());
+                    }
                     value.push(let_call(
                         12,
                         &format!("{PATH}read_delta"),
