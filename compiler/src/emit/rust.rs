@@ -802,27 +802,33 @@ impl Cx<'_> {
         })
     }
 
-    /// The default value expression; `None` when it is `Default::default()`.
+    /// The expression of [`Ir::default_value`]; `None` when it is
+    /// `Default::default()`: every generated type's `Default` is its zero
+    /// value (an enum's `#[default]` value, a union's `Default` impl), and
+    /// std's is the zero value of the rest, arrays of up to 32 elements
+    /// included.
     fn default_expr(&self, ty: &Type, value: Option<&Value>) -> Option<String> {
-        match (value, ty) {
-            (Some(Value::Bool(b)), _) => Some(b.to_string()),
-            (Some(Value::Int(v)), Type::Prim(p)) => Some(int_literal(*p, *v)),
-            (Some(Value::Float(f)), Type::Prim(Prim::F32)) => {
+        match (self.ir.default_value(ty, value), ty) {
+            (DefaultValue::Declared(Value::Bool(b)), _) => Some(b.to_string()),
+            (DefaultValue::Declared(Value::Int(v)), Type::Prim(p)) => Some(int_literal(*p, *v)),
+            (DefaultValue::Declared(Value::Float(f)), Type::Prim(Prim::F32)) => {
                 Some(float_literal(*f as f32 as f64, true))
             }
-            (Some(Value::Float(f)), _) => Some(float_literal(*f, false)),
-            (Some(Value::String(s)), _) => Some(format!("String::from({s:?})")),
-            (Some(Value::Enum { name, .. }), Type::Named(r)) => Some(format!(
+            (DefaultValue::Declared(Value::Float(f)), _) => Some(float_literal(*f, false)),
+            (DefaultValue::Declared(Value::String(s)), _) => Some(format!("String::from({s:?})")),
+            (DefaultValue::Declared(Value::Enum { name, .. }), Type::Named(r)) => Some(format!(
                 "{}::{}",
                 self.type_path(r.id),
                 names::ident(Lang::Rust, NameKind::Variant, name)
             )),
-            (_, Type::Array(elem, n)) if *n > 32 || self.default_expr(elem, None).is_some() => {
+            (DefaultValue::Array { elem, len }, _)
+                if len > 32 || self.default_expr(elem, None).is_some() =>
+            {
                 let inner = self
                     .default_expr(elem, None)
                     .unwrap_or_else(|| "Default::default()".to_string());
                 Some(if self.ir.is_fixed(elem) {
-                    format!("[{inner}; {n}]")
+                    format!("[{inner}; {len}]")
                 } else {
                     format!("::core::array::from_fn(|_| {inner})")
                 })
@@ -1152,8 +1158,8 @@ impl Cx<'_> {
 
     /// The checks before a present field's value, read from `reader` at
     /// `indent` columns: its `@max` and the charge for its box.
-    fn field_checks(&self, reader: &str, indent: usize, def: &TypeDef, f: &Field) -> Vec<String> {
-        let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+    fn field_checks(&self, reader: &str, indent: usize, f: &Field) -> Vec<String> {
+        let schema_name = format!("\"{}\"", f.path);
         let optional = matches!(f.ty, Type::Optional(_));
         if let Some(marker) = Marker::of(&f.ty, f.max) {
             // Every limit, the field's own too, is the marker's; a field
@@ -1211,17 +1217,13 @@ impl Cx<'_> {
                 let unboxed_default = self
                     .default_expr(&f.ty, f.default.as_ref())
                     .unwrap_or_else(|| "Default::default()".to_string());
-                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+                let schema_name = format!("\"{}\"", f.path);
                 let bounded = f.ty.has_element_max();
-                let default_charge = match &f.default {
-                    Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
-                    _ => None,
-                };
                 // The checks before a present field's value, in
                 // `decode_raw` (16 columns in) and `decode_into_raw` (12).
-                let checks = |indent: usize| self.field_checks("body", indent, def, f);
+                let checks = |indent: usize| self.field_checks("body", indent, f);
                 let charge_default = |indent: usize| {
-                    default_charge.map(|n| {
+                    f.default_charge.map(|n| {
                         call_statement(
                             indent,
                             "body.charge_default",
@@ -1296,7 +1298,7 @@ impl Cx<'_> {
                 limit_checks.extend(max::check_block(
                     &marker,
                     8,
-                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
+                    &format!("\"{}\"", f.path),
                     &format!("&self.{name}"),
                     "?;",
                 ));
@@ -1307,7 +1309,7 @@ impl Cx<'_> {
                     8,
                     "::pkt_runtime::check_max",
                     &[
-                        format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
+                        format!("\"{}\"", f.path),
                         format!("&self.{name}"),
                         max.to_string(),
                     ],
@@ -1405,19 +1407,19 @@ impl Cx<'_> {
                 .insert(0, "        let _ = (depth, max_depth);".to_string());
         }
         for (f, v) in fields.iter().zip(&mut view.fields) {
-            let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+            let schema_name = format!("\"{}\"", f.path);
             let target = format!("&mut self.{}", v.name);
             if f.ty.has_element_max() {
                 // Fields back to back in one scope: each `Max` in a block.
                 let mut lines = vec!["        {".to_string()];
-                lines.extend(self.field_checks("r", 12, def, f));
+                lines.extend(self.field_checks("r", 12, f));
                 v.into_checks = lines;
                 v.field_into = format!(
                     "{}\n        }}",
                     max::field_into(12, "r", &target, &schema_name)
                 );
             } else {
-                v.into_checks = self.field_checks("r", 8, def, f);
+                v.into_checks = self.field_checks("r", 8, f);
                 v.field_into = call_statement(8, "r.field_into", &[target, schema_name], "?;");
             }
         }
@@ -1426,6 +1428,7 @@ impl Cx<'_> {
     }
 
     fn enum_view(&self, def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
+        let (zero, _) = def.zero_enum_value().expect("an enum");
         // Named values are stored as their own numbers and `Unknown` under a
         // number no value has, so that `to_raw` is a select and `from_raw` a
         // range or bit test, not a jump table. When every number of the base
@@ -1466,7 +1469,7 @@ impl Cx<'_> {
                 .iter()
                 .enumerate()
                 .map(|(i, v)| EnumValueView {
-                    first: i == 0,
+                    zero: i == zero,
                     doc: doc_lines(&v.doc),
                     deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
                     name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
@@ -1478,6 +1481,7 @@ impl Cx<'_> {
     }
 
     fn union_view(&self, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
+        let (zero, zero_variant) = def.zero_variant().expect("a union");
         // The `Writer` method that stores a tag.
         let put_tag = format!("put_{}", tag.name());
         let views: Vec<VariantView> = variants
@@ -1486,7 +1490,7 @@ impl Cx<'_> {
                 let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
                 let ty = self.field_type(&v.ty, v.cyclic);
                 let marker = Marker::of(&v.ty, None);
-                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), v.name);
+                let schema_name = format!("\"{}\"", v.path);
                 let fixed_size = match self.ir.layout(&v.ty) {
                     Layout::Fixed { size } if !v.cyclic => Some(size),
                     _ => None,
@@ -1612,13 +1616,7 @@ impl Cx<'_> {
                 let pattern = format!("Self::{}(v)", view.name);
                 if let Some(marker) = Marker::of(&v.ty, None) {
                     // The block of the check, as the arm's body.
-                    let block = max::check_block(
-                        &marker,
-                        12,
-                        &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
-                        "v",
-                        "",
-                    );
+                    let block = max::check_block(&marker, 12, &format!("\"{}\"", v.path), "v", "");
                     return Some(format!(
                         "            {pattern} => {}",
                         block.join("\n").trim_start()
@@ -1687,13 +1685,13 @@ impl Cx<'_> {
                     "});".to_string(),
                 ]
             },
-            first_default: union_default(
-                &views[0].name,
+            zero_default: union_default(
+                &views[zero].name,
                 &self
-                    .slot_default_expr(&variants[0].ty, None, variants[0].cyclic)
+                    .slot_default_expr(&zero_variant.ty, None, zero_variant.cyclic)
                     .unwrap_or_else(|| "Default::default()".to_string()),
             ),
-            first: views[0].name.clone(),
+            zero: views[zero].name.clone(),
             variants: views,
         }
     }
@@ -1882,8 +1880,8 @@ struct EnumView {
 
 #[derive(Serialize)]
 struct EnumValueView {
-    /// The default value.
-    first: bool,
+    /// The enum's zero value, its `#[default]`.
+    zero: bool,
     doc: Vec<String>,
     /// `#[deprecated..]`, when deprecated.
     deprecated: Option<String>,
@@ -1909,9 +1907,10 @@ struct UnionView {
     /// Lines that switch a union value to `Unknown` with the tag and the
     /// `kept` body.
     set_unknown: Vec<String>,
-    first: String,
-    /// The body of `Default::default()`: the first variant with its default.
-    first_default: String,
+    /// The name of the variant the zero value holds.
+    zero: String,
+    /// The body of `Default::default()`: the zero variant with its default.
+    zero_default: String,
     /// The match arms of `check_at` for variants whose payload holds a
     /// message or union to check.
     limited: Vec<String>,
@@ -2307,8 +2306,8 @@ fn default_body(fields: &[(String, String)]) -> Vec<String> {
 }
 
 /// The body of a union's `Default::default()`: `Self::First(default)`.
-fn union_default(first: &str, default: &str) -> String {
-    expr_lines(8, "", &format!("Self::{first}({default})"), "", false).join("\n")
+fn union_default(zero: &str, default: &str) -> String {
+    expr_lines(8, "", &format!("Self::{zero}({default})"), "", false).join("\n")
 }
 
 /// A match arm `pat => expr,`, or as a block when it does not fit.

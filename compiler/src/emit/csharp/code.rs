@@ -11,7 +11,7 @@
 
 use super::memory::{self, MemoryConst, MemoryExpr};
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
-use crate::ir::{Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
+use crate::ir::{DefaultValue, Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::{self, Lang, NameKind};
 use serde::Serialize;
 use std::rc::Rc;
@@ -670,74 +670,93 @@ impl Gen<'_> {
         }
     }
 
-    /// The expression for a type's default (declared or zero value), or
-    /// `None` when the CLR zero value (`default(T)`) is already right.
+    /// The expression of [`crate::ir::Ir::default_value`], or `None` when
+    /// the CLR zero value (`default(T)`) is already right.
     pub(super) fn default_expr(&self, ty: &Type, declared: Option<&Value>) -> Option<String> {
-        match ty {
-            Type::Prim(p) => match declared {
-                None | Some(Value::Bool(false)) | Some(Value::Int(0)) => None,
-                Some(Value::Float(f)) if *f == 0.0 && f.is_sign_positive() => None,
-                Some(Value::Bool(true)) => Some("true".to_string()),
-                Some(Value::Int(v)) => Some(int_literal(*p, *v)),
-                Some(Value::Float(f)) => Some(float_literal(*p, *f)),
-                Some(other) => panic!("a {} default for {ty}", value_kind(other)),
-            },
-            Type::String => Some(match declared {
-                Some(Value::String(s)) => string_literal(s),
-                _ => "\"\"".to_string(),
-            }),
-            Type::Bytes => Some("global::System.Array.Empty<byte>()".to_string()),
-            Type::List(_) => Some(format!("new {}()", self.cs_type(ty))),
-            Type::Map(k, _) => Some(format!("new {}({})", self.cs_type(ty), self.key_order(k))),
-            Type::Array(t, n) => Some(match self.default_expr(t, None) {
-                None => new_array(&self.cs_type(t), *n),
-                Some(d) if *n <= MAX_LISTED_DEFAULTS => {
-                    let items = vec![d; *n as usize].join(", ");
-                    format!("new {}[] {{ {items} }}", self.cs_type(t))
-                }
-                // Value types and strings are copied; objects are made anew
-                // for each element.
-                Some(d) if self.is_value_like(t) => format!(
-                    "global::Pkt.PktArrays.Filled<{}>({n}, {d})",
-                    self.cs_type(t)
-                ),
-                Some(d) => format!(
-                    "global::Pkt.PktArrays.New<{}>({n}, () => {d})",
-                    self.cs_type(t)
-                ),
-            }),
-            Type::Optional(t) => declared.and_then(|v| self.default_expr(t, Some(v))),
-            Type::Named(r) => {
-                let def = self.ir.ty(r.id);
-                let q = qualified(self.ir, def);
-                match &def.kind {
-                    TypeKind::Enum { values, .. } => match declared {
-                        Some(Value::Enum { index, .. }) => Some(format!(
-                            "{q}.{}",
-                            names::ident(Lang::CSharp, NameKind::Variant, &values[*index].name)
-                        )),
-                        _ => {
-                            let first = values.first().expect("enums have values");
-                            (first.value != 0).then(|| {
-                                format!(
-                                    "{q}.{}",
-                                    names::ident(Lang::CSharp, NameKind::Variant, &first.name)
-                                )
-                            })
-                        }
-                    },
-                    TypeKind::Struct { .. } if !def.layout.is_fixed() => Some(format!("new {q}()")),
-                    TypeKind::Struct { .. } => self.struct_defaults[r.id.0].clone(),
-                    TypeKind::Message { .. } => Some(format!("new {q}()")),
-                    TypeKind::Union { variants, .. } => {
-                        let first = variants.first().expect("unions have variants");
-                        Some(format!(
-                            "new {q}.{}()",
-                            names::csharp_member_ident(NameKind::Variant, &first.name, &def.name)
-                        ))
+        let q = |r: &crate::ir::TypeRef| qualified(self.ir, self.ir.ty(r.id));
+        match (self.ir.default_value(ty, declared), ty) {
+            (
+                DefaultValue::Declared(Value::Bool(false) | Value::Int(0))
+                | DefaultValue::Scalar(_)
+                | DefaultValue::Absent,
+                _,
+            ) => None,
+            (DefaultValue::Declared(Value::Float(f)), _) if *f == 0.0 && f.is_sign_positive() => {
+                None
+            }
+            (DefaultValue::Declared(Value::Bool(true)), _) => Some("true".to_string()),
+            (DefaultValue::Declared(Value::Int(v)), Type::Prim(p)) => Some(int_literal(*p, *v)),
+            (DefaultValue::Declared(Value::Float(f)), Type::Prim(p)) => Some(float_literal(*p, *f)),
+            (DefaultValue::Declared(Value::String(s)), _) => Some(string_literal(s)),
+            (DefaultValue::Declared(Value::Enum { index, .. }), Type::Named(r)) => {
+                let TypeKind::Enum { values, .. } = &self.ir.ty(r.id).kind else {
+                    panic!("an enum default for {ty}");
+                };
+                Some(format!(
+                    "{}.{}",
+                    q(r),
+                    names::ident(Lang::CSharp, NameKind::Variant, &values[*index].name)
+                ))
+            }
+            (DefaultValue::Declared(other), _) => {
+                panic!("a {} default for {ty}", value_kind(other))
+            }
+            (DefaultValue::Empty, Type::String) => Some("\"\"".to_string()),
+            (DefaultValue::Empty, Type::Bytes) => {
+                Some("global::System.Array.Empty<byte>()".to_string())
+            }
+            (DefaultValue::Empty, Type::Map(k, _)) => {
+                Some(format!("new {}({})", self.cs_type(ty), self.key_order(k)))
+            }
+            (DefaultValue::Empty, _) => Some(format!("new {}()", self.cs_type(ty))),
+            (DefaultValue::Array { elem: t, len: n }, _) => {
+                Some(match self.default_expr(t, None) {
+                    None => new_array(&self.cs_type(t), n),
+                    Some(d) if n <= MAX_LISTED_DEFAULTS => {
+                        let items = vec![d; n as usize].join(", ");
+                        format!("new {}[] {{ {items} }}", self.cs_type(t))
                     }
+                    // Value types and strings are copied; objects are made
+                    // anew for each element.
+                    Some(d) if self.is_value_like(t) => format!(
+                        "global::Pkt.PktArrays.Filled<{}>({n}, {d})",
+                        self.cs_type(t)
+                    ),
+                    Some(d) => format!(
+                        "global::Pkt.PktArrays.New<{}>({n}, () => {d})",
+                        self.cs_type(t)
+                    ),
+                })
+            }
+            // A C# enum's zero is the number 0, which the first value may
+            // not have.
+            (DefaultValue::EnumValue { value, .. }, Type::Named(r)) => {
+                (value.value != 0).then(|| {
+                    format!(
+                        "{}.{}",
+                        q(r),
+                        names::ident(Lang::CSharp, NameKind::Variant, &value.name)
+                    )
+                })
+            }
+            (DefaultValue::Fields(_), Type::Named(r)) => {
+                let def = self.ir.ty(r.id);
+                if matches!(def.kind, TypeKind::Struct { .. }) && def.layout.is_fixed() {
+                    self.struct_defaults[r.id.0].clone()
+                } else {
+                    Some(format!("new {}()", q(r)))
                 }
             }
+            (DefaultValue::Variant { variant, .. }, Type::Named(r)) => Some(format!(
+                "new {}.{}()",
+                q(r),
+                names::csharp_member_ident(
+                    NameKind::Variant,
+                    &variant.name,
+                    &self.ir.ty(r.id).name
+                )
+            )),
+            (_, _) => unreachable!("a declared type's zero value for {ty}"),
         }
     }
 

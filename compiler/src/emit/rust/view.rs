@@ -110,7 +110,7 @@ impl Cx<'_> {
         }
     }
 
-    fn view_field(&self, def: &TypeDef, f: &Field, reader: &str, indent: usize) -> ViewFieldView {
+    fn view_field(&self, f: &Field, reader: &str, indent: usize) -> ViewFieldView {
         let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
         let ty = self.field_view_type(&f.ty, f.cyclic);
         ViewFieldView {
@@ -130,18 +130,12 @@ impl Cx<'_> {
                 indent = indent + 4
             ),
             value: if f.ty.has_element_max() {
-                super::max::view_field(
-                    indent + 4,
-                    "",
-                    reader,
-                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
-                    "?",
-                )
+                super::max::view_field(indent + 4, "", reader, &format!("\"{}\"", f.path), "?")
             } else {
                 call_statement(
                     indent + 4,
                     &format!("{reader}.view_field"),
-                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
+                    &[format!("\"{}\"", f.path)],
                     "?",
                 )
             },
@@ -165,7 +159,7 @@ impl Cx<'_> {
             .iter()
             .zip(&owned.fields)
             .map(|(f, o)| {
-                let mut v = self.view_field(def, f, "body", 12);
+                let mut v = self.view_field(f, "body", 12);
                 v.head = o.head.clone();
                 v.charge_default = o.raw_charge_default.clone();
                 v.checks = o.raw_checks.clone();
@@ -187,24 +181,24 @@ impl Cx<'_> {
         let fields = fields
             .iter()
             .map(|f| {
-                let mut v = self.view_field(def, f, "r", 4);
+                let mut v = self.view_field(f, "r", 4);
                 // Into locals first: `r` and `mark` are the function's own.
                 let local = format!(
                     "field_{}",
                     names::convert(Lang::Rust, NameKind::Field, &f.name)
                 );
-                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+                let schema_name = format!("\"{}\"", f.path);
                 if f.ty.has_element_max() {
                     // Fields back to back in one scope: each `Max` in a
                     // block.
                     v.checks = vec![format!("        let {local} = {{")];
-                    v.checks.extend(self.field_checks("r", 12, def, f));
+                    v.checks.extend(self.field_checks("r", 12, f));
                     v.value = format!(
                         "{}\n        }};",
                         super::max::view_field(12, "", "r", &schema_name, "?")
                     );
                 } else {
-                    v.checks = self.field_checks("r", 8, def, f);
+                    v.checks = self.field_checks("r", 8, f);
                     v.value = call_statement(
                         8,
                         &format!("let {local} = r.view_field"),
@@ -255,6 +249,7 @@ impl Cx<'_> {
         variants: &[Variant],
         owned: &UnionView,
     ) -> UnionViewModel {
+        let (_, zero_variant) = def.zero_variant().expect("a union");
         let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
         let views: Vec<ViewVariantView> = variants
             .iter()
@@ -277,7 +272,7 @@ impl Cx<'_> {
                             &m,
                             16,
                             "view_variant",
-                            &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
+                            &format!("\"{}\"", v.path),
                         ),
                         None => vec![
                             "                let v = ::pkt_runtime::View::view_raw(&mut body)?;"
@@ -304,8 +299,7 @@ impl Cx<'_> {
             tag_ty: owned.tag_ty.clone(),
             tag_width: owned.tag_width,
             unknown_ok: owned.unknown_ok.clone(),
-            first: owned.first.clone(),
-            first_default: union_default(&owned.first, &self.view_default(&variants[0].ty, None)),
+            zero_default: union_default(&owned.zero, &self.view_default(&zero_variant.ty, None)),
             variants: views,
             name,
         }
@@ -548,8 +542,8 @@ pub(super) struct UnionViewModel {
     tag_width: u32,
     /// The lines that return an `Unknown` view of the `kept` body.
     unknown_ok: Vec<String>,
-    first: String,
-    first_default: String,
+    /// The body of `Default::default()`: the zero variant with its default.
+    zero_default: String,
     entry: Vec<EntryPoint>,
     /// `Unknown { tag, body }` on one line.
     unknown_one_line: bool,
