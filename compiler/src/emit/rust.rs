@@ -13,6 +13,7 @@ use crate::ir::*;
 use crate::names::{self, Companion, Lang, NameKind, Naming};
 use crate::wire;
 
+mod layout;
 mod max;
 mod view;
 
@@ -42,6 +43,10 @@ fn templates() -> &'static Templates {
             (
                 "union",
                 include_str!("../../../templates/rust/union.rs.hbs"),
+            ),
+            (
+                "memory",
+                include_str!("../../../templates/rust/memory.rs.hbs"),
             ),
             (
                 "view/common",
@@ -143,7 +148,7 @@ impl Backend for RustBackend {
             consts,
             items,
         };
-        tidy(&templates().render("file", &view))
+        tidy(&layout::lay_out(&templates().render("file", &view)))
     }
 
     /// `mod.rs`: the module tree including every file.
@@ -539,9 +544,9 @@ fn tidy(text: &str) -> String {
     out
 }
 
-/// An owned type's field declaration at 4 columns.
+/// An owned type's field declaration, `pub name: Type,`.
 fn field_decl(name: &str, ty: &str) -> String {
-    type_lines(4, &format!("pub {name}: "), ty, ",", true).join("\n")
+    format!("pub {name}: {},", layout::ty(ty, true))
 }
 
 #[derive(Serialize)]
@@ -965,28 +970,27 @@ impl Cx<'_> {
                     format!("offset + {start}")
                 };
                 StructFieldView {
-                    write_fixed: call_statement(
-                        8,
-                        "::pkt_runtime::FixedSize::write_fixed",
-                        &[format!("&self.{name}"), format!("&mut out[{start}..{end}]")],
-                        ";",
+                    write_fixed: format!(
+                        "{};",
+                        layout::call(
+                            "::pkt_runtime::FixedSize::write_fixed",
+                            &[format!("&self.{name}"), format!("&mut out[{start}..{end}]")],
+                        )
                     ),
-                    read_fixed: split_line(
-                        12,
+                    read_fixed: layout::split(
                         &name,
                         ": ",
                         &format!(
                             "::pkt_runtime::FixedSize::read_fixed(&bytes[{start}..{end}], {offset})?,"
                         ),
                     ),
-                    read_valid: split_line(
-                        12,
+                    read_valid: layout::split(
                         &name,
                         ": ",
                         &format!("::pkt_runtime::FixedSize::read_valid(&bytes[{start}..{end}]),"),
                     ),
                     valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
-                    short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
+                    short_field: layout::split(&format!("let _: {ty}"), " = ", "f.field()?;"),
                     doc: doc_lines(&f.doc),
                     deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.serde_field_attrs(&f.ty, false),
@@ -1014,7 +1018,7 @@ impl Cx<'_> {
             .map(|f| (f.name.clone(), f.default.clone()))
             .collect();
         StructView {
-            default_body: default_body(&defaults),
+            default_body: layout::fields(&defaults),
             total: self.total[id.0],
             valid_checks,
             fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
@@ -1083,7 +1087,7 @@ impl Cx<'_> {
     /// constants, so that a change to another file does not change this one.
     /// A boxed field or variant is a pointer, `Box<T>` (as `Option<Box<T>>`
     /// is in memory). rustfmt leaves a braced macro's body as it is.
-    fn memory_block(&self, def: &TypeDef) -> String {
+    fn memory_block(&self, def: &TypeDef) -> Option<MemoryView> {
         let field_ident = |f: &Field| names::ident(Lang::Rust, NameKind::Field, &f.name);
         // The part's type, and its model where the part states it.
         let part = |ty: &Type, cyclic: bool| match (cyclic, ty) {
@@ -1132,14 +1136,9 @@ impl Cx<'_> {
                     })
                     .collect(),
             ),
-            _ => return String::new(),
+            _ => return None,
         };
-        let mut out = format!("    ::pkt_runtime::memory! {{\n        {head} {{\n");
-        for p in parts {
-            out.push_str(&format!("            {p}\n"));
-        }
-        out.push_str("        }\n    }");
-        out
+        Some(MemoryView { head, parts })
     }
 
     /// What a boxed field or variant of type `ty` is charged when present:
@@ -1156,29 +1155,27 @@ impl Cx<'_> {
         )
     }
 
-    /// The checks before a present field's value, read from `reader` at
-    /// `indent` columns: its `@max` and the charge for its box.
-    fn field_checks(&self, reader: &str, indent: usize, f: &Field) -> Vec<String> {
+    /// The checks before a present field's value, read from `reader`: its
+    /// `@max` and the charge for its box.
+    fn field_checks(&self, reader: &str, f: &Field) -> Vec<String> {
         let schema_name = format!("\"{}\"", f.path);
         let optional = matches!(f.ty, Type::Optional(_));
         if let Some(marker) = Marker::of(&f.ty, f.max) {
             // Every limit, the field's own too, is the marker's; a field
             // with limits inside is never boxed (a cycle runs through
             // optionals and arrays of declared types only).
-            return marker.alias(indent);
+            return vec![marker.alias()];
         }
         let mut lines = Vec::new();
         if let Some(max) = f.max {
-            lines.push(call_statement(
-                indent,
+            lines.push(layout::statement(
                 &format!("{reader}.peek_max"),
                 &[schema_name.clone(), max.to_string(), optional.to_string()],
                 "?;",
             ));
         }
         if f.cyclic {
-            lines.push(call_statement(
-                indent,
+            lines.push(layout::statement(
                 &format!("{reader}.charge_boxed"),
                 &[schema_name, self.boxed_memory(&f.ty), optional.to_string()],
                 "?;",
@@ -1201,8 +1198,7 @@ impl Cx<'_> {
                         fixed_len += size as u64;
                         fixed_parts.push((u64::from(size), name.clone()));
                     }
-                    Layout::Variable { .. } => variable.push(call_statement(
-                        8,
+                    Layout::Variable { .. } => variable.push(layout::statement(
                         "n += ::pkt_runtime::Encode::encoded_len",
                         &[format!("&self.{name}")],
                         ";",
@@ -1220,57 +1216,50 @@ impl Cx<'_> {
                 let schema_name = format!("\"{}\"", f.path);
                 let bounded = f.ty.has_element_max();
                 // The checks before a present field's value, in
-                // `decode_raw` (16 columns in) and `decode_into_raw` (12).
-                let checks = |indent: usize| self.field_checks("body", indent, f);
-                let charge_default = |indent: usize| {
-                    f.default_charge.map(|n| {
-                        call_statement(
-                            indent,
-                            "body.charge_default",
-                            &[schema_name.clone(), n.to_string()],
-                            "?;",
-                        )
-                    })
-                };
+                // `decode_raw` and `decode_into_raw`.
+                let checks = self.field_checks("body", f);
+                let charge_default = f.default_charge.map(|n| {
+                    layout::statement(
+                        "body.charge_default",
+                        &[schema_name.clone(), n.to_string()],
+                        "?;",
+                    )
+                });
                 MessageFieldView {
-                    encode_raw: call_statement(
-                        8,
+                    encode_raw: layout::statement(
                         "::pkt_runtime::Encode::encode_raw",
                         &[format!("&self.{name}"), "w".to_string()],
                         ";",
                     ),
-                    head: if_head(12, &format!("{name}: if body.is_empty()")),
-                    raw_charge_default: charge_default(16),
-                    raw_checks: checks(16),
+                    head: layout::if_head(&format!("{name}: if body.is_empty()")),
+                    raw_charge_default: charge_default.clone(),
+                    raw_checks: checks.clone(),
                     raw_value: if bounded {
-                        max::field(16, "body", &schema_name, "?")
+                        max::field("body", &schema_name, "?")
                     } else {
-                        call_statement(16, "body.field", std::slice::from_ref(&schema_name), "?")
+                        layout::statement("body.field", std::slice::from_ref(&schema_name), "?")
                     },
-                    into_charge_default: charge_default(12),
-                    into_checks: checks(12),
+                    into_charge_default: charge_default,
+                    into_checks: checks,
                     // An absent boxed field is reset inside its existing box,
                     // so decode_into allocates nothing for it; a large one
                     // (which has no declared default) in a stack frame of
                     // its own, so that this one stays small.
                     reset: if !f.cyclic && self.ir.memory(&f.ty).size >= DECODE_IN_PLACE_MIN {
-                        call_statement(
-                            12,
+                        layout::statement(
                             "::pkt_runtime::reset",
                             &[format!("&mut self.{name}")],
                             ";",
                         )
                     } else if boxed {
-                        expr_lines(12, &format!("*self.{name} = "), &unboxed_default, ";", true)
-                            .join("\n")
+                        format!("*self.{name} = {};", layout::expr(&unboxed_default, true))
                     } else {
-                        expr_lines(12, &format!("self.{name} = "), &default, ";", true).join("\n")
+                        format!("self.{name} = {};", layout::expr(&default, true))
                     },
                     field_into: if bounded {
-                        max::field_into(12, "body", &format!("&mut self.{name}"), &schema_name)
+                        max::field_into("body", &format!("&mut self.{name}"), &schema_name)
                     } else {
-                        call_statement(
-                            12,
+                        layout::statement(
                             "body.field_into",
                             &[format!("&mut self.{name}"), schema_name.clone()],
                             "?;",
@@ -1297,7 +1286,6 @@ impl Cx<'_> {
                 nested = true;
                 limit_checks.extend(max::check_block(
                     &marker,
-                    8,
                     &format!("\"{}\"", f.path),
                     &format!("&self.{name}"),
                     "?;",
@@ -1305,8 +1293,7 @@ impl Cx<'_> {
                 continue;
             }
             if let Some(max) = f.max {
-                limit_checks.push(call_statement(
-                    8,
+                limit_checks.push(layout::statement(
                     "::pkt_runtime::check_max",
                     &[
                         format!("\"{}\"", f.path),
@@ -1318,8 +1305,7 @@ impl Cx<'_> {
             }
             if self.needs_check(&f.ty) {
                 nested = true;
-                limit_checks.push(call_statement(
-                    8,
+                limit_checks.push(layout::statement(
                     "::pkt_runtime::Encode::check_at",
                     &[
                         format!("&self.{name}"),
@@ -1337,7 +1323,7 @@ impl Cx<'_> {
         } else {
             "::pkt_runtime::enter_encode(depth, max_depth)?;"
         };
-        limit_checks.insert(0, format!("        {enter}"));
+        limit_checks.insert(0, enter.to_string());
         let derive = if derive_default {
             self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
         } else {
@@ -1351,7 +1337,7 @@ impl Cx<'_> {
             defaults.push(("unknown_fields".to_string(), "Vec::new()".to_string()));
         }
         MessageView {
-            default_body: default_body(&defaults),
+            default_body: layout::fields(&defaults),
             limit_checks,
             // Like the wire format, a serialized message may lack fields
             // (written by an older version): they take their defaults.
@@ -1404,23 +1390,25 @@ impl Cx<'_> {
         if !view.limit_checks.is_empty() && !view.limit_checks.iter().any(|l| l.contains("depth")) {
             // Only `@max` limits here: the depth passes through unused.
             view.limit_checks
-                .insert(0, "        let _ = (depth, max_depth);".to_string());
+                .insert(0, "let _ = (depth, max_depth);".to_string());
         }
         for (f, v) in fields.iter().zip(&mut view.fields) {
             let schema_name = format!("\"{}\"", f.path);
             let target = format!("&mut self.{}", v.name);
             if f.ty.has_element_max() {
-                // Fields back to back in one scope: each `Max` in a block.
-                let mut lines = vec!["        {".to_string()];
-                lines.extend(self.field_checks("r", 12, f));
+                // Fields back to back in one scope: each `Max` in a block,
+                // which `field_into` closes.
+                let mut lines = vec!["{".to_string()];
+                lines.extend(self.field_checks("r", f).iter().map(|l| format!("    {l}")));
+                lines.push(format!(
+                    "    {}",
+                    max::field_into("r", &target, &schema_name)
+                ));
                 v.into_checks = lines;
-                v.field_into = format!(
-                    "{}\n        }}",
-                    max::field_into(12, "r", &target, &schema_name)
-                );
+                v.field_into = "}".to_string();
             } else {
-                v.into_checks = self.field_checks("r", 8, f);
-                v.field_into = call_statement(8, "r.field_into", &[target, schema_name], "?;");
+                v.into_checks = self.field_checks("r", f);
+                v.field_into = layout::statement("r.field_into", &[target, schema_name], "?;");
             }
         }
         view.min_len = def.layout.min_size();
@@ -1484,127 +1472,119 @@ impl Cx<'_> {
         let (zero, zero_variant) = def.zero_variant().expect("a union");
         // The `Writer` method that stores a tag.
         let put_tag = format!("put_{}", tag.name());
-        let views: Vec<VariantView> = variants
-            .iter()
-            .map(|v| {
-                let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
-                let ty = self.field_type(&v.ty, v.cyclic);
-                let marker = Marker::of(&v.ty, None);
-                let schema_name = format!("\"{}\"", v.path);
-                let fixed_size = match self.ir.layout(&v.ty) {
-                    Layout::Fixed { size } if !v.cyclic => Some(size),
-                    _ => None,
-                };
-                let header = fixed_size
-                    .and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
-                let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
-                    pattern: format!("Self::{name}(v)"),
-                    comment: format!("// frame length {frame}, tag {}", v.tag),
-                    header: byte_array(bytes),
-                });
-                let (encode_head, encode_tail) = match header {
-                    Some((frame, bytes)) => (
-                        vec![format!(
-                            "w.put_array({}); // frame length {frame}, tag {}",
-                            byte_array(&bytes),
-                            v.tag
-                        )],
-                        Vec::new(),
-                    ),
-                    None => (
-                        vec![
-                            "let mark = w.begin_len();".to_string(),
-                            format!("w.{put_tag}({});", v.tag),
-                        ],
-                        vec!["w.end_len(mark);".to_string()],
-                    ),
-                };
-                VariantView {
-                    encode_head,
-                    encode_tail,
-                    doc: doc_lines(&v.doc),
-                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
-                    attrs: self.serde_field_attrs(&v.ty, v.cyclic),
-                    decl: variant_decl(&name, &ty),
-                    len_arm: match_arm(
-                        12,
-                        &format!("Self::{name}(v)"),
-                        "::pkt_runtime::Encode::encoded_len(v)",
-                    ),
-                    decode_value: match &marker {
-                        Some(m) => max::variant_lines(m, 16, "variant", &schema_name),
-                        None => vec![
-                            "                let v = ::pkt_runtime::Decode::decode_raw(&mut body)?;"
-                                .to_string(),
-                        ],
-                    },
-                    decode_into_value: match &marker {
-                        Some(m) => max::variant_lines(m, 16, "variant_into", &schema_name),
-                        None => vec![
-                            "                ::pkt_runtime::Decode::decode_into_raw(v, &mut body)?;"
-                                .to_string(),
-                        ],
-                    },
-                    decode_variant: match &marker {
-                        Some(m) => {
-                            let mut lines = m.alias(16);
-                            lines.push(call_statement(
-                                16,
-                                "::pkt_runtime::max::decode_variant::<_, Max, _>",
+        let views: Vec<VariantView> =
+            variants
+                .iter()
+                .map(|v| {
+                    let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                    let ty = self.field_type(&v.ty, v.cyclic);
+                    let marker = Marker::of(&v.ty, None);
+                    let schema_name = format!("\"{}\"", v.path);
+                    let fixed_size = match self.ir.layout(&v.ty) {
+                        Layout::Fixed { size } if !v.cyclic => Some(size),
+                        _ => None,
+                    };
+                    let header = fixed_size
+                        .and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
+                    let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
+                        pattern: format!("Self::{name}(v)"),
+                        comment: format!("// frame length {frame}, tag {}", v.tag),
+                        header: byte_array(bytes),
+                    });
+                    let (encode_head, encode_tail) = match header {
+                        Some((frame, bytes)) => (
+                            vec![format!(
+                                "w.put_array({}); // frame length {frame}, tag {}",
+                                byte_array(&bytes),
+                                v.tag
+                            )],
+                            Vec::new(),
+                        ),
+                        None => (
+                            vec![
+                                "let mark = w.begin_len();".to_string(),
+                                format!("w.{put_tag}({});", v.tag),
+                            ],
+                            vec!["w.end_len(mark);".to_string()],
+                        ),
+                    };
+                    VariantView {
+                        encode_head,
+                        encode_tail,
+                        doc: doc_lines(&v.doc),
+                        deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
+                        attrs: self.serde_field_attrs(&v.ty, v.cyclic),
+                        decl: layout::variant_decl(&name, &ty),
+                        len_arm: layout::arm(
+                            &format!("Self::{name}(v)"),
+                            "::pkt_runtime::Encode::encoded_len(v)",
+                        ),
+                        decode_value: match &marker {
+                            Some(m) => max::variant_lines(m, "variant", &schema_name),
+                            None => vec!["let v = ::pkt_runtime::Decode::decode_raw(&mut body)?;"
+                                .to_string()],
+                        },
+                        decode_into_value: match &marker {
+                            Some(m) => max::variant_lines(m, "variant_into", &schema_name),
+                            None => {
+                                vec!["::pkt_runtime::Decode::decode_into_raw(v, &mut body)?;"
+                                    .to_string()]
+                            }
+                        },
+                        decode_variant: match &marker {
+                            Some(m) => vec![
+                                m.alias(),
+                                layout::statement(
+                                    "::pkt_runtime::max::decode_variant::<_, Max, _>",
+                                    &[
+                                        "slot".to_string(),
+                                        "&mut body".to_string(),
+                                        schema_name.clone(),
+                                        format!("Self::{name}"),
+                                    ],
+                                    "?;",
+                                ),
+                            ],
+                            None => vec![layout::statement(
+                                "::pkt_runtime::decode_variant",
                                 &[
                                     "slot".to_string(),
                                     "&mut body".to_string(),
-                                    schema_name.clone(),
                                     format!("Self::{name}"),
                                 ],
                                 "?;",
-                            ));
-                            lines.join("\n")
-                        }
-                        None => call_statement(
-                            16,
-                            "::pkt_runtime::decode_variant",
-                            &[
-                                "slot".to_string(),
-                                "&mut body".to_string(),
-                                format!("Self::{name}"),
-                            ],
-                            "?;",
+                            )],
+                        },
+                        set_variant: layout::statement(
+                            "::pkt_runtime::set_variant",
+                            &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
+                            ";",
                         ),
-                    },
-                    set_variant: call_statement(
-                        16,
-                        "::pkt_runtime::set_variant",
-                        &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
-                        ";",
-                    ),
-                    placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
-                    set_placeholder: call_statement(
-                        16,
-                        "::pkt_runtime::set_variant_placeholder",
-                        &["slot".to_string(), format!("Self::{name}")],
-                        ";",
-                    ),
-                    if_placed: if_head(16, &format!("if let Self::{name}(v) = slot")),
-                    name,
-                    tag: v.tag.to_string(),
-                    charge_boxed: v.cyclic.then(|| {
-                        call_statement(
-                            16,
-                            "body.charge_boxed",
-                            &[
-                                "\"\"".to_string(),
-                                self.boxed_memory(&v.ty),
-                                "false".to_string(),
-                            ],
-                            "?;",
-                        )
-                    }),
-                    fixed_payload: fixed_size.is_some(),
-                    fixed_append,
-                }
-            })
-            .collect();
+                        placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
+                        set_placeholder: layout::statement(
+                            "::pkt_runtime::set_variant_placeholder",
+                            &["slot".to_string(), format!("Self::{name}")],
+                            ";",
+                        ),
+                        if_placed: layout::if_head(&format!("if let Self::{name}(v) = slot")),
+                        name,
+                        tag: v.tag.to_string(),
+                        charge_boxed: v.cyclic.then(|| {
+                            layout::statement(
+                                "body.charge_boxed",
+                                &[
+                                    "\"\"".to_string(),
+                                    self.boxed_memory(&v.ty),
+                                    "false".to_string(),
+                                ],
+                                "?;",
+                            )
+                        }),
+                        fixed_payload: fixed_size.is_some(),
+                        fixed_append,
+                    }
+                })
+                .collect();
         let fixed_appends = views
             .iter()
             .filter_map(|v| v.fixed_append.clone())
@@ -1612,23 +1592,22 @@ impl Cx<'_> {
         let limited = variants
             .iter()
             .zip(&views)
-            .filter_map(|(v, view)| {
+            .flat_map(|(v, view)| {
                 let pattern = format!("Self::{}(v)", view.name);
                 if let Some(marker) = Marker::of(&v.ty, None) {
                     // The block of the check, as the arm's body.
-                    let block = max::check_block(&marker, 12, &format!("\"{}\"", v.path), "v", "");
-                    return Some(format!(
-                        "            {pattern} => {}",
-                        block.join("\n").trim_start()
-                    ));
+                    let mut block = max::check_block(&marker, &format!("\"{}\"", v.path), "v", "");
+                    block[0] = format!("{pattern} => {}", block[0]);
+                    return block;
                 }
-                self.needs_check(&v.ty).then(|| {
-                    match_arm(
-                        12,
+                if self.needs_check(&v.ty) {
+                    vec![layout::arm(
                         &pattern,
                         "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
-                    )
-                })
+                    )]
+                } else {
+                    Vec::new()
+                }
             })
             .collect();
         UnionView {
@@ -1733,8 +1712,8 @@ struct Common {
     name: String,
     schema_name: String,
     /// `Decode::MEMORY` and `MEMORY_ALIGN`, from the types the type holds
-    /// ([`Cx::memory_block`]).
-    memory: String,
+    /// ([`Cx::memory_block`]); the `memory` template.
+    memory: Option<MemoryView>,
     /// Some field or variant boxes this type: its decoder overrides
     /// `Decode::decode_boxed`.
     decode_boxed: bool,
@@ -1748,8 +1727,8 @@ struct StructView {
     /// The parts of `size` ([`super::sum_comment`]).
     size_comment: String,
     derive_default: bool,
-    /// The lines of `Default::default()` (see [`default_body`]).
-    default_body: Vec<String>,
+    /// The body of `Default::default()`, `Self { .. }`.
+    default_body: String,
     /// Memory is the wire layout ([`plain_structs`]): `#[repr(C)]`, the
     /// bulk list paths and `pkt_runtime::plain!`.
     plain: bool,
@@ -1766,6 +1745,16 @@ struct StructView {
     /// `pkt_runtime::fixed_is_valid!`.
     valid_checks: Vec<String>,
     fields: Vec<StructFieldView>,
+}
+
+/// The `pkt_runtime::memory!` block of a message, variable-size struct or
+/// union.
+#[derive(Serialize)]
+struct MemoryView {
+    /// `record`, or `union <tag>`.
+    head: String,
+    /// One line per field or variant: its name, type and model.
+    parts: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -1799,8 +1788,8 @@ struct StructFieldView {
 struct MessageView {
     #[serde(flatten)]
     common: Common,
-    /// The lines of `Default::default()` (see [`default_body`]).
-    default_body: Vec<String>,
+    /// The body of `Default::default()`, `Self { .. }`.
+    default_body: String,
     /// Encoded size of the length prefix and the fixed-size fields.
     fixed_len: String,
     /// The parts of `fixed_len` as a comment ([`super::sum_comment`]).
@@ -1957,7 +1946,7 @@ struct VariantView {
     /// `decode_into_raw`.
     decode_into_value: Vec<String>,
     /// The statement of `decode_into_raw` that switches to the variant.
-    decode_variant: String,
+    decode_variant: Vec<String>,
     /// The statement of `decode_into_raw` that stores a decoded boxed
     /// variant.
     set_variant: String,
@@ -1984,139 +1973,6 @@ struct VariantView {
     encode_tail: Vec<String>,
 }
 
-/// A call statement at `indent` spaces laid out as rustfmt lays it out: on
-/// one line when its arguments take at most 60 columns (rustfmt's
-/// `fn_call_width`) and the line at most 100, else one argument per line
-/// with a trailing comma. Names in the schema have no length limit, so the
-/// layout depends on them and is decided here, not in a template.
-fn call_statement(indent: usize, callee: &str, args: &[String], tail: &str) -> String {
-    let pad = " ".repeat(indent);
-    let joined = args.join(", ");
-    let line = format!("{pad}{callee}({joined}){tail}");
-    // rustfmt lets a lone string literal argument run past the 60 columns
-    // of call arguments while the line fits.
-    let lone_string = matches!(args, [a] if a.starts_with('"') && a.ends_with('"'));
-    if (joined.len() <= 60 || lone_string) && line.chars().count() <= 100 {
-        return line;
-    }
-    let mut out = format!("{pad}{callee}(\n");
-    for a in args {
-        out.push_str(&format!("{pad}    {a},\n"));
-    }
-    out.push_str(&format!("{pad}){tail}"));
-    out
-}
-
-/// A type as rustfmt lays it out on a line that starts with `lead` at
-/// `indent` columns and ends with `tail`: on that line when it fits 100
-/// columns; else, when `may_move`, alone on the next line, indented once
-/// more, if it fits there; else broken at its generic arguments, one per
-/// line with a trailing comma, each laid out the same way. (A declaration's
-/// type has no length limit: schema names have none, and types nest.)
-fn type_lines(indent: usize, lead: &str, ty: &str, tail: &str, may_move: bool) -> Vec<String> {
-    let width = |s: &str| s.chars().count();
-    let pad = " ".repeat(indent);
-    let one = format!("{pad}{lead}{ty}{tail}");
-    if width(&one) <= 100 {
-        return vec![one];
-    }
-    let moved = may_move && !lead.is_empty();
-    if moved {
-        let next = format!("{pad}    {ty}{tail}");
-        if width(&next) <= 100 {
-            return vec![format!("{pad}{}", lead.trim_end()), next];
-        }
-    }
-    let Some((head, args)) = generic_args(ty) else {
-        // `[T; N]` is broken inside `T`, the brackets staying on its first
-        // and last lines.
-        return match array_parts(ty) {
-            Some((elem, n)) if generic_args(elem).is_some() || array_parts(elem).is_some() => {
-                type_lines(
-                    indent,
-                    &format!("{lead}["),
-                    elem,
-                    &format!("; {n}]{tail}"),
-                    false,
-                )
-            }
-            _ => vec![one],
-        };
-    };
-    let same = format!("{pad}{lead}{head}<");
-    let (mut out, inner) = if width(&same) <= 100 || !moved {
-        (vec![same], indent)
-    } else {
-        (
-            vec![
-                format!("{pad}{}", lead.trim_end()),
-                format!("{pad}    {head}<"),
-            ],
-            indent + 4,
-        )
-    };
-    for a in args {
-        out.extend(type_lines(inner + 4, "", a, ",", false));
-    }
-    out.push(format!("{}>{tail}", " ".repeat(inner)));
-    out
-}
-
-/// `[T; N]` as `T` and `N`.
-fn array_parts(ty: &str) -> Option<(&str, &str)> {
-    let inner = ty.strip_prefix('[')?.strip_suffix(']')?;
-    let mut depth = 0usize;
-    let mut split = None;
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth = depth.checked_sub(1)?,
-            ';' if depth == 0 => split = Some(i),
-            _ => {}
-        }
-    }
-    let i = split?;
-    Some((inner[..i].trim(), inner[i + 1..].trim()))
-}
-
-/// `Head<a, b>` as `Head` and its top-level arguments; `None` for a type
-/// without arguments of its own (`u8`, `&'a str`, `[T; 4]`).
-fn generic_args(ty: &str) -> Option<(&str, Vec<&str>)> {
-    if ty.starts_with(['[', '&', '(']) {
-        return None;
-    }
-    let open = ty.find('<')?;
-    let inner = ty.strip_suffix('>')?.get(open + 1..)?;
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(inner[start..].trim());
-    Some((&ty[..open], args))
-}
-
-/// A union variant's declaration, `Name(Type),` at 4 columns, as rustfmt
-/// lays it out.
-fn variant_decl(name: &str, ty: &str) -> String {
-    let one = format!("    {name}({ty}),");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    let mut lines = vec![format!("    {name}(")];
-    lines.extend(type_lines(8, "", ty, ",", false));
-    lines.push("    ),".to_string());
-    lines.join("\n")
-}
-
 /// Whether a union's `Unknown { tag, body }` variant goes on one line, as
 /// rustfmt decides: it lays out an enum's struct variants on one line when
 /// their fields fit, unless the enum mixes variants of one line with
@@ -2127,208 +1983,9 @@ fn unknown_on_one_line(multiline: impl IntoIterator<Item = bool>) -> bool {
     multiline.into_iter().all(|m| m)
 }
 
-/// A macro call statement laid out as rustfmt lays it out: as
-/// [`call_statement`], but without a trailing comma when broken.
-fn macro_statement(indent: usize, callee: &str, args: &[String]) -> String {
-    let one = call_statement(indent, callee, args, ";");
-    if !one.contains('\n') {
-        return one;
-    }
-    let pad = " ".repeat(indent);
-    let lines: Vec<String> = args.iter().map(|a| format!("{pad}    {a}")).collect();
-    format!("{pad}{callee}(\n{}\n{pad});", lines.join(",\n"))
-}
-
-/// `lhs sep rhs` at `indent` spaces: on one line when it fits rustfmt's 100
-/// columns, else `rhs` on the next line, indented once more (a struct
-/// field initialiser with `sep` `": "`, or an assignment with `" = "`).
-fn split_line(indent: usize, lhs: &str, sep: &str, rhs: &str) -> String {
-    let pad = " ".repeat(indent);
-    let line = format!("{pad}{lhs}{sep}{rhs}");
-    if line.chars().count() <= 100 {
-        return line;
-    }
-    format!("{pad}{lhs}{}\n{pad}    {rhs}", sep.trim_end())
-}
-
-/// An expression (a default value: calls, closures, literals) at `indent`
-/// columns between `lead` and `tail`, laid out as rustfmt lays it out: on
-/// one line when every argument list takes at most 60 columns (rustfmt's
-/// `fn_call_width`) and the line at most 100; else, when `may_move`, alone
-/// on the next line if it fits there; else a call's closure argument
-/// `|_| body` becomes a block, a call whose only argument is a call hands
-/// its line to that argument (rustfmt's overflow of the last argument), and
-/// any other argument goes on a line of its own.
-fn expr_lines(indent: usize, lead: &str, expr: &str, tail: &str, may_move: bool) -> Vec<String> {
-    expr_layout(indent, lead, expr, tail, may_move, true)
-}
-
-fn expr_layout(
-    indent: usize,
-    lead: &str,
-    expr: &str,
-    tail: &str,
-    may_move: bool,
-    may_be_flat: bool,
-) -> Vec<String> {
-    let width = |s: &str| s.chars().count();
-    let pad = " ".repeat(indent);
-    let flat = flat_fits(expr);
-    let one = format!("{pad}{lead}{expr}{tail}");
-    if may_be_flat && flat && width(&one) <= 100 {
-        return vec![one];
-    }
-    if may_move && flat && !lead.trim().is_empty() {
-        let next = format!("{pad}    {expr}{tail}");
-        if width(&next) <= 100 {
-            return vec![format!("{pad}{}", lead.trim_end()), next];
-        }
-    }
-    if let Some((callee, arg)) = single_call(expr) {
-        if let Some(body) = arg.strip_prefix("|_| ") {
-            let mut out = vec![format!("{pad}{lead}{callee}(|_| {{")];
-            out.extend(expr_layout(indent + 4, "", body, "", false, true));
-            out.push(format!("{pad}}}){tail}"));
-            return out;
-        }
-        if single_call(arg).is_some() {
-            // The argument, formatted on this line, may not be flat: the
-            // call's own arguments would then pass 60 columns.
-            let lead = format!("{lead}{callee}(");
-            return expr_layout(indent, &lead, arg, &format!("){tail}"), false, false);
-        }
-        let alone = format!("{pad}    {arg},");
-        if flat_fits(arg) && width(&alone) <= 100 {
-            return vec![
-                format!("{pad}{lead}{callee}("),
-                alone,
-                format!("{pad}){tail}"),
-            ];
-        }
-    }
-    // Nothing fits (a long name or string): the value after the lead's
-    // line break, as rustfmt would place it if it fitted.
-    if may_move && !lead.trim().is_empty() {
-        return vec![
-            format!("{pad}{}", lead.trim_end()),
-            format!("{pad}    {expr}{tail}"),
-        ];
-    }
-    vec![one]
-}
-
-/// Whether rustfmt keeps `expr` on one line as far as its argument lists
-/// and array expressions go: each at most 60 columns.
-fn flat_fits(expr: &str) -> bool {
-    let mut open: Vec<usize> = Vec::new();
-    let mut in_str = false;
-    let mut escaped = false;
-    for (i, c) in expr.char_indices() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '(' | '[' => open.push(i),
-            ')' | ']' => {
-                if let Some(start) = open.pop() {
-                    if expr[start + 1..i].chars().count() > 60 {
-                        return false;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    true
-}
-
-/// `callee(arg)` as its callee and its one argument, when `expr` is a call
-/// of one argument (not `a(b)(c)`, not `x + f(y)`).
-fn single_call(expr: &str) -> Option<(&str, &str)> {
-    let body = expr.strip_suffix(')')?;
-    let open = expr.find('(')?;
-    let callee = &expr[..open];
-    if callee.is_empty() || callee.contains([' ', '|', '"', '[']) {
-        return None;
-    }
-    let arg = &body[open + 1..];
-    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
-    for c in arg.chars() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '(' | '[' | '<' => depth += 1,
-            ')' | ']' | '>' => {
-                if depth == 0 {
-                    return None;
-                }
-                depth -= 1;
-            }
-            ',' if depth == 0 => return None,
-            _ => {}
-        }
-    }
-    (depth == 0 && !in_str).then_some((callee, arg))
-}
-
-/// The body of a `Default::default()` that builds `Self { name: value, … }`:
-/// on one line when the fields take at most 18 columns (rustfmt's
-/// `struct_lit_width`), else a field per line, each value laid out by
-/// [`expr_lines`].
-fn default_body(fields: &[(String, String)]) -> Vec<String> {
-    let body: Vec<String> = fields.iter().map(|(n, v)| format!("{n}: {v}")).collect();
-    let body = body.join(", ");
-    let one = format!("        Self {{ {body} }}");
-    if body.chars().count() <= 18 && flat_fits(&body) && one.chars().count() <= 100 {
-        return vec![one];
-    }
-    let mut out = vec!["        Self {".to_string()];
-    for (name, value) in fields {
-        out.extend(expr_lines(12, &format!("{name}: "), value, ",", true));
-    }
-    out.push("        }".to_string());
-    out
-}
-
 /// The body of a union's `Default::default()`: `Self::First(default)`.
 fn union_default(zero: &str, default: &str) -> String {
-    expr_lines(8, "", &format!("Self::{zero}({default})"), "", false).join("\n")
-}
-
-/// A match arm `pat => expr,`, or as a block when it does not fit.
-fn match_arm(indent: usize, pat: &str, expr: &str) -> String {
-    let pad = " ".repeat(indent);
-    let line = format!("{pad}{pat} => {expr},");
-    if line.chars().count() <= 100 {
-        return line;
-    }
-    format!("{pad}{pat} => {{\n{pad}    {expr}\n{pad}}}")
-}
-
-/// An `if cond {` line, with the brace on a line of its own when the
-/// line would pass 100 columns, as rustfmt does.
-fn if_head(indent: usize, head: &str) -> String {
-    let pad = " ".repeat(indent);
-    let line = format!("{pad}{head} {{");
-    if line.chars().count() <= 100 {
-        return line;
-    }
-    format!("{pad}{head}\n{pad}{{")
+    layout::expr(&format!("Self::{zero}({default})"), false)
 }
 
 /// The smallest number of `base` that no value of the enum has.
@@ -2345,14 +2002,14 @@ fn unused_value(base: Prim, values: &[EnumValue]) -> Option<u64> {
 
 /// The `fixed_codec!` line of a fixed-size type.
 fn fixed_codec_line(name: &str, memory: u64, align: u32) -> String {
-    macro_statement(
-        0,
-        "::pkt_runtime::fixed_codec!",
-        &[
-            name.to_string(),
-            format!("memory = {memory}"),
-            format!("align = {align}"),
-        ],
+    let args = [
+        name.to_string(),
+        format!("memory = {memory}"),
+        format!("align = {align}"),
+    ];
+    format!(
+        "{};",
+        layout::macro_call("::pkt_runtime::fixed_codec!", &args)
     )
 }
 

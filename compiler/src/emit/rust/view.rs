@@ -9,9 +9,7 @@
 
 use serde::Serialize;
 
-use super::{
-    call_statement, doc_lines, match_arm, split_line, union_default, Cx, MessageView, UnionView,
-};
+use super::{doc_lines, layout, union_default, Cx, MessageView, UnionView};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -110,36 +108,27 @@ impl Cx<'_> {
         }
     }
 
-    fn view_field(&self, f: &Field, reader: &str, indent: usize) -> ViewFieldView {
+    fn view_field(&self, f: &Field, reader: &str) -> ViewFieldView {
         let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
         let ty = self.field_view_type(&f.ty, f.cyclic);
+        let default = self.view_default(&f.ty, f.default.as_ref());
         ViewFieldView {
             doc: doc_lines(&f.doc),
             deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
-            decl: field_decl(4, &name, &ty),
-            default: split_line(
-                12,
-                &name,
-                ": ",
-                &format!("{},", self.view_default(&f.ty, f.default.as_ref())),
-            ),
-            empty_default: format!(
-                "{:indent$}{}",
-                "",
-                self.view_default(&f.ty, f.default.as_ref()),
-                indent = indent + 4
-            ),
+            decl: super::field_decl(&name, &ty),
+            default: layout::split(&name, ": ", &format!("{default},")),
+            derives_default: default == "Default::default()",
             value: if f.ty.has_element_max() {
-                super::max::view_field(indent + 4, "", reader, &format!("\"{}\"", f.path), "?")
+                super::max::view_field("", reader, &format!("\"{}\"", f.path), "?")
             } else {
-                call_statement(
-                    indent + 4,
+                layout::statement(
                     &format!("{reader}.view_field"),
                     &[format!("\"{}\"", f.path)],
                     "?",
                 )
             },
-            owned: owned_field(12, &name),
+            empty_default: default,
+            owned: layout::owned_field(&name),
             head: String::new(),
             charge_default: None,
             checks: Vec::new(),
@@ -159,7 +148,7 @@ impl Cx<'_> {
             .iter()
             .zip(&owned.fields)
             .map(|(f, o)| {
-                let mut v = self.view_field(f, "body", 12);
+                let mut v = self.view_field(f, "body");
                 v.head = o.head.clone();
                 v.charge_default = o.raw_charge_default.clone();
                 v.checks = o.raw_checks.clone();
@@ -181,7 +170,7 @@ impl Cx<'_> {
         let fields = fields
             .iter()
             .map(|f| {
-                let mut v = self.view_field(f, "r", 4);
+                let mut v = self.view_field(f, "r");
                 // Into locals first: `r` and `mark` are the function's own.
                 let local = format!(
                     "field_{}",
@@ -190,23 +179,24 @@ impl Cx<'_> {
                 let schema_name = format!("\"{}\"", f.path);
                 if f.ty.has_element_max() {
                     // Fields back to back in one scope: each `Max` in a
-                    // block.
-                    v.checks = vec![format!("        let {local} = {{")];
-                    v.checks.extend(self.field_checks("r", 12, f));
-                    v.value = format!(
-                        "{}\n        }};",
-                        super::max::view_field(12, "", "r", &schema_name, "?")
-                    );
+                    // block, which `value` closes.
+                    v.checks = vec![format!("let {local} = {{")];
+                    v.checks
+                        .extend(self.field_checks("r", f).iter().map(|l| format!("    {l}")));
+                    v.checks.push(format!(
+                        "    {}",
+                        super::max::view_field("", "r", &schema_name, "?")
+                    ));
+                    v.value = "};".to_string();
                 } else {
-                    v.checks = self.field_checks("r", 8, f);
-                    v.value = call_statement(
-                        8,
+                    v.checks = self.field_checks("r", f);
+                    v.value = layout::statement(
                         &format!("let {local} = r.view_field"),
                         &[schema_name],
                         "?;",
                     );
                 }
-                v.init = split_line(12, &v.name, ": ", &format!("{local},"));
+                v.init = layout::split(&v.name, ": ", &format!("{local},"));
                 v
             })
             .collect();
@@ -221,9 +211,7 @@ impl Cx<'_> {
         preserve_unknown: bool,
     ) -> MessageViewModel {
         let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
-        let derive_default = fields
-            .iter()
-            .all(|f| f.default.ends_with(": Default::default(),"));
+        let derive_default = fields.iter().all(|f| f.derives_default);
         MessageViewModel {
             derive: if derive_default {
                 "#[derive(Clone, Copy, Debug, Default)]"
@@ -259,9 +247,8 @@ impl Cx<'_> {
                 ViewVariantView {
                     doc: o.doc.clone(),
                     deprecated: o.deprecated.clone(),
-                    decl: super::variant_decl(&o.name, &ty),
-                    owned_arm: match_arm(
-                        12,
+                    decl: layout::variant_decl(&o.name, &ty),
+                    owned_arm: layout::arm(
                         &format!("Self::{}(v)", o.name),
                         &format!("{name}::{}(v.into_owned())", o.name),
                     ),
@@ -270,14 +257,12 @@ impl Cx<'_> {
                     view_value: match super::Marker::of(&v.ty, None) {
                         Some(m) => super::max::variant_lines(
                             &m,
-                            16,
                             "view_variant",
                             &format!("\"{}\"", v.path),
                         ),
-                        None => vec![
-                            "                let v = ::pkt_runtime::View::view_raw(&mut body)?;"
-                                .to_string(),
-                        ],
+                        None => {
+                            vec!["let v = ::pkt_runtime::View::view_raw(&mut body)?;".to_string()]
+                        }
                     },
                     charge_boxed: o.charge_boxed.clone(),
                     // A large fixed-size payload's view borrows the input
@@ -402,18 +387,6 @@ fn is_byte_list(ty: &Type) -> bool {
     matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if t.ty == Type::Prim(Prim::U8))
 }
 
-/// `name: self.name.into_owned(),` at `indent`, laid out as rustfmt lays
-/// out a struct field whose value is a method chain: on one line, else one
-/// chain element per line.
-fn owned_field(indent: usize, name: &str) -> String {
-    let pad = " ".repeat(indent);
-    let one = format!("{pad}{name}: self.{name}.into_owned(),");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    format!("{pad}{name}: self\n{pad}    .{name}\n{pad}    .into_owned(),")
-}
-
 /// The signature line(s) of `pub fn {name}(params) -> Result<ok, DecodeError> {`
 /// at 4 columns, where `ok` is one type or a tuple of `ok_parts`.
 fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> {
@@ -516,6 +489,10 @@ struct ViewFieldView {
     decl: String,
     /// The field initialiser of the view's `Default`.
     default: String,
+    /// The field's default is its type's: the view's `Default` may be
+    /// derived.
+    #[serde(skip)]
+    derives_default: bool,
     /// The default expression, for a message field absent from the body.
     empty_default: String,
     /// `name: if body.is_empty() {` (messages).
@@ -567,14 +544,6 @@ struct ViewVariantView {
     /// Viewed straight from the frame's bytes, as the owned decode does
     /// (for fixed-size payloads small enough to be copied into the view).
     fixed_payload: bool,
-}
-
-/// `pub name: ty,` at `indent`, laid out as rustfmt lays out a field: on
-/// one line; else the type on the next line; else the type's outermost
-/// generic arguments one per line, `Head<` staying on the name's line when
-/// it fits there.
-fn field_decl(indent: usize, name: &str, ty: &str) -> String {
-    super::type_lines(indent, &format!("pub {name}: "), ty, ",", true).join("\n")
 }
 
 /// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`, with the type
