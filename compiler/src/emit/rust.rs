@@ -144,7 +144,7 @@ impl Backend for RustBackend {
             })
             .collect();
         let view = FileView {
-            source: file.source.clone(),
+            source: layout::plain(&file.source),
             consts,
             items,
         };
@@ -656,7 +656,7 @@ fn doc_lines(doc: &[String]) -> Vec<String> {
             if l.is_empty() {
                 "///".to_string()
             } else {
-                format!("/// {l}")
+                format!("/// {}", layout::plain(l))
             }
         })
         .collect()

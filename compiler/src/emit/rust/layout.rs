@@ -162,6 +162,21 @@ pub(super) fn owned_field(name: &str) -> String {
     Span::OwnedField { name }.text()
 }
 
+/// Text from the schema (a doc comment, a file name) as it goes into the
+/// output: a marker character in it is written as its escape (`\u{1}`),
+/// so that no schema text is taken for a span.
+pub(super) fn plain(text: &str) -> String {
+    if !text.contains([OPEN, CLOSE, PART, ITEM]) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| match c {
+            OPEN | CLOSE | PART | ITEM => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// Breaks every line holding a span as rustfmt would, at the line's own
 /// indentation; other lines are kept as they are. A line holds at most one
 /// span; text that only looks like one (a marker character in a doc
@@ -670,6 +685,14 @@ mod tests {
             movable_call("f", std::slice::from_ref(&long))
         );
         assert_eq!(lay_out(&line), format!("    let v =\n        f({long});"));
+    }
+
+    #[test]
+    fn schema_text_is_never_taken_for_a_span() {
+        let doc = format!("/// {}", plain(&call("f", &["x".repeat(200)])));
+        assert_eq!(lay_out(&doc), doc);
+        assert_eq!(plain("a\u{1}c\u{2}"), "a\\u{1}c\\u{2}");
+        assert_eq!(plain("plain text"), "plain text");
     }
 
     #[test]
