@@ -698,6 +698,11 @@ struct Cx<'a> {
 /// values of optionals and maps of this size the same way.
 const DECODE_IN_PLACE_MIN: u64 = pkt_runtime::memory::DECODE_IN_PLACE_MIN as u64;
 
+/// A union variant's payload decoded from its frame's `body` into `v`, a
+/// new value or (`_INTO`) the variant's own.
+const DECODE_PAYLOAD: &str = "let v = ::pkt_runtime::Decode::decode_raw(&mut body)?;";
+const DECODE_PAYLOAD_INTO: &str = "::pkt_runtime::Decode::decode_into_raw(v, &mut body)?;";
+
 /// serde implements its traits for arrays of at most this many elements.
 const SERDE_MAX_ARRAY: u32 = 32;
 
@@ -1472,119 +1477,114 @@ impl Cx<'_> {
         let (zero, zero_variant) = def.zero_variant().expect("a union");
         // The `Writer` method that stores a tag.
         let put_tag = format!("put_{}", tag.name());
-        let views: Vec<VariantView> =
-            variants
-                .iter()
-                .map(|v| {
-                    let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
-                    let ty = self.field_type(&v.ty, v.cyclic);
-                    let marker = Marker::of(&v.ty, None);
-                    let schema_name = format!("\"{}\"", v.path);
-                    let fixed_size = match self.ir.layout(&v.ty) {
-                        Layout::Fixed { size } if !v.cyclic => Some(size),
-                        _ => None,
-                    };
-                    let header = fixed_size
-                        .and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
-                    let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
-                        pattern: format!("Self::{name}(v)"),
-                        comment: format!("// frame length {frame}, tag {}", v.tag),
-                        header: byte_array(bytes),
-                    });
-                    let (encode_head, encode_tail) = match header {
-                        Some((frame, bytes)) => (
-                            vec![format!(
-                                "w.put_array({}); // frame length {frame}, tag {}",
-                                byte_array(&bytes),
-                                v.tag
-                            )],
-                            Vec::new(),
-                        ),
-                        None => (
-                            vec![
-                                "let mark = w.begin_len();".to_string(),
-                                format!("w.{put_tag}({});", v.tag),
-                            ],
-                            vec!["w.end_len(mark);".to_string()],
-                        ),
-                    };
-                    VariantView {
-                        encode_head,
-                        encode_tail,
-                        doc: doc_lines(&v.doc),
-                        deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
-                        attrs: self.serde_field_attrs(&v.ty, v.cyclic),
-                        decl: layout::variant_decl(&name, &ty),
-                        len_arm: layout::arm(
-                            &format!("Self::{name}(v)"),
-                            "::pkt_runtime::Encode::encoded_len(v)",
-                        ),
-                        decode_value: match &marker {
-                            Some(m) => max::variant_lines(m, "variant", &schema_name),
-                            None => vec!["let v = ::pkt_runtime::Decode::decode_raw(&mut body)?;"
-                                .to_string()],
-                        },
-                        decode_into_value: match &marker {
-                            Some(m) => max::variant_lines(m, "variant_into", &schema_name),
-                            None => {
-                                vec!["::pkt_runtime::Decode::decode_into_raw(v, &mut body)?;"
-                                    .to_string()]
-                            }
-                        },
-                        decode_variant: match &marker {
-                            Some(m) => vec![
-                                m.alias(),
-                                layout::statement(
-                                    "::pkt_runtime::max::decode_variant::<_, Max, _>",
-                                    &[
-                                        "slot".to_string(),
-                                        "&mut body".to_string(),
-                                        schema_name.clone(),
-                                        format!("Self::{name}"),
-                                    ],
-                                    "?;",
-                                ),
-                            ],
-                            None => vec![layout::statement(
-                                "::pkt_runtime::decode_variant",
+        let views: Vec<VariantView> = variants
+            .iter()
+            .map(|v| {
+                let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                let ty = self.field_type(&v.ty, v.cyclic);
+                let marker = Marker::of(&v.ty, None);
+                let schema_name = format!("\"{}\"", v.path);
+                let fixed_size = match self.ir.layout(&v.ty) {
+                    Layout::Fixed { size } if !v.cyclic => Some(size),
+                    _ => None,
+                };
+                let header = fixed_size
+                    .and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
+                let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
+                    pattern: format!("Self::{name}(v)"),
+                    comment: format!("// frame length {frame}, tag {}", v.tag),
+                    header: byte_array(bytes),
+                });
+                let (encode_head, encode_tail) = match header {
+                    Some((frame, bytes)) => (
+                        vec![format!(
+                            "w.put_array({}); // frame length {frame}, tag {}",
+                            byte_array(&bytes),
+                            v.tag
+                        )],
+                        Vec::new(),
+                    ),
+                    None => (
+                        vec![
+                            "let mark = w.begin_len();".to_string(),
+                            format!("w.{put_tag}({});", v.tag),
+                        ],
+                        vec!["w.end_len(mark);".to_string()],
+                    ),
+                };
+                VariantView {
+                    encode_head,
+                    encode_tail,
+                    doc: doc_lines(&v.doc),
+                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
+                    attrs: self.serde_field_attrs(&v.ty, v.cyclic),
+                    decl: layout::variant_decl(&name, &ty),
+                    len_arm: layout::arm(
+                        &format!("Self::{name}(v)"),
+                        "::pkt_runtime::Encode::encoded_len(v)",
+                    ),
+                    decode_value: match &marker {
+                        Some(m) => max::variant_lines(m, "variant", &schema_name),
+                        None => vec![DECODE_PAYLOAD.to_string()],
+                    },
+                    decode_into_value: match &marker {
+                        Some(m) => max::variant_lines(m, "variant_into", &schema_name),
+                        None => vec![DECODE_PAYLOAD_INTO.to_string()],
+                    },
+                    decode_variant: match &marker {
+                        Some(m) => vec![
+                            m.alias(),
+                            layout::statement(
+                                "::pkt_runtime::max::decode_variant::<_, Max, _>",
                                 &[
                                     "slot".to_string(),
                                     "&mut body".to_string(),
+                                    schema_name.clone(),
                                     format!("Self::{name}"),
                                 ],
                                 "?;",
-                            )],
-                        },
-                        set_variant: layout::statement(
-                            "::pkt_runtime::set_variant",
-                            &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
-                            ";",
-                        ),
-                        placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
-                        set_placeholder: layout::statement(
-                            "::pkt_runtime::set_variant_placeholder",
-                            &["slot".to_string(), format!("Self::{name}")],
-                            ";",
-                        ),
-                        if_placed: layout::if_head(&format!("if let Self::{name}(v) = slot")),
-                        name,
-                        tag: v.tag.to_string(),
-                        charge_boxed: v.cyclic.then(|| {
-                            layout::statement(
-                                "body.charge_boxed",
-                                &[
-                                    "\"\"".to_string(),
-                                    self.boxed_memory(&v.ty),
-                                    "false".to_string(),
-                                ],
-                                "?;",
-                            )
-                        }),
-                        fixed_payload: fixed_size.is_some(),
-                        fixed_append,
-                    }
-                })
-                .collect();
+                            ),
+                        ],
+                        None => vec![layout::statement(
+                            "::pkt_runtime::decode_variant",
+                            &[
+                                "slot".to_string(),
+                                "&mut body".to_string(),
+                                format!("Self::{name}"),
+                            ],
+                            "?;",
+                        )],
+                    },
+                    set_variant: layout::statement(
+                        "::pkt_runtime::set_variant",
+                        &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
+                        ";",
+                    ),
+                    placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
+                    set_placeholder: layout::statement(
+                        "::pkt_runtime::set_variant_placeholder",
+                        &["slot".to_string(), format!("Self::{name}")],
+                        ";",
+                    ),
+                    if_placed: layout::if_head(&format!("if let Self::{name}(v) = slot")),
+                    name,
+                    tag: v.tag.to_string(),
+                    charge_boxed: v.cyclic.then(|| {
+                        layout::statement(
+                            "body.charge_boxed",
+                            &[
+                                "\"\"".to_string(),
+                                self.boxed_memory(&v.ty),
+                                "false".to_string(),
+                            ],
+                            "?;",
+                        )
+                    }),
+                    fixed_payload: fixed_size.is_some(),
+                    fixed_append,
+                }
+            })
+            .collect();
         let fixed_appends = views
             .iter()
             .filter_map(|v| v.fixed_append.clone())
