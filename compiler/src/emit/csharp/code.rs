@@ -10,9 +10,9 @@
 //! name can (C# names are converted to UpperCamelCase).
 
 use super::memory::{self, MemoryConst, MemoryExpr};
-use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
+use super::{float_literal, int_literal, prim_cs, qualified, string_literal, NAMING};
 use crate::ir::{DefaultValue, Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
-use crate::names::{self, Lang, NameKind};
+use crate::names::NameKind;
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -583,7 +583,7 @@ impl<'a> Gen<'a> {
                 self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
                     format!(
                         "{} = {d}",
-                        names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
+                        NAMING.member_ident(NameKind::Field, &f.name, def)
                     )
                 })
             })
@@ -695,7 +695,7 @@ impl Gen<'_> {
                 Some(format!(
                     "{}.{}",
                     q(r),
-                    names::ident(Lang::CSharp, NameKind::Variant, &values[*index].name)
+                    NAMING.member_ident(NameKind::Variant, &values[*index].name, self.ir.ty(r.id))
                 ))
             }
             (DefaultValue::Declared(other), _) => {
@@ -735,7 +735,7 @@ impl Gen<'_> {
                     format!(
                         "{}.{}",
                         q(r),
-                        names::ident(Lang::CSharp, NameKind::Variant, &value.name)
+                        NAMING.member_ident(NameKind::Variant, &value.name, self.ir.ty(r.id))
                     )
                 })
             }
@@ -750,11 +750,7 @@ impl Gen<'_> {
             (DefaultValue::Variant { variant, .. }, Type::Named(r)) => Some(format!(
                 "new {}.{}()",
                 q(r),
-                names::csharp_member_ident(
-                    NameKind::Variant,
-                    &variant.name,
-                    &self.ir.ty(r.id).name
-                )
+                NAMING.member_ident(NameKind::Variant, &variant.name, self.ir.ty(r.id))
             )),
             (_, _) => unreachable!("a declared type's zero value for {ty}"),
         }

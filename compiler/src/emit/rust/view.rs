@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::{doc_lines, layout, union_default, Cx, MessageView, UnionView};
+use super::{layout, union_default, Cx, MessageView, UnionView};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -108,12 +108,12 @@ impl Cx<'_> {
         }
     }
 
-    fn view_field(&self, f: &Field, reader: &str) -> ViewFieldView {
-        let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+    fn view_field(&self, def: &TypeDef, f: &Field, reader: &str) -> ViewFieldView {
+        let name = super::member_ident(NameKind::Field, &f.name, def);
         let ty = self.field_view_type(&f.ty, f.cyclic);
         let default = self.view_default(&f.ty, f.default.as_ref());
         ViewFieldView {
-            doc: doc_lines(&f.doc),
+            doc: super::member_doc(&f.doc, NameKind::Field, &f.name, def),
             deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
             decl: super::field_decl(&name, &ty),
             default: layout::split(&name, ": ", &format!("{default},")),
@@ -148,7 +148,7 @@ impl Cx<'_> {
             .iter()
             .zip(&owned.fields)
             .map(|(f, o)| {
-                let mut v = self.view_field(f, "body");
+                let mut v = self.view_field(def, f, "body");
                 v.head = o.head.clone();
                 v.charge_default = o.raw_charge_default.clone();
                 v.checks = o.raw_checks.clone();
@@ -170,7 +170,7 @@ impl Cx<'_> {
         let fields = fields
             .iter()
             .map(|f| {
-                let mut v = self.view_field(f, "r");
+                let mut v = self.view_field(def, f, "r");
                 // Into locals first: `r` and `mark` are the function's own.
                 let local = format!(
                     "field_{}",
