@@ -70,6 +70,10 @@ pub(super) enum Span<'a> {
     /// `name: self.name.into_owned(),`: on one line, else one element of
     /// the method chain per line.
     OwnedField { name: &'a str },
+    /// `Name { a, b }` whose fields are written as they are (a macro's
+    /// struct-like argument): on one line when they take at most 18
+    /// columns, else one per line.
+    Literal { name: &'a str, fields: &'a [String] },
 }
 
 impl Span<'_> {
@@ -97,6 +101,7 @@ impl Span<'_> {
                     .collect(),
             ),
             Span::OwnedField { name } => ('o', vec![name.to_string()]),
+            Span::Literal { name, fields } => ('l', vec![name.to_string(), list(fields)]),
         };
         let mut out = String::new();
         out.push(OPEN);
@@ -160,6 +165,11 @@ pub(super) fn fields(fields: &[(String, String)]) -> String {
 /// `name: self.name.into_owned(),`, laid out as [`Span::OwnedField`].
 pub(super) fn owned_field(name: &str) -> String {
     Span::OwnedField { name }.text()
+}
+
+/// `Name { fields }`, laid out as [`Span::Literal`].
+pub(super) fn literal(name: &str, fields: &[String]) -> String {
+    Span::Literal { name, fields }.text()
 }
 
 /// Text from the schema (a doc comment, a file name) as it goes into the
@@ -261,6 +271,12 @@ fn line_lines(line: &str) -> Option<Vec<String>> {
             indent,
             &format!("{lead}{name}"),
             name,
+            tail,
+        )),
+        ('l', [name, fields]) => Some(literal_lines(
+            indent,
+            &format!("{lead}{name}"),
+            &list(fields),
             tail,
         )),
         _ => None,
@@ -367,6 +383,22 @@ fn owned_field_lines(indent: usize, field: &str, name: &str, tail: &str) -> Stri
     format!("{pad}{field}: self\n{pad}    .{name}\n{pad}    .into_owned(),{tail}")
 }
 
+/// `head { fields }tail`, as rustfmt lays out a struct literal: on one line
+/// while its fields take at most 18 columns (`struct_lit_width`), else one
+/// field per line.
+fn literal_lines(indent: usize, head: &str, fields: &[String], tail: &str) -> Vec<String> {
+    let pad = " ".repeat(indent);
+    let body = fields.join(", ");
+    let one = format!("{pad}{head} {{ {body} }}{tail}");
+    if width(&body) <= STRUCT_LIT_WIDTH && width(&one) <= MAX_WIDTH {
+        return vec![one];
+    }
+    let mut lines = vec![format!("{pad}{head} {{")];
+    lines.extend(fields.iter().map(|f| format!("{pad}    {f},")));
+    lines.push(format!("{pad}}}{tail}"));
+    lines
+}
+
 /// `lead Self { name: value, ... } tail`: on one line when the fields take
 /// at most 18 columns (rustfmt's `struct_lit_width`), else a field per
 /// line, each value laid out by [`expr_lines`].
@@ -395,6 +427,70 @@ fn struct_literal(
     }
     out.push(format!("{pad}}}{tail}"));
     out
+}
+
+/// The signature line(s) of `pub fn {name}(params) -> {head}<args> {` of a
+/// method, at the 4 columns of a top-level `impl` block's members, laid out
+/// as rustfmt lays it out (laid out here rather than by [`lay_out`]: a
+/// signature has no text before or after it on its line): on one line; else one
+/// parameter per line; else also one type argument per line. Each argument
+/// is one type or, with several parts, a tuple of them.
+pub(super) fn method_signature(
+    name: &str,
+    params: &[String],
+    head: &str,
+    args: &[Vec<String>],
+) -> Vec<String> {
+    let arg = |parts: &Vec<String>| {
+        if parts.len() == 1 {
+            parts[0].clone()
+        } else {
+            format!("({})", parts.join(", "))
+        }
+    };
+    let joined: Vec<String> = args.iter().map(arg).collect();
+    let ret = format!("{head}<{}>", joined.join(", "));
+    let one = format!("    pub fn {name}({}) -> {ret} {{", params.join(", "));
+    if width(&one) <= MAX_WIDTH {
+        return vec![one];
+    }
+    let mut lines = vec![format!("    pub fn {name}(")];
+    lines.extend(params.iter().map(|p| format!("        {p},")));
+    let tail = format!("    ) -> {ret}");
+    // rustfmt measures the return type as if it were indented once more
+    // (8 columns, not 4) when it decides whether the brace follows it.
+    if width(&tail) + 4 + 2 <= MAX_WIDTH {
+        lines.push(format!("{tail} {{"));
+        return lines;
+    }
+    if width(&tail) <= MAX_WIDTH {
+        // The return type fits the line only without the brace.
+        lines.push(tail);
+        lines.push("    {".to_string());
+        return lines;
+    }
+    lines.push(format!("    ) -> {head}<"));
+    for parts in args {
+        if parts.len() == 1 || parts.join(", ").len() <= CALL_WIDTH {
+            lines.push(format!("        {},", arg(parts)));
+        } else {
+            lines.push("        (".to_string());
+            lines.extend(parts.iter().map(|p| format!("            {p},")));
+            lines.push("        ),".to_string());
+        }
+    }
+    lines.push("    > {".to_string());
+    lines
+}
+
+/// `head for ty {` opening a top-level `impl` block: the `for` clause and
+/// the brace on lines of their own when the line would pass 100 columns.
+pub(super) fn impl_head(head: &str, ty: &str) -> String {
+    let one = format!("{head} for {ty} {{");
+    if width(&one) <= MAX_WIDTH {
+        return one;
+    }
+    format!("{head}\n    for {ty}\n{{")
 }
 
 /// A union variant's declaration, `Name(Type),`, as rustfmt lays it out.

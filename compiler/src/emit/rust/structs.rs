@@ -21,29 +21,6 @@ impl Cx<'_> {
         }
     }
 
-    /// The `pkt_runtime::plain!` invocation for a plain struct: each field
-    /// with its type and wire range.
-    fn plain_impl(&self, name: &str, fields: &[StructFieldView]) -> Vec<String> {
-        // rustfmt reads the argument as a struct literal, which it keeps
-        // on one line while its fields take at most 18 columns
-        // (`struct_lit_width`).
-        let body: Vec<String> = fields
-            .iter()
-            .map(|f| format!("{}: {} = {}", f.name, f.ty, f.range))
-            .collect();
-        let body = body.join(", ");
-        let one = format!("::pkt_runtime::plain!({name} {{ {body} }});");
-        if body.chars().count() <= 18 && one.chars().count() <= 100 {
-            return vec![one];
-        }
-        let mut lines = vec![format!("::pkt_runtime::plain!({name} {{")];
-        for f in fields {
-            lines.push(format!("    {}: {} = {},", f.name, f.ty, f.range));
-        }
-        lines.push("});".to_string());
-        lines
-    }
-
     pub(super) fn struct_view(&self, id: TypeId, def: &TypeDef, fields: &[Field]) -> StructView {
         let size = def.layout.fixed_size().expect("structs are fixed");
         let mut derive_default = true;
@@ -114,11 +91,17 @@ impl Cx<'_> {
             total: self.total[id.0],
             valid_checks,
             fixed_codec: fixed_codec_line(&common_name, def.memory.size, def.memory.align),
-            plain_impl: if plain {
-                self.plain_impl(&common_name, &fields)
-            } else {
-                Vec::new()
-            },
+            // rustfmt reads the argument as a struct literal.
+            plain_impl: plain.then(|| {
+                let fields: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}: {} = {}", f.name, f.ty, f.range))
+                    .collect();
+                format!(
+                    "::pkt_runtime::plain!({});",
+                    layout::literal(&common_name, &fields)
+                )
+            }),
             plain,
             common: self.common(
                 def,
@@ -164,7 +147,7 @@ pub(super) struct StructView {
     /// bulk list paths and `pkt_runtime::plain!`.
     plain: bool,
     /// The lines of the `pkt_runtime::plain!` invocation.
-    plain_impl: Vec<String>,
+    plain_impl: Option<String>,
     /// The `fixed_codec!` statement.
     fixed_codec: String,
     /// Whether `read_fixed` reads any bytes (an empty struct reads none).

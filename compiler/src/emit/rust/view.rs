@@ -347,7 +347,7 @@ impl Cx<'_> {
                         .to_string(),
                     "/// from the start of `bytes`. Allocates nothing.".to_string(),
                 ],
-                signature: generic_signature(
+                signature: layout::method_signature(
                     "view_each",
                     &[bytes],
                     "::pkt_runtime::view::Each",
@@ -390,7 +390,7 @@ fn is_byte_list(ty: &Type) -> bool {
 /// The signature line(s) of `pub fn {name}(params) -> Result<ok, DecodeError> {`
 /// at 4 columns, where `ok` is one type or a tuple of `ok_parts`.
 fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> {
-    generic_signature(
+    layout::method_signature(
         name,
         params,
         "Result",
@@ -399,58 +399,6 @@ fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> 
             vec!["::pkt_runtime::DecodeError".to_string()],
         ],
     )
-}
-
-/// The signature line(s) of `pub fn {name}(params) -> {head}<args> {` at 4
-/// columns, laid out as rustfmt lays it out: on one line; else one
-/// parameter per line; else also one type argument per line. Each argument
-/// is one type or, with several parts, a tuple of them.
-fn generic_signature(
-    name: &str,
-    params: &[String],
-    head: &str,
-    args: &[Vec<String>],
-) -> Vec<String> {
-    let arg = |parts: &Vec<String>| {
-        if parts.len() == 1 {
-            parts[0].clone()
-        } else {
-            format!("({})", parts.join(", "))
-        }
-    };
-    let joined: Vec<String> = args.iter().map(arg).collect();
-    let ret = format!("{head}<{}>", joined.join(", "));
-    let one = format!("    pub fn {name}({}) -> {ret} {{", params.join(", "));
-    if one.chars().count() <= 100 {
-        return vec![one];
-    }
-    let mut lines = vec![format!("    pub fn {name}(")];
-    lines.extend(params.iter().map(|p| format!("        {p},")));
-    let tail = format!("    ) -> {ret}");
-    // rustfmt measures the return type as if it were indented once more
-    // (8 columns, not 4) when it decides whether the brace follows it.
-    if tail.chars().count() + 4 + 2 <= 100 {
-        lines.push(format!("{tail} {{"));
-        return lines;
-    }
-    if tail.chars().count() <= 100 {
-        // The return type fits the line only without the brace.
-        lines.push(tail);
-        lines.push("    {".to_string());
-        return lines;
-    }
-    lines.push(format!("    ) -> {head}<"));
-    for parts in args {
-        if parts.len() == 1 || parts.join(", ").len() <= 60 {
-            lines.push(format!("        {},", arg(parts)));
-        } else {
-            lines.push("        (".to_string());
-            lines.extend(parts.iter().map(|p| format!("            {p},")));
-            lines.push("        ),".to_string());
-        }
-    }
-    lines.push("    > {".to_string());
-    lines
 }
 
 #[derive(Serialize)]
@@ -546,12 +494,10 @@ struct ViewVariantView {
     fixed_payload: bool,
 }
 
-/// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`, with the type
-/// on a line of its own when the line passes 100 columns, as rustfmt does.
+/// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`.
 fn impl_head(name: &str) -> String {
-    let one = format!("impl<'a> ::pkt_runtime::View<'a> for {name}{VIEW_SUFFIX}<'a> {{");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    format!("impl<'a> ::pkt_runtime::View<'a>\n    for {name}{VIEW_SUFFIX}<'a>\n{{")
+    layout::impl_head(
+        "impl<'a> ::pkt_runtime::View<'a>",
+        &format!("{name}{VIEW_SUFFIX}<'a>"),
+    )
 }
