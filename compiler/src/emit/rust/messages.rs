@@ -120,97 +120,158 @@ impl Cx<'_> {
         fields: &[Field],
         preserve_unknown: bool,
     ) -> MessageView {
-        let mut fixed_len = u64::from(wire::BODY_PREFIX);
-        let mut fixed_parts = vec![(fixed_len, "length".to_string())];
-        let mut variable = Vec::new();
-        let mut derive_default = true;
+        let (fixed_parts, variable) = self.encoded_len_parts(def, fields);
+        let fixed_len: u64 = fixed_parts.iter().map(|(n, _)| n).sum();
+        let derive_default = fields.iter().all(|f| {
+            self.slot_default_expr(&f.ty, f.default.as_ref(), f.cyclic)
+                .is_none()
+        });
         let views: Vec<MessageFieldView> = fields
             .iter()
-            .map(|f| {
-                let name = member_ident(NameKind::Field, &f.name, def);
-                match f.layout {
-                    Layout::Fixed { size } => {
-                        fixed_len += size as u64;
-                        fixed_parts.push((u64::from(size), name.clone()));
-                    }
-                    Layout::Variable { .. } => variable.push(layout::statement(
-                        "n += ::pkt_runtime::Encode::encoded_len",
-                        &[format!("&self.{name}")],
-                        ";",
-                    )),
-                }
-                let default = self.slot_default_expr(&f.ty, f.default.as_ref(), f.cyclic);
-                derive_default &= default.is_none();
-                let ty = self.field_type(&f.ty, f.cyclic);
-                let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
-                let default = default.unwrap_or_else(|| "Default::default()".to_string());
-                // What a boxed field's box is reset to.
-                let unboxed_default = self
-                    .default_expr(&f.ty, f.default.as_ref())
-                    .unwrap_or_else(|| "Default::default()".to_string());
-                let schema_name = format!("\"{}\"", f.path);
-                let bounded = f.ty.has_element_max();
-                // The checks before a present field's value, in
-                // `decode_raw` and `decode_into_raw`.
-                let checks = self.field_checks("body", f);
-                let charge_default = f.default_charge.map(|n| {
-                    layout::statement(
-                        "body.charge_default",
-                        &[schema_name.clone(), n.to_string()],
-                        "?;",
-                    )
-                });
-                MessageFieldView {
-                    encode_raw: layout::statement(
-                        "::pkt_runtime::Encode::encode_raw",
-                        &[format!("&self.{name}"), "w".to_string()],
-                        ";",
-                    ),
-                    head: layout::if_head(&format!("{name}: if body.is_empty()")),
-                    raw_charge_default: charge_default.clone(),
-                    raw_checks: checks.clone(),
-                    raw_value: if bounded {
-                        max::field("body", &schema_name, "?")
-                    } else {
-                        layout::statement("body.field", std::slice::from_ref(&schema_name), "?")
-                    },
-                    into_charge_default: charge_default,
-                    into_checks: checks,
-                    // An absent boxed field is reset inside its existing box,
-                    // so decode_into allocates nothing for it; a large one
-                    // (which has no declared default) in a stack frame of
-                    // its own, so that this one stays small.
-                    reset: if !f.cyclic && self.ir.memory(&f.ty).size >= DECODE_IN_PLACE_MIN {
-                        layout::statement(
-                            "::pkt_runtime::reset",
-                            &[format!("&mut self.{name}")],
-                            ";",
-                        )
-                    } else if boxed {
-                        format!("*self.{name} = {};", layout::expr(&unboxed_default, true))
-                    } else {
-                        format!("self.{name} = {};", layout::expr(&default, true))
-                    },
-                    field_into: if bounded {
-                        max::field_into("body", &format!("&mut self.{name}"), &schema_name)
-                    } else {
-                        layout::statement(
-                            "body.field_into",
-                            &[format!("&mut self.{name}"), schema_name.clone()],
-                            "?;",
-                        )
-                    },
-                    doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
-                    deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
-                    attrs: self.member_attrs(&f.ty, f.cyclic, NameKind::Field, &f.name, def),
-                    decl: field_decl(&name, &ty),
-                    name,
-                    ty,
-                    default,
-                }
-            })
+            .map(|f| self.message_field_view(def, f))
             .collect();
         let members_deprecated = fields.iter().any(|f| self.field_uses_deprecated(f));
+        let derive = if derive_default {
+            self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
+        } else {
+            self.derive_line(&["Clone", "Debug", "PartialEq"])
+        };
+        let mut defaults: Vec<(String, String)> = views
+            .iter()
+            .map(|f| (f.name.clone(), f.default.clone()))
+            .collect();
+        if preserve_unknown {
+            defaults.push(("unknown_fields".to_string(), "Vec::new()".to_string()));
+        }
+        MessageView {
+            default_body: layout::fields(&defaults),
+            limit_checks: self.limit_checks(def, fields),
+            // Like the wire format, a serialized message may lack fields
+            // (written by an older version): they take their defaults.
+            common: self.common(
+                def,
+                derive,
+                self.serde_type_attrs(&["#[serde(default)]"]),
+                members_deprecated,
+            ),
+            unknown_fields_attrs: if self.serde && preserve_unknown {
+                vec!["#[serde(skip_serializing_if = \"Vec::is_empty\")]".to_string()]
+            } else {
+                Vec::new()
+            },
+            has_variable: !variable.is_empty() || preserve_unknown,
+            fixed_len: fixed_len.to_string(),
+            fixed_comment: crate::emit::sum_comment(&fixed_parts),
+            fixed_parts,
+            variable,
+            body_used: !fields.is_empty() || preserve_unknown,
+            decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
+            min_len: wire::BODY_PREFIX,
+            derive_default,
+            preserve_unknown,
+            fields: views,
+        }
+    }
+
+    /// The parts of a message's `encoded_len`: the length prefix and the
+    /// fixed-size fields (their sizes, named), and the statements adding
+    /// each variable-size field's.
+    fn encoded_len_parts(
+        &self,
+        def: &TypeDef,
+        fields: &[Field],
+    ) -> (Vec<(u64, String)>, Vec<String>) {
+        let mut fixed = vec![(u64::from(wire::BODY_PREFIX), "length".to_string())];
+        let mut variable = Vec::new();
+        for f in fields {
+            let name = member_ident(NameKind::Field, &f.name, def);
+            match f.layout {
+                Layout::Fixed { size } => fixed.push((u64::from(size), name)),
+                Layout::Variable { .. } => variable.push(layout::statement(
+                    "n += ::pkt_runtime::Encode::encoded_len",
+                    &[format!("&self.{name}")],
+                    ";",
+                )),
+            }
+        }
+        (fixed, variable)
+    }
+
+    /// One message field: its declaration, encoding, and decoding (its
+    /// default when the body has ended, else its checks and value).
+    fn message_field_view(&self, def: &TypeDef, f: &Field) -> MessageFieldView {
+        let name = member_ident(NameKind::Field, &f.name, def);
+        let ty = self.field_type(&f.ty, f.cyclic);
+        let boxed = f.cyclic && !matches!(f.ty, Type::Optional(_));
+        let default = self
+            .slot_default_expr(&f.ty, f.default.as_ref(), f.cyclic)
+            .unwrap_or_else(|| "Default::default()".to_string());
+        // What a boxed field's box is reset to.
+        let unboxed_default = self
+            .default_expr(&f.ty, f.default.as_ref())
+            .unwrap_or_else(|| "Default::default()".to_string());
+        let schema_name = format!("\"{}\"", f.path);
+        let bounded = f.ty.has_element_max();
+        // The checks before a present field's value, in `decode_raw` and
+        // `decode_into_raw`.
+        let checks = self.field_checks("body", f);
+        let charge_default = f.default_charge.map(|n| {
+            layout::statement(
+                "body.charge_default",
+                &[schema_name.clone(), n.to_string()],
+                "?;",
+            )
+        });
+        MessageFieldView {
+            encode_raw: layout::statement(
+                "::pkt_runtime::Encode::encode_raw",
+                &[format!("&self.{name}"), "w".to_string()],
+                ";",
+            ),
+            head: layout::if_head(&format!("{name}: if body.is_empty()")),
+            raw_charge_default: charge_default.clone(),
+            raw_checks: checks.clone(),
+            raw_value: if bounded {
+                max::field("body", &schema_name, "?")
+            } else {
+                layout::statement("body.field", std::slice::from_ref(&schema_name), "?")
+            },
+            into_charge_default: charge_default,
+            into_checks: checks,
+            // An absent boxed field is reset inside its existing box, so
+            // decode_into allocates nothing for it; a large one (which has
+            // no declared default) in a stack frame of its own, so that this
+            // one stays small.
+            reset: if !f.cyclic && self.ir.memory(&f.ty).size >= DECODE_IN_PLACE_MIN {
+                layout::statement("::pkt_runtime::reset", &[format!("&mut self.{name}")], ";")
+            } else if boxed {
+                format!("*self.{name} = {};", layout::expr(&unboxed_default, true))
+            } else {
+                format!("self.{name} = {};", layout::expr(&default, true))
+            },
+            field_into: if bounded {
+                max::field_into("body", &format!("&mut self.{name}"), &schema_name)
+            } else {
+                layout::statement(
+                    "body.field_into",
+                    &[format!("&mut self.{name}"), schema_name.clone()],
+                    "?;",
+                )
+            },
+            doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
+            deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
+            attrs: self.member_attrs(&f.ty, f.cyclic, NameKind::Field, &f.name, def),
+            decl: field_decl(&name, &ty),
+            name,
+            ty,
+            default,
+        }
+    }
+
+    /// The statements of a message's `check_at`: the depth entered first
+    /// (kept only when a field holds a message or union), then in wire
+    /// order each field's `@max` limits and nested checks.
+    fn limit_checks(&self, def: &TypeDef, fields: &[Field]) -> Vec<String> {
         let mut limit_checks = Vec::new();
         let mut nested = false;
         for f in fields {
@@ -259,46 +320,7 @@ impl Cx<'_> {
             "::pkt_runtime::enter_encode(depth, max_depth)?;"
         };
         limit_checks.insert(0, enter.to_string());
-        let derive = if derive_default {
-            self.derive_line(&["Clone", "Debug", "PartialEq", "Default"])
-        } else {
-            self.derive_line(&["Clone", "Debug", "PartialEq"])
-        };
-        let mut defaults: Vec<(String, String)> = views
-            .iter()
-            .map(|f| (f.name.clone(), f.default.clone()))
-            .collect();
-        if preserve_unknown {
-            defaults.push(("unknown_fields".to_string(), "Vec::new()".to_string()));
-        }
-        MessageView {
-            default_body: layout::fields(&defaults),
-            limit_checks,
-            // Like the wire format, a serialized message may lack fields
-            // (written by an older version): they take their defaults.
-            common: self.common(
-                def,
-                derive,
-                self.serde_type_attrs(&["#[serde(default)]"]),
-                members_deprecated,
-            ),
-            unknown_fields_attrs: if self.serde && preserve_unknown {
-                vec!["#[serde(skip_serializing_if = \"Vec::is_empty\")]".to_string()]
-            } else {
-                Vec::new()
-            },
-            has_variable: !variable.is_empty() || preserve_unknown,
-            fixed_len: fixed_len.to_string(),
-            fixed_comment: crate::emit::sum_comment(&fixed_parts),
-            fixed_parts,
-            variable,
-            body_used: !fields.is_empty() || preserve_unknown,
-            decode_in_place: def.memory.size >= DECODE_IN_PLACE_MIN,
-            min_len: wire::BODY_PREFIX,
-            derive_default,
-            preserve_unknown,
-            fields: views,
-        }
+        limit_checks
     }
 
     /// A variable-size struct: a message's fields without the length

@@ -10,142 +10,17 @@ use super::*;
 impl Cx<'_> {
     pub(super) fn union_view(&self, def: &TypeDef, tag: Prim, variants: &[Variant]) -> UnionView {
         let (zero, zero_variant) = def.zero_variant().expect("a union");
-        // The `Writer` method that stores a tag.
-        let put_tag = format!("put_{}", tag.name());
         let views: Vec<VariantView> = variants
             .iter()
-            .map(|v| {
-                let name = member_ident(NameKind::Variant, &v.name, def);
-                let ty = self.field_type(&v.ty, v.cyclic);
-                let marker = Marker::of(&v.ty, None);
-                let schema_name = format!("\"{}\"", v.path);
-                let fixed_size = match self.ir.layout(&v.ty) {
-                    Layout::Fixed { size } if !v.cyclic => Some(size),
-                    _ => None,
-                };
-                let header = fixed_size
-                    .and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
-                let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
-                    pattern: format!("Self::{name}(v)"),
-                    comment: format!("// frame length {frame}, tag {}", v.tag),
-                    header: byte_array(bytes),
-                });
-                let (encode_head, encode_tail) = match header {
-                    Some((frame, bytes)) => (
-                        vec![format!(
-                            "w.put_array({}); // frame length {frame}, tag {}",
-                            byte_array(&bytes),
-                            v.tag
-                        )],
-                        Vec::new(),
-                    ),
-                    None => (
-                        vec![
-                            "let mark = w.begin_len();".to_string(),
-                            format!("w.{put_tag}({});", v.tag),
-                        ],
-                        vec!["w.end_len(mark);".to_string()],
-                    ),
-                };
-                VariantView {
-                    encode_head,
-                    encode_tail,
-                    doc: member_doc(&v.doc, NameKind::Variant, &v.name, def),
-                    deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
-                    attrs: self.member_attrs(&v.ty, v.cyclic, NameKind::Variant, &v.name, def),
-                    decl: layout::variant_decl(&name, &ty),
-                    len_arm: layout::arm(
-                        &format!("Self::{name}(v)"),
-                        "::pkt_runtime::Encode::encoded_len(v)",
-                    ),
-                    decode_value: match &marker {
-                        Some(m) => max::variant_lines(m, "variant", &schema_name),
-                        None => vec![DECODE_PAYLOAD.to_string()],
-                    },
-                    decode_into_value: match &marker {
-                        Some(m) => max::variant_lines(m, "variant_into", &schema_name),
-                        None => vec![DECODE_PAYLOAD_INTO.to_string()],
-                    },
-                    decode_variant: match &marker {
-                        Some(m) => vec![
-                            m.alias(),
-                            layout::statement(
-                                "::pkt_runtime::max::decode_variant::<_, Max, _>",
-                                &[
-                                    "slot".to_string(),
-                                    "&mut body".to_string(),
-                                    schema_name.clone(),
-                                    format!("Self::{name}"),
-                                ],
-                                "?;",
-                            ),
-                        ],
-                        None => vec![layout::statement(
-                            "::pkt_runtime::decode_variant",
-                            &[
-                                "slot".to_string(),
-                                "&mut body".to_string(),
-                                format!("Self::{name}"),
-                            ],
-                            "?;",
-                        )],
-                    },
-                    set_variant: layout::statement(
-                        "::pkt_runtime::set_variant",
-                        &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
-                        ";",
-                    ),
-                    placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
-                    set_placeholder: layout::statement(
-                        "::pkt_runtime::set_variant_placeholder",
-                        &["slot".to_string(), format!("Self::{name}")],
-                        ";",
-                    ),
-                    if_placed: layout::if_head(&format!("if let Self::{name}(v) = slot")),
-                    name,
-                    tag: v.tag.to_string(),
-                    charge_boxed: v.cyclic.then(|| {
-                        layout::statement(
-                            "body.charge_boxed",
-                            &[
-                                "\"\"".to_string(),
-                                self.boxed_memory(&v.ty),
-                                "false".to_string(),
-                            ],
-                            "?;",
-                        )
-                    }),
-                    fixed_payload: fixed_size.is_some(),
-                    fixed_append,
-                }
-            })
+            .map(|v| self.variant_view(def, tag, v))
             .collect();
         let fixed_appends = views
             .iter()
             .filter_map(|v| v.fixed_append.clone())
             .collect();
-        let limited = variants
-            .iter()
-            .zip(&views)
-            .flat_map(|(v, view)| {
-                let pattern = format!("Self::{}(v)", view.name);
-                if let Some(marker) = Marker::of(&v.ty, None) {
-                    // The block of the check, as the arm's body.
-                    let mut block = max::check_block(&marker, &format!("\"{}\"", v.path), "v", "");
-                    block[0] = format!("{pattern} => {}", block[0]);
-                    return block;
-                }
-                if self.needs_check(&v.ty) {
-                    vec![layout::arm(
-                        &pattern,
-                        "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
-                    )]
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
+        let limited = self.check_arms(variants, &views);
         UnionView {
+            put_tag: format!("put_{}", tag.name()),
             unknown_one_line: unknown_on_one_line(views.iter().map(|v| {
                 !v.doc.is_empty()
                     || v.deprecated.is_some()
@@ -167,7 +42,6 @@ impl Cx<'_> {
             tag_ty: tag.name().to_string(),
             tag_width: tag.size(),
             header_len: wire::union_header(tag),
-            put_tag,
             // The frame reader returns the tag as u16.
             tag_from_wire: if tag == Prim::U16 {
                 "tag".to_string()
@@ -207,6 +81,143 @@ impl Cx<'_> {
             ),
             zero: views[zero].name.clone(),
             variants: views,
+        }
+    }
+
+    /// The match arms of `check_at` for the variants whose payload holds a
+    /// message or union to check, or `@max` limits.
+    fn check_arms(&self, variants: &[Variant], views: &[VariantView]) -> Vec<String> {
+        variants
+            .iter()
+            .zip(views)
+            .flat_map(|(v, view)| {
+                let pattern = format!("Self::{}(v)", view.name);
+                if let Some(marker) = Marker::of(&v.ty, None) {
+                    // The block of the check, as the arm's body.
+                    let mut block = max::check_block(&marker, &format!("\"{}\"", v.path), "v", "");
+                    block[0] = format!("{pattern} => {}", block[0]);
+                    return block;
+                }
+                if self.needs_check(&v.ty) {
+                    vec![layout::arm(
+                        &pattern,
+                        "::pkt_runtime::Encode::check_at(v, depth, max_depth)",
+                    )]
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect()
+    }
+
+    /// One variant: its declaration, its size, its encoding (a constant
+    /// header when the payload is fixed-size) and its decoding, into a new
+    /// value, into the same variant, or into another variant's place.
+    fn variant_view(&self, def: &TypeDef, tag: Prim, v: &Variant) -> VariantView {
+        // The `Writer` method that stores a tag.
+        let put_tag = format!("put_{}", tag.name());
+        let name = member_ident(NameKind::Variant, &v.name, def);
+        let ty = self.field_type(&v.ty, v.cyclic);
+        let marker = Marker::of(&v.ty, None);
+        let schema_name = format!("\"{}\"", v.path);
+        let fixed_size = match self.ir.layout(&v.ty) {
+            Layout::Fixed { size } if !v.cyclic => Some(size),
+            _ => None,
+        };
+        let header =
+            fixed_size.and_then(|size| wire::fixed_variant_header(tag, v.tag, u64::from(size)));
+        let fixed_append = header.as_ref().map(|(frame, bytes)| FixedAppend {
+            pattern: format!("Self::{name}(v)"),
+            comment: format!("// frame length {frame}, tag {}", v.tag),
+            header: byte_array(bytes),
+        });
+        let (encode_head, encode_tail) = match header {
+            Some((frame, bytes)) => (
+                vec![format!(
+                    "w.put_array({}); // frame length {frame}, tag {}",
+                    byte_array(&bytes),
+                    v.tag
+                )],
+                Vec::new(),
+            ),
+            None => (
+                vec![
+                    "let mark = w.begin_len();".to_string(),
+                    format!("w.{put_tag}({});", v.tag),
+                ],
+                vec!["w.end_len(mark);".to_string()],
+            ),
+        };
+        VariantView {
+            encode_head,
+            encode_tail,
+            doc: member_doc(&v.doc, NameKind::Variant, &v.name, def),
+            deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
+            attrs: self.member_attrs(&v.ty, v.cyclic, NameKind::Variant, &v.name, def),
+            decl: layout::variant_decl(&name, &ty),
+            len_arm: layout::arm(
+                &format!("Self::{name}(v)"),
+                "::pkt_runtime::Encode::encoded_len(v)",
+            ),
+            decode_value: match &marker {
+                Some(m) => max::variant_lines(m, "variant", &schema_name),
+                None => vec![DECODE_PAYLOAD.to_string()],
+            },
+            decode_into_value: match &marker {
+                Some(m) => max::variant_lines(m, "variant_into", &schema_name),
+                None => vec![DECODE_PAYLOAD_INTO.to_string()],
+            },
+            decode_variant: match &marker {
+                Some(m) => vec![
+                    m.alias(),
+                    layout::statement(
+                        "::pkt_runtime::max::decode_variant::<_, Max, _>",
+                        &[
+                            "slot".to_string(),
+                            "&mut body".to_string(),
+                            schema_name.clone(),
+                            format!("Self::{name}"),
+                        ],
+                        "?;",
+                    ),
+                ],
+                None => vec![layout::statement(
+                    "::pkt_runtime::decode_variant",
+                    &[
+                        "slot".to_string(),
+                        "&mut body".to_string(),
+                        format!("Self::{name}"),
+                    ],
+                    "?;",
+                )],
+            },
+            set_variant: layout::statement(
+                "::pkt_runtime::set_variant",
+                &["slot".to_string(), "v".to_string(), format!("Self::{name}")],
+                ";",
+            ),
+            placed: !v.cyclic && self.ir.memory(&v.ty).size >= DECODE_IN_PLACE_MIN,
+            set_placeholder: layout::statement(
+                "::pkt_runtime::set_variant_placeholder",
+                &["slot".to_string(), format!("Self::{name}")],
+                ";",
+            ),
+            if_placed: layout::if_head(&format!("if let Self::{name}(v) = slot")),
+            name,
+            tag: v.tag.to_string(),
+            charge_boxed: v.cyclic.then(|| {
+                layout::statement(
+                    "body.charge_boxed",
+                    &[
+                        "\"\"".to_string(),
+                        self.boxed_memory(&v.ty),
+                        "false".to_string(),
+                    ],
+                    "?;",
+                )
+            }),
+            fixed_payload: fixed_size.is_some(),
+            fixed_append,
         }
     }
 }
