@@ -369,6 +369,18 @@ function tooDeepToEncode(type: string): PktError {
   );
 }
 
+/**
+ * Makes `target` hold what `source` holds, property for property, and nothing
+ * else: for `decodeInto` of a value whose shape may change (a union taking
+ * another variant). `source` must be a fresh value that nothing else keeps.
+ */
+export function replaceContents<T extends object>(target: T, source: T): void {
+  for (const key of Object.keys(target)) {
+    if (!Object.prototype.hasOwnProperty.call(source, key)) delete (target as Record<string, unknown>)[key];
+  }
+  Object.assign(target, source);
+}
+
 /** The bytes of `buf` as a DataView, without a copy. */
 function viewOf(buf: Uint8Array): DataView {
   return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -815,7 +827,13 @@ export class PktWriter {
   /** Messages and unions entered. */
   depth: number;
 
-  constructor(buf: Uint8Array, offset = 0) {
+  /**
+   * A writer into `buf` from `offset`. With `size`, the encoding's exact
+   * size, it first checks that it fits: BufferTooSmall (and a RangeError for
+   * an offset outside the buffer) before anything is written.
+   */
+  constructor(buf: Uint8Array, offset = 0, size?: number) {
+    if (size !== undefined) PktWriter.checkRoom(buf, offset, size);
     this.buf = buf;
     this.view = viewOf(buf);
     this.pos = offset;
@@ -857,6 +875,11 @@ export class PktWriter {
 
   leave(): void {
     this.depth--;
+  }
+
+  /** ArrayLength unless the fixed-length array `a` of `field` holds `length` elements (see `checkArray`). */
+  checkArray(a: ArrayLike<unknown>, length: number, field: string): void {
+    if (a.length !== length) checkArray(a, length, field);
   }
 
   /** Takes the next `n` bytes, for straight-line stores at constant offsets; returns their position. */

@@ -9,6 +9,7 @@ import {
   checkDepth,
   checkSize,
   compareStrings,
+  replaceContents,
   sortedKeys,
   stringSize,
   utf8Length,
@@ -231,4 +232,22 @@ test("raw bytes, short and long, land where they belong", () => {
     assert.deepEqual(Array.from(r.readBytes()), Array.from(b));
     assert.equal(r.readU8(), 0xee);
   }
+});
+
+test("a writer given the encoding's size checks the room before writing", () => {
+  const buf = new Uint8Array(8);
+  new PktWriter(buf, 4, 4).writeU32(0x01020304);
+  assert.deepEqual(Array.from(buf), [0, 0, 0, 0, 4, 3, 2, 1]);
+  encodeFails(() => new PktWriter(buf, 5, 4), "BufferTooSmall");
+  const w = new PktWriter(buf, 0);
+  w.checkArray([1, 2], 2, "T.a");
+  encodeFails(() => w.checkArray([1], 2, "T.a"), "ArrayLength");
+});
+
+test("replaceContents leaves the target holding exactly the source's properties", () => {
+  const target: { kind: string; value?: number; other?: string } = { kind: "A", value: 1 };
+  const keep = target;
+  replaceContents(target, { kind: "B", other: "x" });
+  assert.equal(target, keep);
+  assert.deepEqual(target, { kind: "B", other: "x" });
 });
