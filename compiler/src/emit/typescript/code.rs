@@ -411,8 +411,9 @@ impl<'ir> Gen<'ir> {
                     Self::max_args(max, place)
                 ));
                 code.open(format!(
-                    "for (const {kx} of $pkt.sortedKeys({m}, {})) {{",
-                    key_order(self.ir, &k.ty)
+                    "for (const {kx} of $pkt.sortedKeys({m}, {}, {})) {{",
+                    key_order(self.ir, &k.ty),
+                    string_literal(place)
                 ));
                 self.write(code, &k.ty, &kx, k.max, &format!("{place}[key]"), d + 1);
                 let vx = format!("{m}.get({kx}) as {}", self.ts_type(&v.ty));

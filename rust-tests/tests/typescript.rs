@@ -1,0 +1,346 @@
+//! The generated TypeScript under node, against the generated Rust.
+//!
+//! The TypeScript of every schema in `schemas/` is compiled with
+//! `tsc --strict` (no diagnostic allowed) with a `dispatch` module that maps
+//! each qualified type name to its companion object, and run by a small
+//! node driver over lines of `type<TAB>hex`. For each input it decodes,
+//! re-encodes, decodes and re-encodes again, and decodes into a value that
+//! still holds the previous input of the type (`decodeInto`), and prints
+//! `ok <hex>` or `err <kind> <offset>`; anything else escaping is a failure.
+//!
+//! 1. Random canonical encodings of every type and the golden vectors of
+//!    `schemas/vectors/` come back byte for byte.
+//! 2. Hostile input (the fuzz corpus, mutations, prefixes just past a
+//!    limit): TypeScript accepts what Rust accepts, re-encoded to the same
+//!    bytes, and rejects the rest with the same error kind at the same
+//!    offset, as `csharp_hostile.rs` holds C# to.
+
+mod support;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use pkt_rust_tests::TYPES;
+use pkt_test_support::hex::encode as hex;
+use pkt_test_support::vectors;
+use pktc::emit::{generate, output_files, GenOptions, TYPESCRIPT_RUNTIME_STEM};
+use pktc::ir::{Ir, TypeId, TypeKind};
+use pktc::names::{self, Lang, NameKind};
+use support::{ir, node, qualified, Gen, Rng};
+
+/// The node side of the driver: plain JavaScript over the compiled modules.
+const DRIVER: &str = r#"import { readFileSync, writeFileSync } from "node:fs";
+import { TYPES } from "./dispatch.js";
+import { PktError } from "./pkt_runtime.js";
+
+const hex = (b) => Buffer.from(b).toString("hex");
+const unhex = (s) => new Uint8Array(Buffer.from(s, "hex"));
+const answer = (f) => {
+  try {
+    return "ok " + hex(f());
+  } catch (e) {
+    if (e instanceof PktError) return `err ${e.kind} ${e.offset}`;
+    return `escaped ${e && e.name}: ${String(e && e.message).replace(/\n/g, " ")}`;
+  }
+};
+
+const [input, output] = process.argv.slice(2);
+const targets = new Map();
+const out = [];
+for (const line of readFileSync(input, "utf8").split("\n")) {
+  if (!line) continue;
+  const [type, text] = line.split("\t");
+  const codec = TYPES[type];
+  if (!codec) throw new Error("no type " + type);
+  const decoded = answer(() => codec.encode(codec.decode(unhex(text))));
+  if (decoded.startsWith("ok ")) {
+    const again = answer(() => codec.encode(codec.decode(unhex(decoded.slice(3)))));
+    if (again !== decoded) {
+      out.push("unstable " + again);
+      continue;
+    }
+  }
+  // Into a value holding whatever the previous input of the type left.
+  if (!targets.has(type)) targets.set(type, codec.create());
+  const target = targets.get(type);
+  const into = answer(() => {
+    codec.decodeInto(target, unhex(text));
+    return codec.encode(target);
+  });
+  out.push(into === decoded ? decoded : `into ${into} (decode: ${decoded})`);
+}
+writeFileSync(output, out.join("\n") + "\n");
+"#;
+
+/// `$stem.Type` of every type with a codec, from the dispatch module.
+fn dispatch(ir: &Ir) -> String {
+    let files = output_files(ir, "ts", &[TYPESCRIPT_RUNTIME_STEM], None);
+    let alias = |stem: &str| format!("$m_{}", stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+    let mut text = String::new();
+    for f in &files {
+        if f.file.types.iter().any(|&id| codec(ir, id)) {
+            let _ = writeln!(text, "import * as {} from \"./{}.js\";", alias(&f.stem), f.stem);
+        }
+    }
+    text.push_str(
+        "\n/** A companion object: the codec of one type. */\n\
+         export interface Codec<T> {\n    \
+         create(): T;\n    \
+         encode(value: T): Uint8Array;\n    \
+         decode(bytes: Uint8Array): T;\n    \
+         decodeInto(target: T, bytes: Uint8Array): void;\n\
+         }\n\n\
+         /** Every type with a codec, by its qualified schema name. */\n\
+         // eslint-disable-next-line @typescript-eslint/no-explicit-any\n\
+         export const TYPES: Record<string, Codec<any>> = {\n",
+    );
+    for (i, def) in ir.types.iter().enumerate() {
+        if !codec(ir, TypeId(i)) {
+            continue;
+        }
+        let _ = writeln!(
+            text,
+            "    \"{}\": {}.{},",
+            qualified(ir, TypeId(i)),
+            alias(&files[def.file.0].stem),
+            names::ident(Lang::TypeScript, NameKind::Type, &def.name)
+        );
+    }
+    text.push_str("};\n");
+    text
+}
+
+fn codec(ir: &Ir, id: TypeId) -> bool {
+    !matches!(ir.ty(id).kind, TypeKind::Enum { .. })
+}
+
+/// The compiled modules and the driver, built once per test binary; `None`
+/// without node (see [`node::tools_or_skip`]).
+fn driver() -> Option<&'static PathBuf> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        if !node::tools_or_skip("typescript") {
+            return None;
+        }
+        let ir = ir();
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-driver");
+        let _ = std::fs::remove_dir_all(&dir);
+        let src = dir.join("src");
+        std::fs::create_dir_all(&src).expect("create the source directory");
+        for f in generate(&ir, &GenOptions::new(Lang::TypeScript)) {
+            std::fs::write(src.join(&f.path), f.contents).expect("write generated TypeScript");
+        }
+        std::fs::write(src.join("dispatch.ts"), dispatch(&ir)).expect("write dispatch.ts");
+        std::fs::write(
+            dir.join("tsconfig.json"),
+            r#"{
+  "compilerOptions": {
+    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
+    "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"],
+    "rootDir": "src", "outDir": "js"
+  },
+  "include": ["src/*.ts"]
+}
+"#,
+        )
+        .expect("write tsconfig.json");
+        node::compile(&dir, &["-p", "tsconfig.json"]);
+        let js = dir.join("js");
+        std::fs::write(js.join("package.json"), "{ \"type\": \"module\" }\n").expect("package.json");
+        std::fs::write(js.join("driver.mjs"), DRIVER).expect("driver.mjs");
+        Some(dir)
+    })
+    .as_ref()
+}
+
+/// Runs the driver over `inputs`; one answer per input.
+fn run(dir: &Path, name: &str, inputs: &[(String, Vec<u8>)]) -> Vec<String> {
+    let input = dir.join(format!("{name}.in"));
+    let output = dir.join(format!("{name}.out"));
+    let text: String = inputs
+        .iter()
+        .map(|(t, b)| format!("{t}\t{}\n", hex(b)))
+        .collect();
+    std::fs::write(&input, text).expect("write inputs");
+    node::run(
+        &dir.join("js"),
+        &[
+            "driver.mjs",
+            input.to_str().expect("UTF-8 path"),
+            output.to_str().expect("UTF-8 path"),
+        ],
+    );
+    let answers: Vec<String> = std::fs::read_to_string(&output)
+        .expect("driver output")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answers.len(), inputs.len(), "node answered every input");
+    answers
+}
+
+/// A Rust decode error as the driver prints one.
+fn rust_error(e: &pkt_runtime::DecodeError) -> String {
+    let kind = format!("{:?}", e.kind());
+    let name: String = kind
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    format!("{name} {}", e.offset())
+}
+
+#[test]
+fn typescript_round_trips_every_vector_byte_for_byte() {
+    let Some(dir) = driver() else { return };
+    let ir = ir();
+    let mut inputs = Vec::new();
+    for i in 0..ir.types.len() {
+        let id = TypeId(i);
+        if !codec(&ir, id) {
+            continue;
+        }
+        for seed in 0..pkt_test_support::scaled(5, 25) {
+            let bytes = Gen::new(&ir, 0x7E57 + seed * 131 + i as u64).encode(id);
+            inputs.push((qualified(&ir, id), bytes));
+        }
+    }
+    let random = inputs.len();
+    let mut golden = 0;
+    for v in vectors::all() {
+        let id = (0..ir.types.len())
+            .map(TypeId)
+            .find(|&id| qualified(&ir, id) == v.ty)
+            .unwrap_or_else(|| panic!("{}: no type {}", v.name, v.ty));
+        if codec(&ir, id) {
+            inputs.push((v.ty.clone(), v.bytes.clone()));
+            golden += 1;
+        }
+    }
+    assert!(golden > 10, "{golden} golden vectors");
+    let answers = run(dir, "vectors", &inputs);
+    let problems: Vec<String> = inputs
+        .iter()
+        .zip(&answers)
+        .filter(|((_, b), a)| a.strip_prefix("ok ") != Some(hex(b).as_str()))
+        .map(|((t, b), a)| format!("{t} {}: {a}", hex(b)))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{} of {} vectors do not come back; first ones:\n{}",
+        problems.len(),
+        inputs.len(),
+        problems[..problems.len().min(10)].join("\n")
+    );
+    println!("{random} random and {golden} golden vectors round-trip through TypeScript");
+}
+
+#[test]
+fn typescript_decoders_agree_with_rust_on_hostile_input() {
+    let Some(dir) = driver() else { return };
+    let ir = ir();
+    let decodable: Vec<TypeId> = (0..ir.types.len())
+        .map(TypeId)
+        .filter(|&id| codec(&ir, id))
+        .collect();
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/decode");
+    let mut files: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("fuzz/corpus/decode")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    for path in files {
+        let data = std::fs::read(&path).expect("readable");
+        let Some((&sel, rest)) = data.split_first() else {
+            continue;
+        };
+        let name = TYPES[sel as usize % TYPES.len()].name;
+        if decodable.iter().any(|&id| qualified(&ir, id) == name) {
+            inputs.push((name.to_string(), rest.to_vec()));
+        }
+    }
+    let from_corpus = inputs.len();
+    let mutations = pkt_test_support::scaled(4_000, 20_000);
+    let mut rng = Rng(0x7E57_0FFE_E0DD_F00D);
+    for case in 0..mutations {
+        let id = decodable[(case % decodable.len() as u64) as usize];
+        let mut bytes = Gen::new(&ir, case ^ 0x55).encode(id);
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(bytes.len() as u64 + 1) as usize;
+            match rng.below(4) {
+                0 if at < bytes.len() => bytes[at] ^= 1 << rng.below(8),
+                1 if at < bytes.len() => bytes[at] = 0xFF,
+                2 => bytes.insert(at, rng.next() as u8),
+                _ => bytes.truncate(at),
+            }
+        }
+        inputs.push((qualified(&ir, id), bytes));
+    }
+    let limited: Vec<TypeId> = decodable
+        .iter()
+        .copied()
+        .filter(|&id| qualified(&ir, id).starts_with("test.limits."))
+        .collect();
+    assert_eq!(limited.len(), 3, "Chat, Line and Packet");
+    for case in 0..3_000u64 {
+        let id = limited[(case % limited.len() as u64) as usize];
+        let mut bytes = Gen::new(&ir, case ^ 0x11).encode(id);
+        if bytes.len() >= 4 {
+            let n = [3u32, 4, 5, 6, 7, 9, 11, 25, 33, 257][rng.below(10) as usize];
+            let at = rng.below(bytes.len() as u64 - 3) as usize;
+            bytes[at..at + 4].copy_from_slice(&n.to_le_bytes());
+        }
+        inputs.push((qualified(&ir, id), bytes));
+    }
+
+    let answers = run(dir, "hostile", &inputs);
+    let (mut accepted, mut rejected, mut limited_parts) = (0, 0, 0);
+    let mut problems = Vec::new();
+    for ((name, bytes), answer) in inputs.iter().zip(&answers) {
+        let entry = TYPES.iter().find(|e| e.name == name).expect("generated");
+        let rust = (entry.reencode)(bytes);
+        if let Err(e) = &rust {
+            if let pkt_runtime::DecodeErrorKind::FieldTooLong { field, .. } = e.kind() {
+                if field.contains('[') && answer.starts_with("err FieldTooLong") {
+                    limited_parts += 1;
+                }
+            }
+        }
+        let verdict = match (&rust, answer.as_str()) {
+            (Ok(r), a) if a.strip_prefix("ok ") == Some(hex(r).as_str()) => {
+                accepted += 1;
+                None
+            }
+            (Err(e), a) if a.strip_prefix("err ") == Some(rust_error(e).as_str()) => {
+                rejected += 1;
+                None
+            }
+            (Ok(r), a) => Some(format!("Rust accepts and writes {}, TypeScript: {a}", hex(r))),
+            (Err(e), a) => Some(format!("Rust rejects ({e}), TypeScript: {a}")),
+        };
+        if let Some(v) = verdict {
+            problems.push(format!("{name} {}: {v}", hex(bytes)));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} of {} inputs disagree; first ones:\n{}",
+        problems.len(),
+        inputs.len(),
+        problems[..problems.len().min(10)].join("\n")
+    );
+    let enough = mutations as usize / 20;
+    assert!(
+        accepted > enough && rejected > enough,
+        "{accepted} accepted, {rejected} rejected"
+    );
+    assert!(
+        limited_parts > 300,
+        "{limited_parts} inputs rejected by an element, key or value limit"
+    );
+    println!(
+        "{} inputs ({from_corpus} from the corpus): {accepted} accepted identically, {rejected} rejected by both",
+        inputs.len()
+    );
+}
