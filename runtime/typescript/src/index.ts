@@ -381,6 +381,32 @@ export function replaceContents<T extends object>(target: T, source: T): void {
   Object.assign(target, source);
 }
 
+// NaN payloads. Converting an f32 to a double quiets a signalling NaN (the
+// hardware sets the top mantissa bit), so DataView.getFloat32 cannot keep the
+// bits that the Rust and C# decoders keep. A NaN f32 is read instead as the
+// double with the same sign and its 23-bit payload as the top of the 52-bit
+// one, built byte for byte, and written back by the inverse. The payload
+// survives in fields and plain variables; a `number[]` that V8 stores as
+// doubles may canonicalise it, as any NaN stored there.
+const nanScratch = new DataView(new ArrayBuffer(8));
+
+/** The double that stands for the f32 NaN with bits `bits`. */
+export function f32Nan(bits: number): number {
+  nanScratch.setUint32(0, (bits & 0x80000000) | 0x7ff00000 | ((bits & 0x7fffff) >>> 3), false);
+  nanScratch.setUint32(4, (bits & 7) << 29, false);
+  return nanScratch.getFloat64(0, false);
+}
+
+/** The f32 bits of the NaN `v` (`f32Nan`'s inverse; any other NaN keeps its sign and top 23 payload bits). */
+export function f32NanBits(v: number): number {
+  nanScratch.setFloat64(0, v, false);
+  const hi = nanScratch.getUint32(0, false);
+  const lo = nanScratch.getUint32(4, false);
+  const payload = ((hi & 0xfffff) << 3) | (lo >>> 29);
+  // A payload whose top 23 bits are all zero would read back as infinity.
+  return ((hi & 0x80000000) | 0x7f800000 | (payload === 0 ? 0x400000 : payload)) >>> 0;
+}
+
 /** The bytes of `buf` as a DataView, without a copy. */
 function viewOf(buf: Uint8Array): DataView {
   return new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -553,11 +579,13 @@ export class PktReader {
     return this.view.getBigInt64(p, true);
   }
 
+  /** An f32 as a number; a NaN keeps its payload (see `f32Nan`). */
   readF32(): number {
     const p = this.pos;
     if (this.end - p < 4) throw this.unexpectedEndAt(p, 4, this.end - p);
     this.pos = p + 4;
-    return this.view.getFloat32(p, true);
+    const v = this.view.getFloat32(p, true);
+    return v === v ? v : f32Nan(this.view.getUint32(p, true));
   }
 
   readF64(): number {
@@ -931,8 +959,10 @@ export class PktWriter {
     this.pos += 8;
   }
 
+  /** An f32, rounded to nearest; a NaN made by `f32Nan` is written with its f32 bits. */
   writeF32(v: number): void {
-    this.view.setFloat32(this.pos, v, true);
+    if (v === v) this.view.setFloat32(this.pos, v, true);
+    else this.view.setUint32(this.pos, f32NanBits(v), true);
     this.pos += 4;
   }
 

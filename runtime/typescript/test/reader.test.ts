@@ -365,3 +365,28 @@ test("numbers read as the wire stores them", () => {
   r.expectEnd();
   fails(() => new PktReader(hex("010203")).readU32(), "UnexpectedEnd", 0);
 });
+
+test("f32 NaN payloads, signalling ones included, are read and written back bit for bit", () => {
+  const patterns = [0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fa00000, 0x7fbfffff, 0x7fffffff, 0xcd0eb9c7, 0x7f9c1234];
+  let nans = 0;
+  for (const bits of patterns) {
+    const input = new Uint8Array(4);
+    new DataView(input.buffer).setUint32(0, bits, true);
+    const v = new PktReader(input).readF32();
+    const w = PktWriter.ofSize(4);
+    w.writeF32(v);
+    assert.equal(toHex(w.buf), toHex(input), `0x${bits.toString(16)}`);
+    if (v !== v) nans++;
+  }
+  assert.equal(nans, patterns.length - 1);
+  // Ordinary values and infinities are unchanged.
+  for (const v of [0, -0, 1.5, Math.fround(-3.25e-20), Infinity, -Infinity]) {
+    const w = PktWriter.ofSize(4);
+    w.writeF32(v);
+    assert(Object.is(new PktReader(w.buf).readF32(), v));
+  }
+  // A NaN made by arithmetic is written as an f32 NaN.
+  const w = PktWriter.ofSize(4);
+  w.writeF32(NaN);
+  assert(Number.isNaN(new DataView(w.buf.buffer).getFloat32(0, true)));
+});
