@@ -212,9 +212,11 @@ fn main() -> ExitCode {
             if let Some(name) = &asmdef {
                 let set = match lang {
                     LangArg::CSharp => options.set_csharp_asmdef(Some(name)),
-                    LangArg::Rust | LangArg::TypeScript => Err("--asmdef writes a Unity assembly definition for C# \
+                    LangArg::Rust | LangArg::TypeScript => {
+                        Err("--asmdef writes a Unity assembly definition for C# \
                                           code; use it with --lang csharp"
-                        .to_string()),
+                            .to_string())
+                    }
                 };
                 if let Err(e) = set {
                     eprintln!("error: {e}");

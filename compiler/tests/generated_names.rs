@@ -743,7 +743,16 @@ fn typescript_declarations(text: &str) -> (Vec<String>, Vec<(String, String)>) {
             continue;
         }
         let rest = line.strip_prefix("export ").unwrap_or(line);
-        for keyword in ["const ", "let ", "var ", "function ", "class ", "type ", "interface ", "import * as "] {
+        for keyword in [
+            "const ",
+            "let ",
+            "var ",
+            "function ",
+            "class ",
+            "type ",
+            "interface ",
+            "import * as ",
+        ] {
             if let Some(decl) = rest.strip_prefix(keyword) {
                 let name = ident(decl);
                 if keyword == "interface " {
@@ -771,7 +780,10 @@ fn unreserved_typescript(ir: &Ir) -> Vec<String> {
         let (top, properties) = typescript_declarations(&file.contents);
         assert!(!top.is_empty(), "{}: no declarations", file.path.display());
         for name in top {
-            let schema = ir.types.iter().any(|d| naming.ident(NameKind::Type, &d.name) == name)
+            let schema = ir
+                .types
+                .iter()
+                .any(|d| naming.ident(NameKind::Type, &d.name) == name)
                 || ir
                     .files
                     .iter()

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use pktc::emit::{generate_with, Backend, GenOptions, GeneratedFile, OutputFile, Templates};
 use pktc::ir::{Ir, TypeId, TypeKind};
-use pktc::names::{self, Lang, NameKind, Naming};
+use pktc::names::{self, NameKind, Naming};
 use serde::Serialize;
 
 /// The "type list" language.

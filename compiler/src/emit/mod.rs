@@ -64,8 +64,8 @@ pub use csharp::{
     RUNTIME_ASSEMBLY as CSHARP_RUNTIME_ASSEMBLY, RUNTIME_STEM as CSHARP_RUNTIME_STEM,
 };
 pub use rust::NAMING as RUST_NAMING;
-pub use typescript::{NAMING as TYPESCRIPT_NAMING, RUNTIME_STEM as TYPESCRIPT_RUNTIME_STEM};
 pub use templates::Templates;
+pub use typescript::{NAMING as TYPESCRIPT_NAMING, RUNTIME_STEM as TYPESCRIPT_RUNTIME_STEM};
 pub use write::{write_files, WriteError, WriteMode, WriteReport};
 
 use crate::ir::Ir;
