@@ -23,3 +23,4 @@ declare class TextDecoder {
   decode(bytes: Uint8Array): string;
 }
 declare const Buffer: { compare(a: Uint8Array, b: Uint8Array): number };
+declare function structuredClone<T>(value: T, options?: { transfer?: ArrayBuffer[] }): T;

@@ -388,5 +388,5 @@ test("f32 NaN payloads, signalling ones included, are read and written back bit 
   // A NaN made by arithmetic is written as an f32 NaN.
   const w = PktWriter.ofSize(4);
   w.writeF32(NaN);
-  assert(Number.isNaN(new DataView(w.buf.buffer).getFloat32(0, true)));
+  assert(Number.isNaN(new DataView(w.buf.buffer, w.buf.byteOffset, 4).getFloat32(0, true)));
 });

@@ -9,6 +9,7 @@ import {
   checkDepth,
   checkSize,
   compareStrings,
+  allocate,
   replaceContents,
   sortedKeys,
   stringSize,
@@ -250,4 +251,32 @@ test("replaceContents leaves the target holding exactly the source's properties"
   replaceContents(target, { kind: "B", other: "x" });
   assert.equal(target, keep);
   assert.deepEqual(target, { kind: "B", other: "x" });
+});
+
+test("encodings come from a shared slab without overlapping, and a transferred slab is replaced", () => {
+  const a = allocate(69);
+  const b = allocate(69);
+  const big = allocate(9000);
+  assert.equal(a.length, 69);
+  assert.equal(big.length, 9000);
+  assert.equal(a.buffer, b.buffer, "small encodings share a slab");
+  assert.notEqual(big.buffer, a.buffer, "large encodings have their own buffer");
+  assert(b.byteOffset >= a.byteOffset + a.length, "no overlap");
+  a.fill(0xaa);
+  assert(b.every((x) => x === 0), "a neighbour's writes stay in its range");
+  // Many allocations across several slabs: each one zeroed although its
+  // predecessors were filled.
+  for (let i = 0; i < 3000; i++) {
+    const x = allocate(1 + (i % 200));
+    assert(x.every((y) => y === 0));
+    x.fill(1);
+  }
+  // Detaching the slab (as transferring it to a worker does) starts a new one.
+  const c = allocate(16);
+  const slab = c.buffer as ArrayBuffer;
+  structuredClone(slab, { transfer: [slab] });
+  assert.equal(c.buffer.byteLength, 0);
+  const d = allocate(16);
+  assert.equal(d.length, 16);
+  assert.notEqual(d.buffer.byteLength, 0);
 });
