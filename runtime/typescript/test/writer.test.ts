@@ -10,6 +10,7 @@ import {
   checkSize,
   compareStrings,
   allocate,
+  newList,
   replaceContents,
   sortedKeys,
   stringSize,
@@ -279,4 +280,13 @@ test("encodings come from a shared slab without overlapping, and a transferred s
   const d = allocate(16);
   assert.equal(d.length, 16);
   assert.notEqual(d.buffer.byteLength, 0);
+});
+
+test("newList gives an array filled by index to its count", () => {
+  for (const n of [0, 1, 1000, 32_768, 40_000]) {
+    const l = newList<number>(n);
+    for (let i = 0; i < n; i++) l[i] = i;
+    assert.equal(l.length, n);
+    assert.equal(l[n - 1], n === 0 ? undefined : n - 1);
+  }
 });
