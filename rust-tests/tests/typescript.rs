@@ -17,16 +17,14 @@
 
 mod support;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pkt_rust_tests::TYPES;
 use pkt_test_support::hex::encode as hex;
 use pkt_test_support::vectors;
-use pktc::emit::{generate, output_files, GenOptions, TYPESCRIPT_RUNTIME_STEM};
-use pktc::ir::{Ir, TypeId, TypeKind};
-use pktc::names::{self, Lang, NameKind};
+use pktc::ir::TypeId;
+use support::typescript::{self, has_codec as codec};
 use support::{ir, node, qualified, Gen, Rng};
 
 /// The node side of the driver: plain JavaScript over the compiled modules.
@@ -73,48 +71,6 @@ for (const line of readFileSync(input, "utf8").split("\n")) {
 writeFileSync(output, out.join("\n") + "\n");
 "#;
 
-/// `$stem.Type` of every type with a codec, from the dispatch module.
-fn dispatch(ir: &Ir) -> String {
-    let files = output_files(ir, "ts", &[TYPESCRIPT_RUNTIME_STEM], None);
-    let alias = |stem: &str| format!("$m_{}", stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
-    let mut text = String::new();
-    for f in &files {
-        if f.file.types.iter().any(|&id| codec(ir, id)) {
-            let _ = writeln!(text, "import * as {} from \"./{}.js\";", alias(&f.stem), f.stem);
-        }
-    }
-    text.push_str(
-        "\n/** A companion object: the codec of one type. */\n\
-         export interface Codec<T> {\n    \
-         create(): T;\n    \
-         encode(value: T): Uint8Array;\n    \
-         decode(bytes: Uint8Array): T;\n    \
-         decodeInto(target: T, bytes: Uint8Array): void;\n\
-         }\n\n\
-         /** Every type with a codec, by its qualified schema name. */\n\
-         // eslint-disable-next-line @typescript-eslint/no-explicit-any\n\
-         export const TYPES: Record<string, Codec<any>> = {\n",
-    );
-    for (i, def) in ir.types.iter().enumerate() {
-        if !codec(ir, TypeId(i)) {
-            continue;
-        }
-        let _ = writeln!(
-            text,
-            "    \"{}\": {}.{},",
-            qualified(ir, TypeId(i)),
-            alias(&files[def.file.0].stem),
-            names::ident(Lang::TypeScript, NameKind::Type, &def.name)
-        );
-    }
-    text.push_str("};\n");
-    text
-}
-
-fn codec(ir: &Ir, id: TypeId) -> bool {
-    !matches!(ir.ty(id).kind, TypeKind::Enum { .. })
-}
-
 /// The compiled modules and the driver, built once per test binary; `None`
 /// without node (see [`node::tools_or_skip`]).
 fn driver() -> Option<&'static PathBuf> {
@@ -123,31 +79,8 @@ fn driver() -> Option<&'static PathBuf> {
         if !node::tools_or_skip("typescript") {
             return None;
         }
-        let ir = ir();
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-driver");
-        let _ = std::fs::remove_dir_all(&dir);
-        let src = dir.join("src");
-        std::fs::create_dir_all(&src).expect("create the source directory");
-        for f in generate(&ir, &GenOptions::new(Lang::TypeScript)) {
-            std::fs::write(src.join(&f.path), f.contents).expect("write generated TypeScript");
-        }
-        std::fs::write(src.join("dispatch.ts"), dispatch(&ir)).expect("write dispatch.ts");
-        std::fs::write(
-            dir.join("tsconfig.json"),
-            r#"{
-  "compilerOptions": {
-    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
-    "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"],
-    "rootDir": "src", "outDir": "js"
-  },
-  "include": ["src/*.ts"]
-}
-"#,
-        )
-        .expect("write tsconfig.json");
-        node::compile(&dir, &["-p", "tsconfig.json"]);
-        let js = dir.join("js");
-        std::fs::write(js.join("package.json"), "{ \"type\": \"module\" }\n").expect("package.json");
+        let js = typescript::build(&ir(), &dir);
         std::fs::write(js.join("driver.mjs"), DRIVER).expect("driver.mjs");
         Some(dir)
     })
@@ -316,7 +249,10 @@ fn typescript_decoders_agree_with_rust_on_hostile_input() {
                 rejected += 1;
                 None
             }
-            (Ok(r), a) => Some(format!("Rust accepts and writes {}, TypeScript: {a}", hex(r))),
+            (Ok(r), a) => Some(format!(
+                "Rust accepts and writes {}, TypeScript: {a}",
+                hex(r)
+            )),
             (Err(e), a) => Some(format!("Rust rejects ({e}), TypeScript: {a}")),
         };
         if let Some(v) = verdict {
@@ -343,4 +279,46 @@ fn typescript_decoders_agree_with_rust_on_hostile_input() {
         "{} inputs ({from_corpus} from the corpus): {accepted} accepted identically, {rejected} rejected by both",
         inputs.len()
     );
+}
+
+/// Every codec's `memory`, evaluated under node, is the IR's model of its
+/// type: the numbers, and the sums that name other files' types
+/// (`schemas/stable/v2`, whose union holds another file's messages).
+#[test]
+fn typescript_memory_models_equal_the_ir() {
+    if !node::tools_or_skip("typescript_memory_models_equal_the_ir") {
+        return;
+    }
+    let mut schemas = support::schemas();
+    schemas.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/stable/v2/game.pkt"));
+    let ir = pktc::check(&schemas).unwrap_or_else(|f| panic!("{f}")).ir;
+    let js = typescript::build(
+        &ir,
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-memory"),
+    );
+    std::fs::write(
+        js.join("memory.mjs"),
+        "import { TYPES } from \"./dispatch.js\";\n\
+         for (const [name, codec] of Object.entries(TYPES)) console.log(name + \"\\t\" + codec.memory);\n",
+    )
+    .expect("memory.mjs");
+    let out = node::run(&js, &["memory.mjs"]);
+    let mut compared = 0;
+    for line in out.lines() {
+        let (name, memory) = line.split_once('\t').expect("name<TAB>memory");
+        let id = (0..ir.types.len())
+            .map(TypeId)
+            .find(|&id| qualified(&ir, id) == name)
+            .unwrap_or_else(|| panic!("no type {name}"));
+        assert_eq!(
+            memory,
+            ir.ty(id).memory.size.to_string(),
+            "{name}: the TypeScript model"
+        );
+        compared += 1;
+    }
+    let expected = (0..ir.types.len())
+        .filter(|&i| codec(&ir, TypeId(i)))
+        .count();
+    assert_eq!(compared, expected, "every codec answered");
 }
