@@ -1,9 +1,11 @@
 //! How schema names become names in each target language. Each backend
 //! describes its rules and reserved names in a [`Naming`] (the Rust and C#
 //! descriptions live with their backends in `emit/`); the checker
-//! (`sema/naming.rs`) and the backends use the same description, so a
-//! collision or keyword that would break generated code is reported against
-//! the schema instead. The functions taking a [`Lang`] are shorthands for
+//! (`sema/naming.rs`) and the backends use the same description. A name
+//! reserved in one language is escaped or renamed by that language's
+//! backend; only a name some language cannot write at all (two names that
+//! become one identifier, a keyword that cannot be escaped) is reported
+//! against the schema. The functions taking a [`Lang`] are shorthands for
 //! the built-in backends' descriptions.
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
@@ -35,44 +37,62 @@ pub enum NameKind {
 }
 
 /// How one backend writes schema names, and which names its generated code
-/// takes for itself: what the checker (`sema/naming.rs`) holds every schema
-/// name against. Each backend supplies one (see `emit::Backend::naming`);
-/// the checker knows no language by name.
+/// takes for itself. Each backend supplies one (see `emit::Backend::naming`);
+/// the backend writes every name through it, and the checker
+/// (`sema/naming.rs`) holds every schema name against it, so what the
+/// checker accepts is what the backend can write. The checker knows no
+/// language by name.
+///
+/// A name reserved in one language only is escaped (keywords) or renamed
+/// (generated members) by that language's backend, never rejected: the
+/// checker rejects only what some language cannot write at all, such as two
+/// names that become one identifier.
 #[derive(Clone, Copy)]
 pub struct Naming {
     /// The language, as diagnostics name it (`Rust`, `C#`).
     pub language: &'static str,
-    /// The identifier written for a schema name, before keyword escaping.
+    /// The identifier written for a schema name, before keyword escaping
+    /// and renaming.
     pub convert: fn(NameKind, &str) -> String,
-    /// The identifier written for a field or union variant of the type named
-    /// by the third argument, before keyword escaping (C# renames a member
-    /// named like its type).
-    pub member: fn(NameKind, &str, &str) -> String,
     /// Keywords, escaped with [`Naming::escape`] when a name meets one.
     pub keywords: &'static [&'static str],
     /// What escaping puts before a keyword (`r#`, `@`).
     pub escape: &'static str,
     /// Keywords that cannot be escaped: schema names may not become them.
     pub unescapable: &'static [&'static str],
-    /// Members the templates generate on every struct, message and union:
-    /// fields and union variants may not take these names (compared after
-    /// [`Naming::member`]). Each is generated on some type of the example
-    /// schemas (a test holds the templates to it).
+    /// Names the generated code declares beside the fields of every struct
+    /// and message and beside the variants of every union, in the scope
+    /// they share (Rust keeps methods apart from fields, so only its
+    /// generated fields and variants are listed; C# lists every member).
+    /// A field or variant that converts to one is renamed with
+    /// [`Naming::rename_suffix`]. Each is generated on some type of the
+    /// example schemas (a test holds the templates to the lists).
     pub members: &'static [&'static str],
-    /// Members every generated type inherits (from `System.Object` in C#),
-    /// reserved like [`Naming::members`].
+    /// Members every generated struct, message and union inherits (from
+    /// `System.Object` in C#), renamed around like [`Naming::members`].
     pub inherited_members: &'static [&'static str],
-    /// Further names a union variant may not take.
+    /// Further names taken beside union variants (C# nests a class per
+    /// variant in the union's class, beside its `Tag`).
     pub variant_members: &'static [&'static str],
-    /// Further names fields may not take in the types that have
-    /// [`Naming::companions`] (a companion type has an accessor per field
-    /// beside these members).
-    pub companion_members: &'static [&'static str],
+    /// Names the generated code declares beside the values of every enum
+    /// (Rust's `Unknown` variant), renamed around like [`Naming::members`].
+    pub enum_members: &'static [&'static str],
+    /// What the backend appends to a field, union variant or enum value
+    /// whose converted name is taken in its scope (see [`Naming::member`]):
+    /// `Value` in C# (`encode` becomes `EncodeValue`), `_` in Rust
+    /// (`unknown_fields_`). The result is checked like any other name, so
+    /// it may not meet another name of the same scope.
+    pub rename_suffix: &'static str,
     /// Types generated beside schema types, named by a suffix (`ChatView`
     /// for `Chat`): no schema type in the same namespace may take the name.
     pub companions: &'static [Companion],
     /// Whether a type may not be named like one of its members (C#, where
-    /// a member named like its enclosing type is an error).
+    /// a member named like its enclosing type is an error): a struct,
+    /// message or union may not take a name of [`Naming::members`] (the
+    /// checker rejects it), and its fields and variants named like it are
+    /// renamed with [`Naming::rename_suffix`] (`health` in `message Health`
+    /// becomes `HealthValue`). Enum values keep their names (C# allows
+    /// `Mode.Mode`).
     pub type_named_like_member_forbidden: bool,
     /// Members of a union's own type (besides [`Naming::members`]), when
     /// [`Naming::type_named_like_member_forbidden`].
@@ -124,14 +144,52 @@ pub struct Companion {
 
 impl Naming {
     /// The identifier as written in generated source: converted, then
-    /// escaped when it is a keyword.
+    /// escaped when it is a keyword. Fields, variants and enum values are
+    /// written with [`Naming::member_ident`].
     pub fn ident(&self, kind: NameKind, name: &str) -> String {
         self.escaped((self.convert)(kind, name))
     }
 
+    /// The identifier, before keyword escaping, written for a field, union
+    /// variant or enum value of `owner`: converted, with
+    /// [`Naming::rename_suffix`] appended when the converted name is taken
+    /// in its scope ([`Naming::is_taken`]).
+    pub fn member(&self, kind: NameKind, name: &str, owner: &crate::ir::TypeDef) -> String {
+        let converted = (self.convert)(kind, name);
+        if self.is_taken(&converted, owner) {
+            format!("{converted}{}", self.rename_suffix)
+        } else {
+            converted
+        }
+    }
+
     /// [`Naming::member`] as written in generated source.
-    pub fn member_ident(&self, kind: NameKind, name: &str, owner: &str) -> String {
-        self.escaped((self.member)(kind, name, owner))
+    pub fn member_ident(&self, kind: NameKind, name: &str, owner: &crate::ir::TypeDef) -> String {
+        self.escaped(self.member(kind, name, owner))
+    }
+
+    /// Whether the backend renames the member: then generated code notes
+    /// the schema name at the declaration.
+    pub fn is_renamed(&self, kind: NameKind, name: &str, owner: &crate::ir::TypeDef) -> bool {
+        self.member(kind, name, owner) != (self.convert)(kind, name)
+    }
+
+    /// Whether a field, variant or enum value of `owner` may not be written
+    /// as `converted` (a converted name): generated code declares that name
+    /// in the same scope, or it is the name of the type itself where
+    /// [`Naming::type_named_like_member_forbidden`].
+    pub fn is_taken(&self, converted: &str, owner: &crate::ir::TypeDef) -> bool {
+        use crate::ir::TypeKind;
+        let lists: [&[&str]; 3] = match owner.kind {
+            TypeKind::Enum { .. } => return self.enum_members.contains(&converted),
+            TypeKind::Union { .. } => [self.members, self.inherited_members, self.variant_members],
+            TypeKind::Struct { .. } | TypeKind::Message { .. } => {
+                [self.members, self.inherited_members, &[]]
+            }
+        };
+        lists.iter().any(|l| l.contains(&converted))
+            || (self.type_named_like_member_forbidden
+                && converted == (self.convert)(NameKind::Type, &owner.name))
     }
 
     fn escaped(&self, converted: String) -> String {
@@ -212,17 +270,6 @@ pub fn ident(lang: Lang, kind: NameKind, name: &str) -> String {
     lang.naming().ident(kind, name)
 }
 
-/// The C# name, before keyword escaping, of a field or union variant of the
-/// type named `owner` (see `SAME_AS_TYPE_SUFFIX` in `emit/csharp.rs`).
-pub fn csharp_member(kind: NameKind, name: &str, owner: &str) -> String {
-    (Lang::CSharp.naming().member)(kind, name, owner)
-}
-
-/// [`csharp_member`] as written in generated source.
-pub fn csharp_member_ident(kind: NameKind, name: &str, owner: &str) -> String {
-    Lang::CSharp.naming().member_ident(kind, name, owner)
-}
-
 pub fn is_keyword(lang: Lang, s: &str) -> bool {
     lang.naming().is_keyword(s)
 }
@@ -271,18 +318,5 @@ mod tests {
         assert_eq!(ident(Lang::Rust, NameKind::Field, "kind"), "kind");
         assert!(is_unescapable(Lang::Rust, "self"));
         assert_eq!(ident(Lang::CSharp, NameKind::Field, "type"), "Type");
-    }
-
-    #[test]
-    fn csharp_members_named_like_their_type_get_a_suffix() {
-        assert_eq!(
-            csharp_member(NameKind::Field, "health", "Health"),
-            "HealthValue"
-        );
-        assert_eq!(csharp_member(NameKind::Field, "hp", "Health"), "Hp");
-        assert_eq!(
-            csharp_member(NameKind::Variant, "Packet", "packet"),
-            "PacketValue"
-        );
     }
 }

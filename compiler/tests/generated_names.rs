@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use pktc::emit::{generate, GenOptions};
 use pktc::ir::{Ir, TypeDef, TypeKind};
@@ -208,7 +208,7 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>)
                         };
                         let variants: HashSet<String> = variants
                             .iter()
-                            .map(|v| naming.member_ident(NameKind::Variant, &v.name, &u.name))
+                            .map(|v| naming.member_ident(NameKind::Variant, &v.name, u))
                             .collect();
                         for m in &t.members {
                             if !variants.contains(m) {
@@ -224,7 +224,7 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>)
                         let def = def.expect("matched");
                         let own = fields
                             .iter()
-                            .map(|f| naming.member_ident(NameKind::Field, &f.name, &def.name))
+                            .map(|f| naming.member_ident(NameKind::Field, &f.name, def))
                             .collect();
                         (own, vec![&generic])
                     }
@@ -232,7 +232,7 @@ fn unreserved_csharp(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>)
                         let def = def.expect("matched");
                         let own = variants
                             .iter()
-                            .map(|v| naming.member_ident(NameKind::Variant, &v.name, &def.name))
+                            .map(|v| naming.member_ident(NameKind::Variant, &v.name, def))
                             .collect();
                         (own, vec![&for_variants, &for_union_names])
                     }
@@ -275,7 +275,7 @@ fn assert_reserved_are_generated(naming: &Naming, generated: &HashSet<String>) {
         naming.members,
         naming.variant_members,
         naming.union_own_members,
-        naming.companion_members,
+        naming.enum_members,
     ] {
         for m in list {
             assert!(
@@ -318,8 +318,8 @@ fn without(list: &[&'static str], name: &str) -> &'static [&'static str] {
 }
 
 /// The Rust items a template declares: struct fields, enum variants and
-/// inherent functions.
-fn rust_members(text: &str) -> Vec<(String, String)> {
+/// inherent functions, with whether the item is a function.
+fn rust_members(text: &str) -> Vec<(String, String, bool)> {
     let mut out = Vec::new();
     let mut current: Option<(String, &str)> = None;
     for line in text.lines() {
@@ -375,64 +375,59 @@ fn rust_members(text: &str) -> Vec<(String, String)> {
                 }),
         };
         if let Some(name) = name.filter(|n| !n.is_empty()) {
-            out.push((owner.clone(), name.trim_start_matches("r#").to_string()));
+            let name = name.trim_start_matches("r#").to_string();
+            out.push((owner.clone(), name, *kind == "impl"));
         }
     }
     out
 }
 
-/// Members of generated Rust that the schema did not name and `naming`
-/// does not reserve, as `file: Owner::member`; and every generated member
-/// found.
+/// Fields and variants of generated Rust that the schema did not name and
+/// `naming` does not reserve, as `file: Owner::member`; and every generated
+/// field and variant found. Inherent functions are not compared: Rust keeps
+/// methods apart from fields, and enum values and union variants
+/// (UpperCamelCase) never meet their snake_case names, which the last
+/// check here holds.
 fn unreserved_rust(ir: &Ir, naming: &Naming) -> (Vec<String>, HashSet<String>) {
     let mut schema: HashSet<String> = HashSet::new();
     for def in &ir.types {
-        match &def.kind {
-            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
-                schema.extend(
-                    fields
-                        .iter()
-                        .map(|f| (naming.convert)(NameKind::Field, &f.name)),
-                );
-            }
-            TypeKind::Union { variants, .. } => schema.extend(
-                variants
-                    .iter()
-                    .map(|v| (naming.convert)(NameKind::Variant, &v.name)),
+        let (kind, names): (NameKind, Vec<&str>) = match &def.kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => (
+                NameKind::Field,
+                fields.iter().map(|f| f.name.as_str()).collect(),
             ),
-            TypeKind::Enum { values, .. } => schema.extend(
-                values
-                    .iter()
-                    .map(|v| (naming.convert)(NameKind::Variant, &v.name)),
+            TypeKind::Union { variants, .. } => (
+                NameKind::Variant,
+                variants.iter().map(|v| v.name.as_str()).collect(),
             ),
-        }
-    }
-    // Types with companions (and the companions themselves) have the
-    // companion members too (`view`, `view_prefix`, `to_owned`).
-    let mut with_companions: HashMap<String, bool> = HashMap::new();
-    for def in &ir.types {
-        let companions = naming.companions_of(def);
-        for (name, _) in &companions {
-            with_companions.insert(name.clone(), true);
-        }
-        // Names repeat across namespaces (a message `Big` here, an enum
-        // `Big` there): a name has companions if any of its types does.
-        *with_companions
-            .entry((naming.convert)(NameKind::Type, &def.name))
-            .or_default() |= !companions.is_empty();
+            TypeKind::Enum { values, .. } => (
+                NameKind::Variant,
+                values.iter().map(|v| v.name.as_str()).collect(),
+            ),
+        };
+        schema.extend(names.into_iter().map(|n| naming.member(kind, n, def)));
     }
     let mut unreserved = Vec::new();
     let mut generated = HashSet::new();
     for file in generate(ir, &GenOptions::new(Lang::Rust)) {
-        for (owner, name) in rust_members(&file.contents) {
+        for (owner, name, function) in rust_members(&file.contents) {
+            if function {
+                if name.starts_with(|c: char| c.is_uppercase()) {
+                    unreserved.push(format!("{}: {owner}::{name}()", file.path.display()));
+                }
+                continue;
+            }
             if schema.contains(&name) {
                 continue;
             }
-            let companion = with_companions.get(&owner).copied().unwrap_or(false)
-                && naming.companion_members.contains(&name.as_str());
-            let reserved = naming.members.contains(&name.as_str())
-                || naming.inherited_members.contains(&name.as_str());
-            if !reserved && !companion {
+            let reserved = [
+                naming.members,
+                naming.inherited_members,
+                naming.enum_members,
+            ]
+            .iter()
+            .any(|l| l.contains(&name.as_str()));
+            if !reserved {
                 unreserved.push(format!("{}: {owner}::{name}", file.path.display()));
             }
             generated.insert(name);
@@ -474,16 +469,17 @@ fn a_reserved_member_no_template_generates_is_found() {
     assert!(text.contains("reserves MinSize"), "{text}");
 }
 
-/// The check is not vacuous: without `from_raw` on the reserved list, it
-/// finds it generated.
+/// The check is not vacuous: without `Unknown` on the reserved lists, it
+/// finds the variant generated.
 #[test]
 fn an_unreserved_rust_member_is_found() {
     let real = Lang::Rust.naming();
     let mut naming = *real;
-    naming.members = without(real.members, "from_raw");
+    naming.members = without(real.members, UNKNOWN);
+    naming.enum_members = without(real.enum_members, UNKNOWN);
     let (unreserved, _) = unreserved_rust(&checked_ir(), &naming);
     assert!(
-        unreserved.iter().any(|u| u.ends_with("::from_raw")),
+        unreserved.iter().any(|u| u.ends_with("::Unknown")),
         "{unreserved:?}"
     );
 }
@@ -494,10 +490,10 @@ fn the_rust_reader_finds_inherent_members() {
     assert_eq!(
         rust_members(text),
         [
-            ("Chat".to_string(), "text".to_string()),
-            ("Chat".to_string(), "view".to_string()),
-            ("ChatView".to_string(), "to_owned".to_string()),
-            ("ChatView".to_string(), "type".to_string()),
+            ("Chat".to_string(), "text".to_string(), false),
+            ("Chat".to_string(), "view".to_string(), true),
+            ("ChatView".to_string(), "to_owned".to_string(), true),
+            ("ChatView".to_string(), "type".to_string(), true),
         ]
     );
 }
@@ -805,7 +801,7 @@ fn unreserved_typescript(ir: &Ir) -> Vec<String> {
                 .kind
                 .fields()
                 .iter()
-                .any(|f| naming.member_ident(NameKind::Field, &f.name, &def.name) == property);
+                .any(|f| naming.member_ident(NameKind::Field, &f.name, def) == property);
             if !field && !property.starts_with('$') {
                 problems.push(format!(
                     "{}: interface {interface} has `{property}`",
@@ -841,4 +837,184 @@ fn the_typescript_reader_finds_declarations_and_properties() {
             ("Chat".to_string(), "$unknownFields".to_string())
         ]
     );
+}
+
+/// Every member a backend renames ([`Naming::member`]) carries its schema
+/// name in a comment right above its declaration, in every language, and no
+/// other declaration carries one. The example schemas rename members in
+/// both languages (`schemas/reserved_names.pkt`), so neither check is
+/// vacuous.
+#[test]
+fn renamed_members_note_their_schema_name() {
+    let ir = checked_ir();
+    for lang in Lang::ALL {
+        let naming = lang.naming();
+        let mut expected: Vec<(String, String)> = Vec::new();
+        for def in &ir.types {
+            let members: Vec<(NameKind, &str)> = match &def.kind {
+                TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => fields
+                    .iter()
+                    .map(|f| (NameKind::Field, f.name.as_str()))
+                    .collect(),
+                TypeKind::Union { variants, .. } => variants
+                    .iter()
+                    .map(|v| (NameKind::Variant, v.name.as_str()))
+                    .collect(),
+                TypeKind::Enum { values, .. } => values
+                    .iter()
+                    .map(|v| (NameKind::Variant, v.name.as_str()))
+                    .collect(),
+            };
+            for (kind, name) in members {
+                if naming.is_renamed(kind, name, def) {
+                    expected.push((name.to_string(), naming.member_ident(kind, name, def)));
+                }
+            }
+        }
+        let mut options = GenOptions::new(lang);
+        options.runtime = false;
+        // Each note with the declaration below it.
+        let mut noted: Vec<(String, String)> = Vec::new();
+        for file in generate(&ir, &options) {
+            let lines: Vec<&str> = file.contents.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                if let Some(name) = line.trim().strip_prefix("// schema name: ") {
+                    let decl = lines.get(i + 1).copied().unwrap_or_default();
+                    noted.push((name.to_string(), decl.to_string()));
+                }
+            }
+        }
+        // A language that takes no name beside members (TypeScript) renames
+        // none; the others rename some member of the example schemas.
+        let takes_names = !(naming.members.is_empty()
+            && naming.inherited_members.is_empty()
+            && naming.variant_members.is_empty()
+            && naming.enum_members.is_empty()
+            && !naming.type_named_like_member_forbidden);
+        assert_eq!(
+            !expected.is_empty(),
+            takes_names,
+            "{}: renamed members {expected:?}",
+            naming.language
+        );
+        for (name, ident) in &expected {
+            let found = noted.iter().any(|(n, decl)| {
+                n == name
+                    && decl
+                        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '#' && c != '@')
+                        .any(|w| w == ident)
+            });
+            assert!(
+                found,
+                "{}: renamed `{name}` (`{ident}`) has no note above its declaration: {noted:?}",
+                naming.language
+            );
+        }
+        for (name, decl) in &noted {
+            assert!(
+                expected.iter().any(|(n, _)| n == name),
+                "{}: `{decl}` notes `{name}`, which is not renamed",
+                naming.language
+            );
+        }
+    }
+}
+
+/// What each backend writes for the names `schemas/reserved_names.pkt`
+/// and `schemas/names.pkt` use: renamed only where the language reserves
+/// the name.
+#[test]
+fn members_are_renamed_only_where_their_language_reserves_them() {
+    let ir = checked_ir();
+    let def = |name: &str| {
+        ir.types
+            .iter()
+            .find(|d| d.name == name)
+            .unwrap_or_else(|| panic!("no type {name}"))
+    };
+    let cases: &[(&str, NameKind, &str, &str, &str)] = &[
+        // type, kind, schema name, Rust, C#
+        ("Chunk", NameKind::Field, "encode", "encode", "EncodeValue"),
+        (
+            "Chunk",
+            NameKind::Field,
+            "encoded_size",
+            "encoded_size",
+            "EncodedSizeValue",
+        ),
+        ("Chunk", NameKind::Field, "equals", "equals", "EqualsValue"),
+        ("Chunk", NameKind::Field, "view", "view", "View"),
+        ("Chunk", NameKind::Field, "to_owned", "to_owned", "ToOwned"),
+        (
+            "Kept",
+            NameKind::Field,
+            "unknown_fields",
+            "unknown_fields_",
+            "UnknownFieldsValue",
+        ),
+        (
+            "Labelled",
+            NameKind::Field,
+            "view_prefix",
+            "view_prefix",
+            "ViewPrefix",
+        ),
+        (
+            "Fixed",
+            NameKind::Field,
+            "get_hash_code",
+            "get_hash_code",
+            "GetHashCodeValue",
+        ),
+        ("Frame", NameKind::Variant, "Tag", "Tag", "TagValue"),
+        ("Frame", NameKind::Variant, "Value", "Value", "ValueValue"),
+        ("Op", NameKind::Variant, "ToString", "ToString", "ToString"),
+        ("Health", NameKind::Field, "health", "health", "HealthValue"),
+        ("Mode", NameKind::Variant, "Mode", "Mode", "Mode"),
+    ];
+    for &(owner, kind, name, rust, csharp) in cases {
+        let owner = def(owner);
+        assert_eq!(Lang::Rust.naming().member_ident(kind, name, owner), rust);
+        assert_eq!(
+            Lang::CSharp.naming().member_ident(kind, name, owner),
+            csharp
+        );
+    }
+}
+
+/// docs/language.md lists every name a backend renames a member around, so
+/// a name added to a `Naming` list is documented.
+#[test]
+fn the_language_reference_lists_every_renamed_member() {
+    let doc = std::fs::read_to_string(common::root().join("docs/language.md")).expect("doc");
+    let names = doc
+        .split("## Names")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a Names section");
+    for lang in Lang::ALL {
+        let naming = lang.naming();
+        for list in [
+            naming.members,
+            naming.inherited_members,
+            naming.variant_members,
+            naming.enum_members,
+        ] {
+            let words: HashSet<&str> = names
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .collect();
+            for m in list.iter().filter(|m| **m != UNKNOWN) {
+                assert!(
+                    words.contains(m),
+                    "docs/language.md's Names section does not list {}'s `{m}`",
+                    naming.language
+                );
+            }
+        }
+        assert!(
+            names.contains(&format!("`{}`", naming.rename_suffix)),
+            "docs/language.md does not give {}'s rename suffix",
+            naming.language
+        );
+    }
 }

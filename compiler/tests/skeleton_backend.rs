@@ -18,22 +18,23 @@ use serde::Serialize;
 /// The "type list" language.
 struct TypeList;
 
-/// Its names: types in PascalCase, everything else in snake_case, and `type`
-/// a keyword escaped as `type_`.
+/// Its names: types in PascalCase, everything else in snake_case, `type` a
+/// keyword escaped as `_type`, and a member named like a generated one
+/// renamed with `_value`.
 const NAMING: Naming = Naming {
     language: "type list",
     convert: |kind, name| match kind {
         NameKind::Type | NameKind::Variant => names::upper_camel(name),
         NameKind::Field | NameKind::Const => names::snake(name),
     },
-    member: |_, name, _| names::snake(name),
     keywords: &["type"],
     escape: "_",
     unescapable: &[],
     members: &[],
     inherited_members: &[],
     variant_members: &[],
-    companion_members: &[],
+    enum_members: &[],
+    rename_suffix: "_value",
     companions: &[],
     type_named_like_member_forbidden: false,
     union_own_members: &[],
@@ -198,20 +199,59 @@ fn shares_the_output_naming_rule() {
 }
 
 /// The checker holds a schema to the skeleton's naming rules when asked:
-/// with `slots` reserved, the field `Inventory.slots` is reported.
+/// with `slots` reserved, the field `Inventory.slots` is renamed
+/// `slots_value`, which is no error; a rename onto the name of another field
+/// is reported as two names that become one identifier.
 #[test]
 fn its_naming_rules_can_be_checked() {
     let checked = pktc::check_with(&[PathBuf::from("schemas/chat.pkt")], &common::RootReader)
         .unwrap_or_else(|f| panic!("{f}"));
-    assert!(pktc::sema::check_names(&checked.ir, &[&NAMING]).is_empty());
+    let ir = &checked.ir;
+    assert!(pktc::sema::check_names(ir, &[&NAMING]).is_empty());
     let mut naming = NAMING;
     naming.members = &["slots"];
-    let messages: Vec<String> = pktc::sema::check_names(&checked.ir, &[&naming])
+    assert!(pktc::sema::check_names(ir, &[&naming]).is_empty());
+    let inventory = ir
+        .types
+        .iter()
+        .find(|d| d.name == "Inventory")
+        .expect("chat.pkt declares Inventory");
+    assert_eq!(
+        naming.member_ident(NameKind::Field, "slots", inventory),
+        "slots_value"
+    );
+    assert!(naming.is_renamed(NameKind::Field, "slots", inventory));
+    assert_eq!(
+        naming.member_ident(NameKind::Field, "owner_id", inventory),
+        "owner_id"
+    );
+    // Renamed onto the other field's name: no identifier is left for one
+    // of them.
+    naming.rename_suffix = "_id";
+    naming.members = &["owner"];
+    assert_eq!(
+        messages(&naming, "message Inventory { owner: u8, owner_id: u8 }"),
+        ["`owner` and `owner_id` both become `owner_id` in type list in message `Inventory`"]
+    );
+    // Renamed onto another generated member: no identifier is left.
+    naming.members = &["owner", "owner_id"];
+    assert_eq!(
+        messages(&naming, "message Inventory { owner: u8 }"),
+        ["`owner` cannot be written in type list: `owner` and `owner_id` are both generated members"]
+    );
+}
+
+/// The messages of the naming diagnostics of `declarations` under `naming`.
+fn messages(naming: &Naming, declarations: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("pktc-skeleton-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join("owner.pkt");
+    std::fs::write(&path, format!("namespace t;\n{declarations}\n")).expect("write schema");
+    let checked = pktc::check(&[path]);
+    std::fs::remove_dir_all(&dir).expect("remove scratch dir");
+    let checked = checked.unwrap_or_else(|f| panic!("{f}"));
+    pktc::sema::check_names(&checked.ir, &[naming])
         .into_iter()
         .map(|d| d.message)
-        .collect();
-    assert_eq!(
-        messages,
-        ["`slots` collides with the generated member `slots` in type list"]
-    );
+        .collect()
 }

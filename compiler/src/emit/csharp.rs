@@ -328,14 +328,16 @@ impl Backend for CSharpBackend {
 pub const NAMING: Naming = Naming {
     language: "C#",
     convert: |_, name| names::upper_camel(name),
-    member: member_name,
     keywords: KEYWORDS,
     escape: "@",
     unescapable: &[],
     members: GENERATED_MEMBERS,
     inherited_members: OBJECT_MEMBERS,
     variant_members: UNION_MEMBERS,
-    companion_members: &[],
+    // C# enums declare nothing beside their values, and may have values
+    // named like `System.Enum`'s members (`Mode.ToString`).
+    enum_members: &[],
+    rename_suffix: RENAME_SUFFIX,
     companions: &[],
     type_named_like_member_forbidden: true,
     union_own_members: UNION_OWN_MEMBERS,
@@ -355,21 +357,11 @@ pub const NAMING: Naming = Naming {
     namespace_hides_type: Some("error CS0118: a namespace used like a type"),
 };
 
-/// What the C# backend appends to a field or union variant whose name would
-/// equal its enclosing type's, which C# forbids (CS0542): `health` in
-/// `message Health` becomes `HealthValue`.
-pub const SAME_AS_TYPE_SUFFIX: &str = "Value";
-
-/// The C# name, before keyword escaping, of a field or union variant of the
-/// type named `owner`.
-fn member_name(_: NameKind, name: &str, owner: &str) -> String {
-    let cs = names::upper_camel(name);
-    if cs == names::upper_camel(owner) {
-        format!("{cs}{SAME_AS_TYPE_SUFFIX}")
-    } else {
-        cs
-    }
-}
+/// What the C# backend appends to a field or union variant whose name is
+/// taken in its class: by a generated member (`encode` becomes
+/// `EncodeValue`), or by the class itself, which C# forbids (CS0542):
+/// `health` in `message Health` becomes `HealthValue`.
+pub const RENAME_SUFFIX: &str = "Value";
 
 /// Members the C# templates generate on structs, messages and unions.
 pub const GENERATED_MEMBERS: &[&str] = &[
@@ -560,6 +552,17 @@ fn doc_lines(doc: &[String]) -> Vec<String> {
     }
     out.push("/// </summary>".to_string());
     out
+}
+
+/// The doc comment of a field, union variant or enum value, and a note of
+/// its schema name when the C# name is renamed ([`Naming::member`]), so that
+/// a reader of the generated code can find it in the schema.
+fn member_doc(doc: &[String], kind: NameKind, name: &str, owner: &TypeDef) -> Vec<String> {
+    let mut lines = doc_lines(doc);
+    if NAMING.is_renamed(kind, name, owner) {
+        lines.push(format!("// schema name: {name}"));
+    }
+    lines
 }
 
 fn type_ident(name: &str) -> String {
@@ -757,9 +760,9 @@ fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
         values: values
             .iter()
             .map(|v| EnumValueView {
-                doc: doc_lines(&v.doc),
+                doc: member_doc(&v.doc, NameKind::Variant, &v.name, def),
                 obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
-                name: names::ident(Lang::CSharp, NameKind::Variant, &v.name),
+                name: NAMING.member_ident(NameKind::Variant, &v.name, def),
                 value: int_literal(base, v.value as i128),
             })
             .collect(),
@@ -823,7 +826,7 @@ struct FieldDecl {
 }
 
 fn field_name(def: &TypeDef, f: &Field) -> String {
-    names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
+    NAMING.member_ident(NameKind::Field, &f.name, def)
 }
 
 /// What `fixed (byte* p = ...)` pins of `array` for a value of `size` bytes
@@ -868,7 +871,7 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
         fields: fields
             .iter()
             .map(|f| FieldDecl {
-                doc: doc_lines(&f.doc),
+                doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
                 obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
                 ty: gen.cs_type(&f.ty),
                 name: field_name(def, f),
@@ -1064,7 +1067,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
         };
         let init = gen.default_expr(&f.ty, default);
         decls.push(FieldDecl {
-            doc: doc_lines(&f.doc),
+            doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
             obsolete: obsolete_attr(f.deprecated, &f.deprecated_note),
             ty: gen.cs_type(&f.ty),
             name,
@@ -1178,9 +1181,9 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
                 read.lines(&gen.read_lines(&v.ty, "v.Value", true, &cx));
                 let init = gen.default_expr(&v.ty, None);
                 VariantView {
-                    doc: doc_lines(&v.doc),
+                    doc: member_doc(&v.doc, NameKind::Variant, &v.name, def),
                     obsolete: obsolete_attr(v.deprecated, &v.deprecated_note),
-                    name: names::csharp_member_ident(NameKind::Variant, &v.name, &def.name),
+                    name: NAMING.member_ident(NameKind::Variant, &v.name, def),
                     tag: v.tag,
                     ty: gen.cs_type(&v.ty),
                     has_init: init.is_some(),

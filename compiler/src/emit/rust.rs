@@ -175,14 +175,16 @@ impl Backend for RustBackend {
 pub const NAMING: Naming = Naming {
     language: "Rust",
     convert: convert_name,
-    member: |kind, name, _owner| convert_name(kind, name),
     keywords: KEYWORDS,
     escape: "r#",
     unescapable: &["self", "Self", "super", "crate", "_"],
     members: GENERATED_MEMBERS,
     inherited_members: &[],
     variant_members: &[],
-    companion_members: VIEW_MEMBERS,
+    enum_members: &[names::UNKNOWN],
+    // `unknown_fields_`: heck drops a trailing underscore, so no schema
+    // name converts to a renamed one.
+    rename_suffix: "_",
     companions: &[Companion {
         suffix: "View",
         what: "borrowed view",
@@ -221,26 +223,13 @@ fn has_view(def: &TypeDef) -> bool {
     }
 }
 
-/// Members the Rust backend generates besides the schema's own: the
-/// `unknown_fields` of `@preserve_unknown` messages, the `Unknown` variant of
-/// enums and unions, and the inherent functions of enums.
-pub const GENERATED_MEMBERS: &[&str] = &["unknown_fields", "Unknown", "from_raw", "to_raw"];
-
-/// Names of the view API of a type with a borrowed view: the associated
-/// functions `view`, `view_with_limits`, `view_prefix`, `view_each` and
-/// `for_each_view`, and the view's
-/// `to_owned` and `encoded`. Rust keeps fields and methods apart, but a view
-/// with a field `to_owned` next to the method `to_owned()` reads badly, so
-/// fields of those types may not take these names.
-pub const VIEW_MEMBERS: &[&str] = &[
-    "view",
-    "view_with_limits",
-    "view_prefix",
-    "view_each",
-    "for_each_view",
-    "to_owned",
-    "encoded",
-];
+/// Fields and variants the Rust backend generates besides the schema's own:
+/// the `unknown_fields` of `@preserve_unknown` messages (and their views),
+/// and the `Unknown` variant of unions. Generated methods (`view`,
+/// `to_owned`, `from_raw`, ...) are not listed: Rust keeps methods apart
+/// from fields, and enum values and union variants (UpperCamelCase) never
+/// meet their snake_case names.
+pub const GENERATED_MEMBERS: &[&str] = &["unknown_fields", names::UNKNOWN];
 
 /// Prelude types generated Rust names without a path; a schema type of the
 /// same name would hide them.
@@ -651,6 +640,23 @@ fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
     })
 }
 
+/// A field, union variant or enum value of `owner` as written
+/// ([`Naming::member`]).
+fn member_ident(kind: NameKind, name: &str, owner: &TypeDef) -> String {
+    NAMING.member_ident(kind, name, owner)
+}
+
+/// The doc comment of a field, union variant or enum value, and a note of
+/// its schema name when the Rust name is renamed, so that a reader of the
+/// generated code can find it in the schema.
+fn member_doc(doc: &[String], kind: NameKind, name: &str, owner: &TypeDef) -> Vec<String> {
+    let mut lines = doc_lines(doc);
+    if NAMING.is_renamed(kind, name, owner) {
+        lines.push(format!("// schema name: {name}"));
+    }
+    lines
+}
+
 fn module_ident(segment: &str) -> String {
     names::ident(Lang::Rust, NameKind::Field, segment)
 }
@@ -827,7 +833,7 @@ impl Cx<'_> {
             (Some(Value::Enum { name, .. }), Type::Named(r)) => Some(format!(
                 "{}::{}",
                 self.type_path(r.id),
-                names::ident(Lang::Rust, NameKind::Variant, name)
+                member_ident(NameKind::Variant, name, self.ir.ty(r.id))
             )),
             (_, Type::Array(elem, n)) if *n > 32 || self.default_expr(elem, None).is_some() => {
                 let inner = self
@@ -907,6 +913,25 @@ impl Cx<'_> {
     /// before any boxing): arrays longer than serde supports go through
     /// `pkt_runtime::serde_array`. Such an array nested in another type (a
     /// list, map, optional or array of them) is not supported.
+    /// The attributes of a field or union variant: [`Self::serde_field_attrs`],
+    /// and with serde the schema name of a renamed member, which serialized
+    /// values keep.
+    fn member_attrs(
+        &self,
+        ty: &Type,
+        cyclic: bool,
+        kind: NameKind,
+        name: &str,
+        owner: &TypeDef,
+    ) -> Vec<String> {
+        let mut attrs = self.serde_field_attrs(ty, cyclic);
+        if self.serde && NAMING.is_renamed(kind, name, owner) {
+            let schema_name = (NAMING.convert)(kind, name);
+            attrs.push(format!("#[serde(rename = {schema_name:?})]"));
+        }
+        attrs
+    }
+
     fn serde_field_attrs(&self, ty: &Type, cyclic: bool) -> Vec<String> {
         match ty {
             Type::Array(_, n) if self.serde && !cyclic && *n > SERDE_MAX_ARRAY => {
@@ -963,7 +988,7 @@ impl Cx<'_> {
                 let end = start + f.layout.min_size();
                 let default = self.default_expr(&f.ty, None);
                 derive_default &= default.is_none();
-                let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+                let name = member_ident(NameKind::Field, &f.name, def);
                 let ty = self.rust_type(&f.ty);
                 let offset = if start == 0 {
                     "offset".to_string()
@@ -993,9 +1018,9 @@ impl Cx<'_> {
                     ),
                     valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
                     short_field: split_line(12, &format!("let _: {ty}"), " = ", "f.field()?;"),
-                    doc: doc_lines(&f.doc),
+                    doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
                     deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
-                    attrs: self.serde_field_attrs(&f.ty, false),
+                    attrs: self.member_attrs(&f.ty, false, NameKind::Field, &f.name, def),
                     decl: field_decl(&name, &ty),
                     name,
                     ty,
@@ -1048,7 +1073,7 @@ impl Cx<'_> {
                     .map(|f| {
                         (
                             u64::from(f.layout.min_size()),
-                            names::ident(Lang::Rust, NameKind::Field, &f.name),
+                            member_ident(NameKind::Field, &f.name, def),
                         )
                     })
                     .collect::<Vec<_>>(),
@@ -1090,7 +1115,7 @@ impl Cx<'_> {
     /// A boxed field or variant is a pointer, `Box<T>` (as `Option<Box<T>>`
     /// is in memory). rustfmt leaves a braced macro's body as it is.
     fn memory_block(&self, def: &TypeDef) -> String {
-        let field_ident = |f: &Field| names::ident(Lang::Rust, NameKind::Field, &f.name);
+        let field_ident = |f: &Field| member_ident(NameKind::Field, &f.name, def);
         // The part's type, and its model where the part states it.
         let part = |ty: &Type, cyclic: bool| match (cyclic, ty) {
             (true, Type::Optional(t)) => (format!("Box<{}>", self.rust_type(t)), None),
@@ -1133,7 +1158,7 @@ impl Cx<'_> {
                     .iter()
                     .map(|v| {
                         let (ty, model) = part(&v.ty, v.cyclic);
-                        let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                        let name = member_ident(NameKind::Variant, &v.name, def);
                         format!("{name}({ty}){},", model.unwrap_or_default())
                     })
                     .collect(),
@@ -1201,7 +1226,7 @@ impl Cx<'_> {
         let views: Vec<MessageFieldView> = fields
             .iter()
             .map(|f| {
-                let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+                let name = member_ident(NameKind::Field, &f.name, def);
                 match f.layout {
                     Layout::Fixed { size } => {
                         fixed_len += size as u64;
@@ -1286,9 +1311,9 @@ impl Cx<'_> {
                             "?;",
                         )
                     },
-                    doc: doc_lines(&f.doc),
+                    doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
                     deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
-                    attrs: self.serde_field_attrs(&f.ty, f.cyclic),
+                    attrs: self.member_attrs(&f.ty, f.cyclic, NameKind::Field, &f.name, def),
                     decl: field_decl(&name, &ty),
                     name,
                     ty,
@@ -1300,7 +1325,7 @@ impl Cx<'_> {
         let mut limit_checks = Vec::new();
         let mut nested = false;
         for f in fields {
-            let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+            let name = member_ident(NameKind::Field, &f.name, def);
             if let Some(marker) = Marker::of(&f.ty, f.max) {
                 // The limits and the nested messages' checks in one walk,
                 // in wire order.
@@ -1479,9 +1504,9 @@ impl Cx<'_> {
                 .enumerate()
                 .map(|(i, v)| EnumValueView {
                     first: i == 0,
-                    doc: doc_lines(&v.doc),
+                    doc: member_doc(&v.doc, NameKind::Variant, &v.name, def),
                     deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
-                    name: names::ident(Lang::Rust, NameKind::Variant, &v.name),
+                    name: member_ident(NameKind::Variant, &v.name, def),
                     value: v.value.to_string(),
                     discriminant: discriminant(v.value),
                 })
@@ -1495,7 +1520,7 @@ impl Cx<'_> {
         let views: Vec<VariantView> = variants
             .iter()
             .map(|v| {
-                let name = names::ident(Lang::Rust, NameKind::Variant, &v.name);
+                let name = member_ident(NameKind::Variant, &v.name, def);
                 let ty = self.field_type(&v.ty, v.cyclic);
                 let marker = Marker::of(&v.ty, None);
                 let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), v.name);
@@ -1530,9 +1555,9 @@ impl Cx<'_> {
                 VariantView {
                     encode_head,
                     encode_tail,
-                    doc: doc_lines(&v.doc),
+                    doc: member_doc(&v.doc, NameKind::Variant, &v.name, def),
                     deprecated: deprecated_attr(v.deprecated, &v.deprecated_note),
-                    attrs: self.serde_field_attrs(&v.ty, v.cyclic),
+                    attrs: self.member_attrs(&v.ty, v.cyclic, NameKind::Variant, &v.name, def),
                     decl: variant_decl(&name, &ty),
                     len_arm: match_arm(
                         12,

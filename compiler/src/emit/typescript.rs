@@ -174,18 +174,20 @@ impl Backend for TypeScriptBackend {
 /// are properties (`lowerCamel`, `UpperCamel`), which may be keywords; a
 /// union's variants are string values. Generated code names globals through
 /// `globalThis`, the runtime through `$pkt` and other files' modules through
-/// `$<stem>`, which no schema name can spell, so nothing is reserved.
+/// `$<stem>`, which no schema name can spell, so nothing is reserved and no
+/// member is renamed.
 pub const NAMING: Naming = Naming {
     language: "TypeScript",
     convert: convert_name,
-    member: |kind, name, _| convert_name(kind, name),
     keywords: &[],
     escape: "",
     unescapable: &[],
     members: &[],
     inherited_members: &[],
     variant_members: &[],
-    companion_members: &[],
+    enum_members: &[],
+    // Never appended: no name is taken beside fields, variants or values.
+    rename_suffix: "_",
     companions: &[],
     type_named_like_member_forbidden: false,
     union_own_members: &[],

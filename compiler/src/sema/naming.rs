@@ -1,7 +1,9 @@
 //! Every name must survive conversion to every target language: no two names
 //! may become the same identifier, and none may hit a keyword that cannot be
-//! escaped, a member or companion type the backends generate, or a name the
-//! generated code relies on.
+//! escaped, a companion type the backends generate, or a name the generated
+//! code relies on. A field, variant or enum value named like a member one
+//! backend generates is no error: that backend renames it
+//! ([`Naming::member`]), and the renamed name is checked like any other.
 //!
 //! Nothing here knows a language by name: each backend describes its naming
 //! rules and reserved names in a [`Naming`] (`emit::Backend::naming`), and
@@ -82,7 +84,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
     companions(namings, ir, &mut diags);
 
     for def in &ir.types {
-        let owner = Some((def.name.as_str(), def.kind.keyword()));
+        let owner = Some(def);
         match &def.kind {
             TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
                 let names: Vec<_> = fields
@@ -110,6 +112,9 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
                     .map(|v| (v.name.as_str(), NameKind::Variant, v.span))
                     .collect();
                 unique(namings, &names, "enum", owner, &mut diags);
+                for v in values {
+                    members(namings, def, &v.name, NameKind::Variant, v.span, &mut diags);
+                }
             }
         }
     }
@@ -178,15 +183,15 @@ fn unique(
     namings: &[&Naming],
     names: &[Name],
     scope: &str,
-    owner: Option<(&str, &str)>,
+    owner: Option<&TypeDef>,
     diags: &mut Vec<Diagnostic>,
 ) {
     for &(name, kind, span) in names {
-        let what = match (kind, owner) {
+        let what = match (kind, owner.map(|o| &o.kind)) {
             (NameKind::Type, _) => "type name",
             (NameKind::Const, _) => "constant name",
             (NameKind::Field, _) => "field name",
-            (NameKind::Variant, Some((_, "enum"))) => "enum value name",
+            (NameKind::Variant, Some(TypeKind::Enum { .. })) => "enum value name",
             (NameKind::Variant, _) => "variant name",
         };
         letter_first(name, what, Some(span), diags);
@@ -203,9 +208,10 @@ fn unique(
         let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
         for (i, &(name, kind, span)) in names.iter().enumerate() {
             let converted = match owner {
-                // As the backend writes fields and union variants.
-                Some((o, k)) if k != "enum" => (naming.member)(kind, name, o),
-                _ => (naming.convert)(kind, name),
+                // As the backend writes fields, variants and enum values,
+                // renamed where taken.
+                Some(o) => naming.member(kind, name, o),
+                None => (naming.convert)(kind, name),
             };
             if naming.is_unescapable(&converted) {
                 if !unwritable[i] {
@@ -227,23 +233,39 @@ fn unique(
             match seen.get(&converted) {
                 Some(&(first, first_span)) => {
                     let within = match owner {
-                        Some((o, k)) => format!(" in {k} `{o}`"),
+                        Some(o) => format!(" in {} `{}`", o.kind.keyword(), o.name),
                         None => format!(" in one {scope}"),
                     };
-                    diags.push(
-                        Diagnostic::error(
-                            format!(
-                                "`{first}` and `{name}` both become `{converted}` in {}{within}",
-                                naming.language
-                            ),
-                            span,
-                            format!("becomes `{converted}`"),
-                        )
-                        .with_label(first_span, format!("also becomes `{converted}`"))
-                        .with_help(
-                            "rename one of them so they differ in more than case or underscores",
+                    let mut d = Diagnostic::error(
+                        format!(
+                            "`{first}` and `{name}` both become `{converted}` in {}{within}",
+                            naming.language
                         ),
-                    );
+                        span,
+                        format!("becomes `{converted}`"),
+                    )
+                    .with_label(first_span, format!("also becomes `{converted}`"));
+                    // Say why, when one of them is renamed around a
+                    // generated member.
+                    let renamed = [first, name]
+                        .into_iter()
+                        .find(|n| (naming.convert)(kind, n) != converted);
+                    if let Some(renamed) = renamed {
+                        let taken = (naming.convert)(kind, renamed);
+                        let by = match owner {
+                            Some(o) if (naming.convert)(NameKind::Type, &o.name) == taken => {
+                                "the type's own name"
+                            }
+                            _ => "a generated member",
+                        };
+                        d = d.with_note(format!(
+                            "{} renames `{renamed}` to `{converted}`: `{taken}` is {by} there",
+                            naming.language
+                        ));
+                    }
+                    diags.push(d.with_help(
+                        "rename one of them so they differ in more than case or underscores",
+                    ));
                 }
                 None => {
                     seen.insert(converted, (name, span));
@@ -275,10 +297,10 @@ fn letter_first(name: &str, what: &str, span: Option<Span>, diags: &mut Vec<Diag
     );
 }
 
-/// A field or union variant may not take the name of a member a backend
-/// generates on its type (a member named like its enclosing type is renamed
-/// by the C# backend instead, see [`Naming::member`]). One diagnostic per
-/// name, for the first backend it collides in.
+/// A field, union variant or enum value named like a member a backend
+/// generates in its scope is renamed by that backend ([`Naming::member`]);
+/// the renamed name must be free in turn. One diagnostic per name, for the
+/// first backend that cannot write it.
 fn members(
     namings: &[&Naming],
     def: &TypeDef,
@@ -288,40 +310,25 @@ fn members(
     diags: &mut Vec<Diagnostic>,
 ) {
     for naming in namings {
-        let converted = (naming.member)(kind, name, &def.name);
+        let converted = (naming.convert)(kind, name);
         // `Unknown` has a check of its own.
-        if converted == names::UNKNOWN {
+        if converted == names::UNKNOWN || !naming.is_taken(&converted, def) {
             continue;
         }
-        let lists = [
-            naming.members,
-            naming.inherited_members,
-            if kind == NameKind::Variant {
-                naming.variant_members
-            } else {
-                &[]
-            },
-            if kind == NameKind::Field && naming.companions.iter().any(|c| (c.applies)(def)) {
-                naming.companion_members
-            } else {
-                &[]
-            },
-        ];
-        if lists.iter().any(|l| l.contains(&converted.as_str())) {
-            let reserved = lists.concat();
+        let renamed = naming.member(kind, name, def);
+        if naming.is_taken(&renamed, def) {
             diags.push(
                 Diagnostic::error(
                     format!(
-                        "`{name}` collides with the generated member `{converted}` in {}",
+                        "`{name}` cannot be written in {}: `{converted}` and `{renamed}` are both generated members",
                         naming.language
                     ),
                     span,
-                    format!("becomes `{converted}`"),
+                    format!("becomes `{converted}`, renamed `{renamed}`"),
                 )
                 .with_note(format!(
-                    "generated {} types have the members {}",
-                    naming.language,
-                    reserved.join(", ")
+                    "{} renames a name taken by a generated member by appending `{}`",
+                    naming.language, naming.rename_suffix
                 ))
                 .with_help("rename it"),
             );

@@ -10,9 +10,9 @@
 //! name can (C# names are converted to UpperCamelCase).
 
 use super::memory::{self, MemoryConst, MemoryExpr};
-use super::{float_literal, int_literal, prim_cs, qualified, string_literal};
+use super::{float_literal, int_literal, prim_cs, qualified, string_literal, NAMING};
 use crate::ir::{Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
-use crate::names::{self, Lang, NameKind};
+use crate::names::NameKind;
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -583,7 +583,7 @@ impl<'a> Gen<'a> {
                 self.default_expr(&f.ty, f.default.as_ref()).map(|d| {
                     format!(
                         "{} = {d}",
-                        names::csharp_member_ident(NameKind::Field, &f.name, &def.name)
+                        NAMING.member_ident(NameKind::Field, &f.name, def)
                     )
                 })
             })
@@ -714,14 +714,14 @@ impl Gen<'_> {
                     TypeKind::Enum { values, .. } => match declared {
                         Some(Value::Enum { index, .. }) => Some(format!(
                             "{q}.{}",
-                            names::ident(Lang::CSharp, NameKind::Variant, &values[*index].name)
+                            NAMING.member_ident(NameKind::Variant, &values[*index].name, def)
                         )),
                         _ => {
                             let first = values.first().expect("enums have values");
                             (first.value != 0).then(|| {
                                 format!(
                                     "{q}.{}",
-                                    names::ident(Lang::CSharp, NameKind::Variant, &first.name)
+                                    NAMING.member_ident(NameKind::Variant, &first.name, def)
                                 )
                             })
                         }
@@ -733,7 +733,7 @@ impl Gen<'_> {
                         let first = variants.first().expect("unions have variants");
                         Some(format!(
                             "new {q}.{}()",
-                            names::csharp_member_ident(NameKind::Variant, &first.name, &def.name)
+                            NAMING.member_ident(NameKind::Variant, &first.name, def)
                         ))
                     }
                 }

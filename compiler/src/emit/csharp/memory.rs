@@ -12,9 +12,9 @@
 
 use crate::emit::model::Models;
 use crate::ir::{round_up, FileIndex, Ir, Memory, Type, TypeId, TypeKind};
-use crate::names::{self, NameKind};
+use crate::names::NameKind;
 
-use super::{field_name, qualified};
+use super::{field_name, qualified, NAMING};
 
 /// A model as a C# `long` expression: a number, or a sum naming the
 /// `PktMemory` constants of the types it is made of.
@@ -203,9 +203,8 @@ fn constant(
         }
         TypeKind::Union { tag, variants, .. } => {
             let unknown = Memory::sequence([Memory::scalar(tag.size()), Memory::HANDLE]);
-            let ident = |v: &crate::ir::Variant| {
-                names::csharp_member_ident(NameKind::Variant, &v.name, &def.name)
-            };
+            let ident =
+                |v: &crate::ir::Variant| NAMING.member_ident(NameKind::Variant, &v.name, def);
             // The largest payload whose model is a number here (the unknown
             // variant's at least; of equal ones, the lowest tag's), then
             // those naming another file's constants, in declaration order.

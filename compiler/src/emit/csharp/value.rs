@@ -21,9 +21,9 @@
 use serde::Serialize;
 
 use super::code::{Code, Gen, Lines};
-use super::{field_name, prim_cs, qualified, string_literal, type_ident};
+use super::{field_name, prim_cs, qualified, string_literal, type_ident, NAMING};
 use crate::ir::{Field, Prim, Type, TypeDef, TypeKind, Value, Variant};
-use crate::names::{self, NameKind};
+use crate::names::NameKind;
 
 /// What a value statement does: [`Gen::walk`] renders the template
 /// `value/{op}_{constructor}`.
@@ -433,8 +433,7 @@ struct VariantValue {
 /// The value part of a union.
 fn union(gen: &Gen, def: &TypeDef, variants: &[Variant]) -> String {
     let name = type_ident(&def.name);
-    let variant_name =
-        |v: &Variant| names::csharp_member_ident(NameKind::Variant, &v.name, &def.name);
+    let variant_name = |v: &Variant| NAMING.member_ident(NameKind::Variant, &v.name, def);
     let first = variants.first().expect("unions have variants");
     let first_default = gen.null_default(&first.ty, None);
     let mut equal_default = Code::new(3);

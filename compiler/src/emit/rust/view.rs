@@ -9,9 +9,7 @@
 
 use serde::Serialize;
 
-use super::{
-    call_statement, doc_lines, match_arm, split_line, union_default, Cx, MessageView, UnionView,
-};
+use super::{call_statement, match_arm, split_line, union_default, Cx, MessageView, UnionView};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -111,10 +109,10 @@ impl Cx<'_> {
     }
 
     fn view_field(&self, def: &TypeDef, f: &Field, reader: &str, indent: usize) -> ViewFieldView {
-        let name = names::ident(Lang::Rust, NameKind::Field, &f.name);
+        let name = super::member_ident(NameKind::Field, &f.name, def);
         let ty = self.field_view_type(&f.ty, f.cyclic);
         ViewFieldView {
-            doc: doc_lines(&f.doc),
+            doc: super::member_doc(&f.doc, NameKind::Field, &f.name, def),
             deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
             decl: field_decl(4, &name, &ty),
             default: split_line(
