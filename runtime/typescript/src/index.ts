@@ -456,6 +456,21 @@ function store(b: Uint8Array, p: number, n: number): void {
   else for (let i = 0; i < n; i++) b[p + i] = scratchBytes[n - 1 - i] as number;
 }
 
+/**
+ * Copies `count` elements of `size` bytes from `from` at `p` to `to` at `q`,
+ * turning each around on a big-endian host (the wire is little-endian).
+ */
+function copyElements(from: Uint8Array, p: number, to: Uint8Array, q: number, count: number, size: number): void {
+  const n = count * size;
+  if (LITTLE) {
+    to.set(p === 0 && from.length === n ? from : from.subarray(p, p + n), q);
+    return;
+  }
+  for (let e = 0; e < n; e += size) {
+    for (let i = 0; i < size; i++) to[q + e + i] = from[p + e + size - 1 - i] as number;
+  }
+}
+
 function u32At(b: Uint8Array, p: number): number {
   return ((b[p] as number) | ((b[p + 1] as number) << 8) | ((b[p + 2] as number) << 16) | ((b[p + 3] as number) << 24)) >>> 0;
 }
@@ -652,6 +667,36 @@ export class PktReader {
     this.pos = p + 8;
     load(this.buf, p, 8);
     return scratchF64[0] as number;
+  }
+
+  /**
+   * `count` f32s as a Float32Array, their bytes copied (never through a
+   * number, so NaN payloads survive). Fewer bytes left is UnexpectedEnd at
+   * the first element not all there, as an element-by-element read reports it.
+   */
+  readF32s(count: number): Float32Array {
+    const out = new Float32Array(count);
+    this.copyOut(new Uint8Array(out.buffer), count, 4);
+    return out;
+  }
+
+  /** `count` f64s as a Float64Array, their bytes copied (see `readF32s`). */
+  readF64s(count: number): Float64Array {
+    const out = new Float64Array(count);
+    this.copyOut(new Uint8Array(out.buffer), count, 8);
+    return out;
+  }
+
+  private copyOut(out: Uint8Array, count: number, size: number): void {
+    const p = this.pos;
+    const left = this.end - p;
+    const n = count * size;
+    if (n > left) {
+      const at = p + size * Math.floor(left / size);
+      throw this.unexpectedEndAt(at, size, this.end - at);
+    }
+    copyElements(this.buf, p, out, 0, count, size);
+    this.pos = p + n;
   }
 
   /** `0x00` or `0x01`; any other byte is InvalidBool at its offset. */
@@ -1041,6 +1086,18 @@ export class PktWriter {
     scratchF64[0] = v;
     store(this.buf, this.pos, 8);
     this.pos += 8;
+  }
+
+  /** The elements of `a` as f32s, their bytes copied (NaN payloads kept), without a count. */
+  writeF32s(a: Float32Array): void {
+    copyElements(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), 0, this.buf, this.pos, a.length, 4);
+    this.pos += a.byteLength;
+  }
+
+  /** The elements of `a` as f64s, their bytes copied, without a count. */
+  writeF64s(a: Float64Array): void {
+    copyElements(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), 0, this.buf, this.pos, a.length, 8);
+    this.pos += a.byteLength;
   }
 
   /** A list or map count prefix; FieldTooLong naming `field` when over `max`. */

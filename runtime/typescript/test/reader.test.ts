@@ -390,3 +390,25 @@ test("f32 NaN payloads, signalling ones included, are read and written back bit 
   w.writeF32(NaN);
   assert(Number.isNaN(new DataView(w.buf.buffer, w.buf.byteOffset, 4).getFloat32(0, true)));
 });
+
+test("float lists are copied byte for byte, NaN payloads included, and a short one fails at its first cut element", () => {
+  const bytes = hex("0000c03f 0100807f 000000000000f83f 0100000000f0ff7f");
+  const r = new PktReader(bytes);
+  const f = r.readF32s(2);
+  assert.equal(f[0], 1.5);
+  const d = r.readF64s(2);
+  assert.equal(d[0], 1.5);
+  r.expectEnd();
+  const w = PktWriter.ofSize(bytes.length);
+  w.writeF32s(f);
+  w.writeF64s(d);
+  assert.equal(toHex(w.buf), toHex(bytes));
+  // A subarray view is written from its own range.
+  const view = new Float32Array([9, 1.5, 2.5]).subarray(1);
+  const w2 = PktWriter.ofSize(8);
+  w2.writeF32s(view);
+  assert.equal(toHex(w2.buf), "00 00 c0 3f 00 00 20 40");
+  fails(() => new PktReader(hex("0000c03f 0000")).readF32s(2), "UnexpectedEnd", 4);
+  fails(() => new PktReader(hex("0000c03f 0000")).readF64s(1), "UnexpectedEnd", 0);
+  assert.equal(new PktReader(new Uint8Array(0)).readF32s(0).length, 0);
+});
