@@ -281,6 +281,56 @@ fn typescript_decoders_agree_with_rust_on_hostile_input() {
     );
 }
 
+/// NaN payloads, signalling ones included, come back bit for bit wherever a
+/// float is held: a field, a list, a fixed-length array, an optional and a
+/// map value (a `number[]` of doubles would quiet them, so float lists and
+/// arrays are typed arrays).
+#[test]
+fn typescript_keeps_the_bits_of_every_nan() {
+    use pkt_runtime::Encode;
+    use pkt_rust_tests::test::everything::Everything;
+    use pkt_rust_tests::test::names::Position;
+    let Some(dir) = driver() else { return };
+    let (s32, q32) = (f32::from_bits(0x7F80_0001), f32::from_bits(0xFFC1_2345));
+    let (s64, q64) = (
+        f64::from_bits(0x7FF0_0000_0000_0001),
+        f64::from_bits(0xFFF8_1234_5678_9ABC),
+    );
+    let everything = Everything {
+        v_f32: s32,
+        v_f64: s64,
+        list_f32: vec![s32, q32, 1.5],
+        array_f32: [s32; 16],
+        opt_f64: Some(q64),
+        map_nested: [("a".to_string(), [(1, s64), (2, q64)].into_iter().collect())]
+            .into_iter()
+            .collect(),
+        ..Default::default()
+    };
+    let position = Position {
+        position: [s32, q32, s32],
+        heading: q32,
+    };
+    let inputs = vec![
+        (
+            "test.everything.Everything".to_string(),
+            everything.encode_to_vec().expect("encodes"),
+        ),
+        (
+            "test.names.Position".to_string(),
+            position.encode_to_vec().expect("encodes"),
+        ),
+    ];
+    let answers = run(dir, "nan", &inputs);
+    for ((name, bytes), answer) in inputs.iter().zip(&answers) {
+        assert_eq!(
+            answer.strip_prefix("ok "),
+            Some(hex(bytes).as_str()),
+            "{name}: {answer}"
+        );
+    }
+}
+
 /// Every codec's `memory`, evaluated under node, is the IR's model of its
 /// type: the numbers, and the sums that name other files' types
 /// (`schemas/stable/v2`, whose union holds another file's messages).

@@ -139,6 +139,9 @@ impl<'ir> Gen<'ir> {
             Type::String => "string".to_string(),
             Type::Bytes => "globalThis.Uint8Array".to_string(),
             Type::List(e) | Type::Array(e, _) => match &e.ty {
+                _ if float_elements(e).is_some() => float_elements(e)
+                    .map(|(_, t)| t.to_string())
+                    .unwrap_or_default(),
                 Type::Optional(_) => format!("({})[]", self.ts_type(&e.ty)),
                 t => format!("{}[]", self.ts_type(t)),
             },
@@ -204,8 +207,14 @@ impl<'ir> Gen<'ir> {
                 _ => "\"\"".to_string(),
             },
             Type::Bytes => "new globalThis.Uint8Array(0)".to_string(),
-            Type::List(_) => "[]".to_string(),
+            Type::List(e) => match float_elements(e) {
+                Some((_, array)) => format!("new {array}(0)"),
+                None => "[]".to_string(),
+            },
             Type::Map(..) => format!("new {}()", self.ts_type(ty)),
+            Type::Array(t, n) if float_elements(t).is_some() => {
+                format!("new {}({n})", self.ts_type(ty))
+            }
             Type::Array(t, n) => {
                 let d = self.default_expr(t, None);
                 format!("globalThis.Array.from({{ length: {n} }}, (): {} => {d})", {
@@ -344,10 +353,7 @@ impl<'ir> Gen<'ir> {
                         0
                     }
                     _ => {
-                        code.line(format!(
-                            "n += {}.size({expr}, depth + 1);",
-                            self.name(r.id)
-                        ));
+                        code.line(format!("n += {}.size({expr}, depth + 1);", self.name(r.id)));
                         0
                     }
                 }
@@ -366,7 +372,15 @@ impl<'ir> Gen<'ir> {
         }
     }
 
-    fn write(&self, code: &mut Code, ty: &Type, expr: &str, max: Option<u32>, place: &str, d: usize) {
+    fn write(
+        &self,
+        code: &mut Code,
+        ty: &Type,
+        expr: &str,
+        max: Option<u32>,
+        place: &str,
+        d: usize,
+    ) {
         match ty {
             Type::Prim(p) => code.line(format!("w.write{}({expr});", prim_method(*p))),
             Type::String => code.line(format!(
@@ -387,6 +401,30 @@ impl<'ir> Gen<'ir> {
                 code.reopen("} else {");
                 code.line("w.writeU8(0);");
                 code.close("}");
+                code.close("}");
+            }
+            Type::List(e) if float_elements(e).is_some() => {
+                let (method, _) = float_elements(e).expect("floats");
+                let l = format!("l{d}");
+                code.open("{");
+                code.line(format!("const {l} = {expr};"));
+                code.line(format!(
+                    "w.writeCount({l}.length{});",
+                    Self::max_args(max, place)
+                ));
+                code.line(format!("w.write{method}({l});"));
+                code.close("}");
+            }
+            Type::Array(e, n) if float_elements(e).is_some() => {
+                let (method, _) = float_elements(e).expect("floats");
+                let a = format!("a{d}");
+                code.open("{");
+                code.line(format!("const {a} = {expr};"));
+                code.line(format!(
+                    "w.checkArray({a}, {n}, {});",
+                    string_literal(place)
+                ));
+                code.line(format!("w.write{method}({a});"));
                 code.close("}");
             }
             Type::List(e) => {
@@ -496,6 +534,22 @@ impl<'ir> Gen<'ir> {
                         code.close("}");
                     }
                 }
+            }
+            Type::List(e) if float_elements(e).is_some() => {
+                let (method, _) = float_elements(e).expect("floats");
+                let c = format!("c{d}");
+                code.open("{");
+                code.line(format!(
+                    "const {c} = r.readCount({}, {}, {field});",
+                    self.ir.layout(&e.ty).min_size(),
+                    self.memory_expr(&e.ty)
+                ));
+                code.line(format!("{lv} = r.read{method}({c});"));
+                code.close("}");
+            }
+            Type::Array(e, n) if float_elements(e).is_some() => {
+                let (method, _) = float_elements(e).expect("floats");
+                code.line(format!("{lv} = r.read{method}({n});"));
             }
             Type::List(e) => {
                 let (c, l, i) = (format!("c{d}"), format!("l{d}"), format!("i{d}"));
@@ -719,9 +773,12 @@ impl<'ir> Gen<'ir> {
             self.read(&mut read_into, &f.ty, &lv, true, &cx, 0);
         }
         self.record_view(
+            id,
             def,
             fields,
-            RecordKind::Struct { fixed: fixed.is_some() },
+            RecordKind::Struct {
+                fixed: fixed.is_some(),
+            },
             size,
             parts,
             write,
@@ -794,6 +851,7 @@ impl<'ir> Gen<'ir> {
         }
         read_into.line("r.leaveMessage(outer);");
         self.record_view(
+            id,
             def,
             fields,
             RecordKind::Message { preserve_unknown },
@@ -807,6 +865,7 @@ impl<'ir> Gen<'ir> {
     #[allow(clippy::too_many_arguments)]
     fn record_view(
         &self,
+        id: TypeId,
         def: &TypeDef,
         fields: &[Field],
         kind: RecordKind,
@@ -817,13 +876,6 @@ impl<'ir> Gen<'ir> {
     ) -> RecordView {
         let name = type_ident(def);
         let qualified = self.ir.qualified_name(def);
-        let id = self
-            .ir
-            .types
-            .iter()
-            .position(|t| std::ptr::eq(t, def))
-            .map(TypeId)
-            .expect("a declared type");
         let memory = self.memory_const(id);
         let constant: u64 = parts.iter().map(|(n, _)| n).sum();
         let size_lines = size.finish();
@@ -945,9 +997,7 @@ fn uses(lines: &[String], word: &str) -> bool {
         l.match_indices(word).any(|(at, _)| {
             let before = l[..at].chars().next_back();
             let after = l[at + word.len()..].chars().next();
-            !before.is_some_and(ident)
-                && before != Some('.')
-                && !after.is_some_and(ident)
+            !before.is_some_and(ident) && before != Some('.') && !after.is_some_and(ident)
         })
     })
 }
@@ -965,6 +1015,17 @@ fn memory_sum(a: String, b: String) -> String {
     match (a.parse::<u64>(), b.parse::<u64>()) {
         (Ok(x), Ok(y)) => (x + y).to_string(),
         _ => format!("{a} + {b}"),
+    }
+}
+
+/// For a list or array of floats, held in a typed array (whose elements
+/// keep a NaN's bits, as a `number[]` of doubles may not): the runtime's
+/// method suffix (`F32s`) and the array type.
+fn float_elements(e: &Elem) -> Option<(&'static str, &'static str)> {
+    match e.ty {
+        Type::Prim(Prim::F32) => Some(("F32s", "globalThis.Float32Array")),
+        Type::Prim(Prim::F64) => Some(("F64s", "globalThis.Float64Array")),
+        _ => None,
     }
 }
 
