@@ -31,6 +31,7 @@ use support::{ir, node, qualified, Gen, Rng};
 const DRIVER: &str = r#"import { readFileSync, writeFileSync } from "node:fs";
 import { TYPES } from "./dispatch.js";
 import { PktError } from "./pkt_runtime.js";
+import { refusals, values } from "./values.js";
 
 const hex = (b) => Buffer.from(b).toString("hex");
 const unhex = (s) => new Uint8Array(Buffer.from(s, "hex"));
@@ -42,6 +43,13 @@ const answer = (f) => {
     return `escaped ${e && e.name}: ${String(e && e.message).replace(/\n/g, " ")}`;
   }
 };
+
+if (process.argv[2] === "values") {
+  const out = values().map(([name, bytes]) => name + "\t" + hex(bytes));
+  for (const [name, text] of refusals()) out.push(name + "\t" + text);
+  writeFileSync(process.argv[3], out.join("\n") + "\n");
+  process.exit(0);
+}
 
 const [input, output] = process.argv.slice(2);
 const targets = new Map();
@@ -80,12 +88,95 @@ fn driver() -> Option<&'static PathBuf> {
             return None;
         }
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-driver");
-        let js = typescript::build(&ir(), &dir);
+        let js = typescript::build(&ir(), &dir, &[("values.ts", VALUES)]);
         std::fs::write(js.join("driver.mjs"), DRIVER).expect("driver.mjs");
         Some(dir)
     })
     .as_ref()
 }
+
+/// Values built in TypeScript, named like the golden vectors whose bytes they
+/// must encode to, and values over an `@max`, which the encoders refuse
+/// naming the part (`rust-tests/tests/cross_lang.rs` builds the same ones in
+/// C#).
+const VALUES: &str = r#"import { Batch, Entry, Level } from "./frozen.js";
+import { ClientPacket, Kick, KickReason, ServerPacket } from "./game.js";
+import { Chat, Line, Packet as LimitsPacket } from "./limits.js";
+import { Scoreboard } from "./scoreboard.js";
+import { Int3Packet, Packet, TransformPacket } from "./seed_packets.js";
+import { Small } from "./small.js";
+import { WorldSnapshot } from "./world.js";
+import { PktError } from "./pkt_runtime.js";
+
+export function values(): [string, Uint8Array][] {
+    const kick: Kick = { ...Kick.create(), reason: KickReason.Idle, detail: "afk", bannedUntil: 7n };
+    const entry: Entry = { level: Level.Warn, at: 7n, source: "db", text: "slow" };
+    return [
+        ["packet", Packet.encode({ size: 4, id: 1234 })],
+        ["int3_packet", Int3Packet.encode({ size: 16, id: 2345, x: 10, y: 102030, z: 99999999 })],
+        ["transform_packet", TransformPacket.encode({
+            size: 40, id: 3456, posX: 1.1, posY: 2.2, posZ: 3.3,
+            rotX: 123.456, rotY: 234.567, rotZ: 345.678, scaleX: 10000, scaleY: 20000, scaleZ: 30000,
+        })],
+        ["small_hi", Small.encode({ id: 1, name: "hi" })],
+        ["world_snapshot", WorldSnapshot.encode({ ...WorldSnapshot.create(), cells: [1, -2, 3] })],
+        // Inserted out of order: encoders write keys sorted.
+        ["scoreboard_amy_zed", Scoreboard.encode({ round: 3, scores: new Map([["zed", -1], ["amy", 10]]), mvp: "amy" })],
+        // U+FFFF sorts before U+1F600 in UTF-8 order, though not in UTF-16.
+        ["scoreboard_utf8_order", Scoreboard.encode({
+            round: 3, scores: new Map([["zed", -1], ["\u{1F600}", 2], ["\uFFFF", 1], ["amy", 10]]), mvp: "amy",
+        })],
+        ["kick", Kick.encode(kick)],
+        ["server_kick", ServerPacket.encode({ kind: "Kick", value: kick })],
+        ["server_unknown", ServerPacket.encode({ kind: "Unknown", tag: 0x0400, body: new Uint8Array([1, 2, 3]) })],
+        ["client_ping", ClientPacket.encode({ kind: "Ping", value: 42n })],
+        ["frozen_entry_warn", Entry.encode(entry)],
+        ["frozen_batch_one", Batch.encode({ ...Batch.create(), seq: 1, entries: [entry] })],
+    ];
+}
+
+function fullChat(): Chat {
+    return {
+        mentions: new Array<string>(8).fill("m".repeat(24)),
+        tags: new Map([["k".repeat(32), new Uint8Array(256)]]),
+        notes: ["four", undefined],
+        grid: [["five!", ""], ["five!", ""], ["five!", ""]],
+        slots: [new Uint8Array([1, 2]), new Uint8Array(0), new Uint8Array(0)],
+        groups: new Map([[1, [1, 2]]]),
+    };
+}
+
+function refusal(change: (c: Chat) => void): () => Uint8Array {
+    return () => {
+        const chat = fullChat();
+        change(chat);
+        return Chat.encode(chat);
+    };
+}
+
+export function refusals(): [string, string][] {
+    const cases: [string, () => Uint8Array][] = [
+        ["mentions", refusal((c) => { c.mentions.push("m".repeat(25)); })],
+        ["tags_key", refusal((c) => { c.tags.set("k".repeat(33), new Uint8Array(0)); })],
+        ["tags_value", refusal((c) => { c.tags.set("", new Uint8Array(257)); })],
+        ["notes", refusal((c) => { c.notes.push("fives"); })],
+        ["grid", refusal((c) => { c.grid.push(["", "", ""]); })],
+        ["grid_cell", refusal((c) => { c.grid.push(["sixsix"]); })],
+        ["slots", refusal((c) => { c.slots[2] = new Uint8Array(3); })],
+        ["groups", refusal((c) => { c.groups?.set(1, [1, 2, 3]); })],
+        ["say", () => LimitsPacket.encode({ kind: "Say", value: ["x".repeat(11)] })],
+        ["line", () => Line.encode({ ...Line.create(), keys: new Map([["four", 1]]) })],
+    ];
+    return cases.map(([name, encode]): [string, string] => {
+        try {
+            return [name, "written " + globalThis.Array.from(encode(), (b) => b.toString(16).padStart(2, "0")).join("")];
+        } catch (e) {
+            if (e instanceof PktError) return [name, e.message];
+            throw e;
+        }
+    });
+}
+"#;
 
 /// Runs the driver over `inputs`; one answer per input.
 fn run(dir: &Path, name: &str, inputs: &[(String, Vec<u8>)]) -> Vec<String> {
@@ -345,6 +436,7 @@ fn typescript_memory_models_equal_the_ir() {
     let js = typescript::build(
         &ir,
         &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-memory"),
+        &[],
     );
     std::fs::write(
         js.join("memory.mjs"),
@@ -371,4 +463,118 @@ fn typescript_memory_models_equal_the_ir() {
         .filter(|&i| codec(&ir, TypeId(i)))
         .count();
     assert_eq!(compared, expected, "every codec answered");
+}
+
+/// `Chat` of `schemas/limits.pkt` with every part at its `@max`, as
+/// `cross_lang.rs` builds it.
+fn full_chat() -> pkt_rust_tests::test::limits::Chat {
+    use std::collections::BTreeMap;
+    pkt_rust_tests::test::limits::Chat {
+        mentions: vec!["m".repeat(24); 8],
+        tags: BTreeMap::from([("k".repeat(32), vec![0; 256])]),
+        notes: vec![Some("four".into()), None],
+        grid: vec![vec!["five!".into(), String::new()]; 3],
+        slots: [vec![1, 2], Vec::new(), Vec::new()],
+        groups: Some(BTreeMap::from([(1, vec![1, 2])])),
+    }
+}
+
+/// What the Rust encoder says of the value `refusals()` builds in
+/// TypeScript under `name`.
+fn rust_refusal(name: &str) -> String {
+    use pkt_runtime::Encode;
+    use pkt_rust_tests::test::limits::{Line, Packet};
+    use std::collections::BTreeMap;
+    let mut chat = full_chat();
+    let result = match name {
+        "say" => Packet::Say(vec!["x".repeat(11)]).encode_to_vec(),
+        "line" => Line {
+            keys: BTreeMap::from([("four".into(), 1)]),
+            ..Line::default()
+        }
+        .encode_to_vec(),
+        _ => {
+            match name {
+                "mentions" => chat.mentions.push("m".repeat(25)),
+                "tags_key" => {
+                    chat.tags.insert("k".repeat(33), Vec::new());
+                }
+                "tags_value" => {
+                    chat.tags.insert(String::new(), vec![0; 257]);
+                }
+                "notes" => chat.notes.push(Some("fives".into())),
+                "grid" => chat.grid.push(vec![String::new(); 3]),
+                "grid_cell" => chat.grid.push(vec!["sixsix".into()]),
+                "slots" => chat.slots[2] = vec![0; 3],
+                "groups" => {
+                    chat.groups
+                        .as_mut()
+                        .expect("groups")
+                        .insert(1, vec![1, 2, 3]);
+                }
+                other => panic!("no Rust refusal for {other}"),
+            }
+            chat.encode_to_vec()
+        }
+    };
+    match result {
+        Ok(bytes) => format!("written {}", hex(&bytes)),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Values built in TypeScript encode to the golden vectors of their names
+/// (and a scoreboard whose keys sort differently in UTF-16 to Rust's
+/// bytes); values over an `@max` are refused with Rust's error, naming the
+/// same part.
+#[test]
+fn typescript_writes_the_golden_bytes_and_refuses_what_rust_refuses() {
+    use pkt_runtime::Encode;
+    let Some(dir) = driver() else { return };
+    let out = dir.join("values.out");
+    node::run(
+        &dir.join("js"),
+        &["driver.mjs", "values", out.to_str().expect("UTF-8 path")],
+    );
+    let text = std::fs::read_to_string(&out).expect("values output");
+    let golden = vectors::all();
+    let (mut written, mut refused) = (0, 0);
+    for line in text.lines() {
+        let (name, answer) = line.split_once('\t').expect("name<TAB>answer");
+        if let Some(v) = golden.iter().find(|v| v.name == name) {
+            assert_eq!(
+                answer,
+                hex(&v.bytes),
+                "{name}: TypeScript writes other bytes"
+            );
+            written += 1;
+        } else if name == "scoreboard_utf8_order" {
+            let rust = pkt_rust_tests::game::scoreboard::Scoreboard {
+                round: 3,
+                scores: [("zed", -1), ("\u{1F600}", 2), ("\u{FFFF}", 1), ("amy", 10)]
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                mvp: Some("amy".into()),
+            };
+            assert_eq!(
+                answer,
+                hex(&rust.encode_to_vec().expect("encodes")),
+                "{name}"
+            );
+            written += 1;
+        } else {
+            let rust = rust_refusal(name);
+            assert!(
+                rust.starts_with("field `"),
+                "{name}: Rust writes it: {rust}"
+            );
+            assert_eq!(
+                answer, rust,
+                "{name}: TypeScript and Rust refuse differently"
+            );
+            refused += 1;
+        }
+    }
+    assert_eq!((written, refused), (13, 10), "{text}");
 }

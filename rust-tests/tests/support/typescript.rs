@@ -67,11 +67,12 @@ pub fn dispatch(ir: &Ir) -> String {
     text
 }
 
-/// Generates the TypeScript of `ir` with `dispatch.ts` into `dir/src`,
-/// compiles it with `tsc --strict` (no diagnostic allowed) into `dir/js`, an
-/// ES module package, and returns `dir/js`, where a node program beside
-/// them imports `./dispatch.js`.
-pub fn build(ir: &Ir, dir: &Path) -> PathBuf {
+/// Generates the TypeScript of `ir` with `dispatch.ts` and the `(name,
+/// text)` modules of `extra` into `dir/src`, compiles them with
+/// `tsc --strict` (no diagnostic allowed) into `dir/js`, an ES module
+/// package, and returns `dir/js`, where a node program beside them imports
+/// `./dispatch.js`.
+pub fn build(ir: &Ir, dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
     let _ = std::fs::remove_dir_all(dir);
     let src = dir.join("src");
     std::fs::create_dir_all(&src).expect("create the source directory");
@@ -79,6 +80,9 @@ pub fn build(ir: &Ir, dir: &Path) -> PathBuf {
         std::fs::write(src.join(&f.path), f.contents).expect("write generated TypeScript");
     }
     std::fs::write(src.join("dispatch.ts"), dispatch(ir)).expect("write dispatch.ts");
+    for (name, text) in extra {
+        std::fs::write(src.join(name), text).expect("write an extra module");
+    }
     std::fs::write(
         dir.join("tsconfig.json"),
         r#"{
