@@ -35,10 +35,17 @@ pub fn tools_or_skip(test: &str) -> bool {
     false
 }
 
-/// The target directory (the parent of `CARGO_TARGET_TMPDIR`).
+/// The target directory (the parent of `CARGO_TARGET_TMPDIR`, which is set
+/// for integration tests; the examples that share this module use the
+/// workspace's `target/`).
 fn target_dir() -> PathBuf {
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    tmp.parent().map_or(tmp.clone(), Path::to_path_buf)
+    match option_env!("CARGO_TARGET_TMPDIR") {
+        Some(tmp) => {
+            let tmp = PathBuf::from(tmp);
+            tmp.parent().map_or(tmp.clone(), Path::to_path_buf)
+        }
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+    }
 }
 
 /// The `tsc` script of TypeScript 5 under `target/ts-tools`, installed on
