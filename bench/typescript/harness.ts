@@ -11,7 +11,7 @@
 // same bytes), and the peers take those values converted to their own types.
 // Each codec's output is decoded and encoded again before it is timed, and
 // must give the same bytes (or text). Times are medians of samples taken in
-// turn, codec after codec, in one run, so that ratios compare like with like.
+// rounds, codec after codec, in one run, so that ratios compare like with like.
 
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -49,6 +49,8 @@ interface Codec {
   decode(): unknown;
   /** Encoded size of the whole data set. */
   bytes: number;
+  /** Whether `decode` is another row's (then it is not timed again). */
+  sameDecode?: boolean;
 }
 
 interface DataSet {
@@ -175,6 +177,7 @@ function codecs<T>(
     enc: (v: V) => E,
     dec: (e: E) => unknown,
     same: (a: E, b: E) => boolean,
+    sameDecode = false,
   ): void => {
     // Copies: bebop's encode returns a view of one buffer that it reuses.
     const keep = (e: E): E => (e instanceof Uint8Array ? (e.slice() as unknown as E) : e);
@@ -193,6 +196,7 @@ function codecs<T>(
         return last;
       },
       bytes: total(encoded),
+      sameDecode,
     });
   };
 
@@ -207,6 +211,7 @@ function codecs<T>(
     (v) => into.subarray(0, pktc.encodeInto(v, into, 0)),
     (b) => pktc.decode(b),
     sameBytes,
+    true,
   );
 
   const P = protoRoot.lookupType(`bench.${protoType}`);
@@ -290,6 +295,9 @@ function calibrate(f: () => unknown): number {
   }
 }
 
+/** Run with --expose-gc: garbage is collected between rounds of samples, outside the timed loops. */
+const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => {});
+
 function sample(f: () => unknown, calls: number): number {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) sink = f();
@@ -313,17 +321,26 @@ interface Result {
 function measure(ds: DataSet): Result[] {
   const ops = ds.codecs.flatMap((c) => [
     { c, op: "encode" as const, f: c.encode },
-    { c, op: "decode" as const, f: c.decode },
+    ...(c.sameDecode ? [] : [{ c, op: "decode" as const, f: c.decode }]),
   ]);
-  // Warm-up (the JIT's tiers), then calls per sample, then samples in turn.
+  // Warm-up (the JIT's tiers) and calls per sample, then rounds of one
+  // sample of each operation in turn, so that a change in the machine's load
+  // falls on every codec alike. The garbage of the round before is collected
+  // before each round: once per round, not per sample, since V8 flushes the
+  // bytecode of a function that several collections in a row find idle, and
+  // every sample would then start cold.
   for (const o of ops) calibrate(o.f);
   const calls = ops.map((o) => calibrate(o.f));
   const times: number[][] = ops.map(() => []);
   for (let s = 0; s < SAMPLES; s++) {
+    collect();
     ops.forEach((o, i) => (times[i] as number[]).push(sample(o.f, calls[i] as number)));
   }
   return ds.codecs.map((c) => {
-    const at = (op: "encode" | "decode"): number => median(times[ops.findIndex((o) => o.c === c && o.op === op)] as number[]);
+    const at = (op: "encode" | "decode"): number => {
+      const i = ops.findIndex((o) => o.c === c && o.op === op);
+      return i < 0 ? NaN : median(times[i] as number[]);
+    };
     return { dataSet: ds.name, publicShape: ds.publicShape, codec: c.name, bytes: c.bytes, encode: at("encode"), decode: at("decode") };
   });
 }
@@ -375,7 +392,7 @@ function report(results: Result[]): string {
     "pktc's generated TypeScript (`pktc gen --lang typescript`, with the runtime copied beside it) against " +
       "protobufjs, bebop's TypeScript output, msgpackr and `JSON.stringify`/`JSON.parse` under Node.js, on the " +
       "data sets above, side by side in one run of `cargo run -p pkt-bench --release --bin typescript` " +
-      "(`bench/typescript/`, about four minutes).",
+      "(`bench/typescript/`, about five minutes).",
   );
   o.push("");
   o.push("- Every codec takes the same values: the generated code decodes the Rust encoding of each data set " +
@@ -391,9 +408,10 @@ function report(results: Result[]): string {
     "bebop's frozen records, msgpackr and JSON plain objects). The ServerPacket stream encodes and decodes its " +
     "10,000 frames one by one. msgpackr runs twice: standard MessagePack maps (`useRecords: false`), and its " +
     "record extension, which only msgpackr reads.");
-  o.push(`- Times are medians of ${SAMPLES} samples per codec and operation, taken codec after codec in turn; ` +
+  o.push(`- Times are medians of ${SAMPLES} samples per codec and operation, taken in rounds of one sample of each in turn; ` +
     "\"vs pktc\" divides by pktc's time in the same run (above 1.00x pktc is faster). The machine's 2 cores are " +
-    "shared with other builds, so differences under about 20% are noise.");
+    "shared with other builds (load average during this run: LOAD), so differences under about 20% are noise; " +
+    "garbage is collected (`--expose-gc`) between rounds, and what a codec's calls leave within a round is part of the times.");
   o.push("");
   o.push("### Machine");
   o.push("");
@@ -408,6 +426,8 @@ function report(results: Result[]): string {
   o.push("");
   o.push(...targets);
   o.push("");
+  o.push(fs.readFileSync(new URL("../notes.md", import.meta.url), "utf8").trim());
+  o.push("");
   o.push("### Results");
   o.push("");
   for (const ds of sets) {
@@ -418,7 +438,9 @@ function report(results: Result[]): string {
     o.push("| codec | encode | vs pktc | decode | vs pktc | bytes |");
     o.push("| --- | ---: | ---: | ---: | ---: | ---: |");
     for (const r of rows) {
-      o.push(`| ${r.codec} | ${time(r.encode)} | ${ratio(r.encode / p.encode)} | ${time(r.decode)} | ${ratio(r.decode / p.decode)} | ${r.bytes.toLocaleString("en-US")} |`);
+      const decode = Number.isNaN(r.decode) ? "(pktc's)" : time(r.decode);
+      const decodeRatio = Number.isNaN(r.decode) ? "–" : ratio(r.decode / p.decode);
+      o.push(`| ${r.codec} | ${time(r.encode)} | ${ratio(r.encode / p.encode)} | ${decode} | ${decodeRatio} | ${r.bytes.toLocaleString("en-US")} |`);
     }
     o.push("");
   }
@@ -428,12 +450,14 @@ function report(results: Result[]): string {
 
 function version(pkg: string): string {
   try {
-    return (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`), "utf8")) as { version: string }).version;
+    const path = new URL(`../node_modules/${pkg}/package.json`, import.meta.url);
+    return (JSON.parse(fs.readFileSync(path, "utf8")) as { version: string }).version;
   } catch {
     return "?";
   }
 }
 
+const loadBefore = os.loadavg()[0] ?? 0;
 const all: Result[] = [];
 const tsv: string[] = ["data set\tcodec\tbytes\tencode ns\tdecode ns"];
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
@@ -443,9 +467,10 @@ for (const d of dataSets()) {
   for (const r of measure(ds)) {
     all.push(r);
     tsv.push(`${r.dataSet}\t${r.codec}\t${r.bytes}\t${r.encode.toFixed(1)}\t${r.decode.toFixed(1)}`);
-    console.log(`${r.dataSet.padEnd(20)} ${r.codec.padEnd(20)} encode ${time(r.encode).padStart(10)}  decode ${time(r.decode).padStart(10)}  ${r.bytes} bytes`);
+    console.log(`${r.dataSet.padEnd(20)} ${r.codec.padEnd(20)} encode ${time(r.encode).padStart(10)}  decode ${(Number.isNaN(r.decode) ? "-" : time(r.decode)).padStart(10)}  ${r.bytes} bytes`);
   }
 }
 void sink;
 fs.writeFileSync(resultsPath, tsv.join("\n") + "\n");
-fs.writeFileSync(sectionPath, report(all));
+const load = `${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`;
+fs.writeFileSync(sectionPath, report(all).replace("LOAD", load));
