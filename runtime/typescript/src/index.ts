@@ -820,9 +820,14 @@ export class PktReader {
     }
   }
 
-  /** `bytes`: u32 length (checked and charged as for strings), then a copy of the bytes. */
+  /**
+   * `bytes`: u32 length, then a copy of the bytes. `bytes` is `list<u8>` on
+   * the wire, and the Rust decoders read both as one `Vec<u8>`, so its bytes
+   * count against the total element limit as a list's elements do: checked
+   * against the input, maxLength, the elements left, then charged.
+   */
   readBytes(field = ""): Uint8Array {
-    const len = this.readLength("bytes length", field);
+    const len = this.readCount(1, 1, field);
     const start = this.pos;
     this.pos = start + len;
     return len === 0 ? new Uint8Array(0) : this.buf.slice(start, start + len);

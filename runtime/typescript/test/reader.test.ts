@@ -412,3 +412,14 @@ test("float lists are copied byte for byte, NaN payloads included, and a short o
   fails(() => new PktReader(hex("0000c03f 0000")).readF64s(1), "UnexpectedEnd", 0);
   assert.equal(new PktReader(new Uint8Array(0)).readF32s(0).length, 0);
 });
+
+test("bytes count against the total element limit, after the input and length checks and before the budget", () => {
+  const readTwo = (r: PktReader): number => r.readBytes("T.b").length + r.readBytes("T.b").length;
+  const input = hex("03000000 010203 02000000 0405");
+  assert.equal(decode(readTwo, input, { maxTotalElements: 5 }), 5);
+  fails(() => decode(readTwo, input, { maxTotalElements: 4 }), "LimitExceeded", 7);
+  // The input is checked first, then maxLength, then the elements left.
+  fails(() => decode(readTwo, hex("09000000 010203"), { maxTotalElements: 1 }), "LengthExceedsInput", 0);
+  fails(() => decode(readTwo, input, { maxLength: 2, maxTotalElements: 1 }), "LimitExceeded", 0);
+  fails(() => decode(readTwo, input, { maxTotalElements: 4, decodeBudgetBase: 0, decodeBudgetPerByte: 0 }), "BudgetExceeded", 0);
+});
