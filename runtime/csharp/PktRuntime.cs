@@ -612,8 +612,17 @@ namespace Pkt
         /// <summary>Reads bytes; reuses <paramref name="current"/> when it has the same length.</summary>
         public byte[] ReadBytes(byte[] current, IPktNamed owner, int field)
         {
-            int len = ReadLength(owner, field);
-            return Take(len, current);
+            // `bytes` is `list<u8>` on the wire, and its bytes count against
+            // the total element limit as a list's elements do (the Rust
+            // decoders read both as one `Vec<u8>`).
+            int at = pos;
+            uint len = ReadU32();
+            if (len > (uint)(end - pos)) throw LengthExceeds(at, len);
+            if (len > (uint)maxLength) throw OverLimit(at, len, maxLength);
+            if (len > (uint)elementsLeft) throw OverLimit(at, len, elementsLeft);
+            Charge(len, at, owner, field);
+            elementsLeft -= (int)len;
+            return Take((int)len, current);
         }
 
         private byte[] Take(int len, byte[] current)

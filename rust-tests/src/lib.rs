@@ -21,6 +21,7 @@ pub mod same_stem_output {
 pub mod deep;
 pub mod fuzzing;
 pub mod props;
+pub mod render;
 
 pub use props::Entry;
 

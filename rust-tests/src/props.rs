@@ -35,6 +35,11 @@ pub struct Entry {
     pub view: fn(&[u8]) -> Option<Result<Outcome, String>>,
     /// See [`view_allocations`].
     pub view_allocations: fn(&[u8], Measure) -> usize,
+    /// The conformance driver's answer line for arbitrary bytes, decoded
+    /// with the given limits or the default ones ([`crate::render::answer`]).
+    pub conform: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
+    /// The same for a stream of frames ([`crate::render::frames`]).
+    pub frames: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
     /// `size_of` of the generated type.
     pub size: usize,
     /// `Decode::MEMORY` of the generated type.
@@ -123,7 +128,7 @@ pub fn outcomes<T: Decode + Default>(bytes: &[u8]) -> [Outcome; 2] {
 
 pub const fn entry<T>(name: &'static str) -> Entry
 where
-    T: Encode + Decode + PartialEq + Debug + Default,
+    T: Encode + Decode + PartialEq + Debug + Default + crate::render::Render,
 {
     Entry {
         name,
@@ -138,6 +143,8 @@ where
         decode_heap: decode_heap::<T>,
         view: |_| None,
         view_allocations: |_, _| 0,
+        conform: crate::render::answer::<T>,
+        frames: crate::render::frames::<T>,
         size: core::mem::size_of::<T>(),
         memory: T::MEMORY,
     }
@@ -146,7 +153,7 @@ where
 /// [`entry`] for a type with a generated view.
 pub const fn viewed_entry<T>(name: &'static str) -> Entry
 where
-    T: Encode + Decode + PartialEq + Debug + Default + Viewable,
+    T: Encode + Decode + PartialEq + Debug + Default + Viewable + crate::render::Render,
     for<'a> T::View<'a>: Debug,
 {
     Entry {

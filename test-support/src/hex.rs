@@ -4,9 +4,11 @@ use std::fmt::Write as _;
 
 /// Lower-case hex, two digits a byte, no separator: `"04d2"`.
 pub fn encode(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
-        let _ = write!(s, "{b:02x}");
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
     }
     s
 }
@@ -29,12 +31,15 @@ pub fn spaced(bytes: &[u8]) -> String {
 pub fn decode(hex: &str) -> Vec<u8> {
     let digits: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     assert!(digits.len() % 2 == 0, "odd number of hex digits in {hex:?}");
+    let nibble = |d: u8| match d {
+        b'0'..=b'9' => d - b'0',
+        b'a'..=b'f' => d - b'a' + 10,
+        b'A'..=b'F' => d - b'A' + 10,
+        _ => panic!("not hex: {:?} in {hex:?}", d as char),
+    };
     digits
         .chunks(2)
-        .map(|pair| {
-            let pair = std::str::from_utf8(pair).expect("ASCII");
-            u8::from_str_radix(pair, 16).unwrap_or_else(|_| panic!("not hex: {pair:?} in {hex:?}"))
-        })
+        .map(|pair| nibble(pair[0]) << 4 | nibble(pair[1]))
         .collect()
 }
 

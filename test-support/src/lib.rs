@@ -6,11 +6,13 @@
 //! - [`alloc`]: a counting global allocator; declare it in a test binary with
 //!   [`counting_allocator!`].
 //! - [`vectors`]: the golden vectors of `schemas/vectors/`.
+//! - [`conformance`]: the case file every language's conformance driver reads.
 //! - [`full_aot`]: running C# under Mono's full AOT (no JIT), as IL2CPP does.
 //! - [`schema_gen`]: random valid schemas over every construct.
 //! - [`long_tests`] and [`scaled`]: the long runs behind `PKT_LONG_TESTS`.
 
 pub mod alloc;
+pub mod conformance;
 pub mod full_aot;
 pub mod hex;
 mod rng;
