@@ -13,8 +13,8 @@ use super::{
 };
 use crate::emit::model::Models;
 use crate::ir::{
-    Elem, EnumValue, Field, FileIndex, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant,
-    NAN_F64_BITS,
+    DefaultValue, Elem, EnumValue, Field, FileIndex, Ir, Prim, Type, TypeDef, TypeId, TypeKind,
+    Value, Variant,
 };
 use crate::names::{self, Lang, NameKind};
 use crate::wire;
@@ -189,60 +189,66 @@ impl<'ir> Gen<'ir> {
     // Defaults
     // -----------------------------------------------------------------
 
-    /// A fresh value of the type: its declared default, else its zero value.
-    pub fn default_expr(&self, ty: &Type, declared: Option<&Value>) -> String {
-        match ty {
-            Type::Prim(p) => match declared {
-                Some(Value::Bool(b)) => b.to_string(),
-                Some(Value::Int(v)) => int_literal(*p, *v),
-                Some(Value::Float(f)) => float_literal(*p, *f),
-                _ => match p {
-                    Prim::Bool => "false".to_string(),
-                    Prim::U64 | Prim::I64 => "0n".to_string(),
-                    _ => "0".to_string(),
+    /// A fresh value of `ty` that is `value` (the IR decides which value a
+    /// field, element or variant starts as; this only spells it).
+    pub fn default_expr(&self, ty: &Type, value: DefaultValue<'_>) -> String {
+        // An optional's declared default is a value of the inner type.
+        let bare = match ty {
+            Type::Optional(t) => t,
+            t => t,
+        };
+        match value {
+            DefaultValue::Declared(v) => self.declared(bare, v),
+            DefaultValue::Scalar(Prim::Bool) => "false".to_string(),
+            DefaultValue::Scalar(Prim::U64 | Prim::I64) => "0n".to_string(),
+            DefaultValue::Scalar(_) => "0".to_string(),
+            DefaultValue::Empty => match ty {
+                Type::String => "\"\"".to_string(),
+                Type::Bytes => "new globalThis.Uint8Array(0)".to_string(),
+                Type::List(e) => match float_elements(e) {
+                    Some((_, array)) => format!("new {array}(0)"),
+                    None => "[]".to_string(),
                 },
+                _ => format!("new {}()", self.ts_type(ty)),
             },
-            Type::String => match declared {
-                Some(Value::String(s)) => string_literal(s),
-                _ => "\"\"".to_string(),
-            },
-            Type::Bytes => "new globalThis.Uint8Array(0)".to_string(),
-            Type::List(e) => match float_elements(e) {
-                Some((_, array)) => format!("new {array}(0)"),
-                None => "[]".to_string(),
-            },
-            Type::Map(..) => format!("new {}()", self.ts_type(ty)),
-            Type::Array(t, n) if float_elements(t).is_some() => {
-                format!("new {}({n})", self.ts_type(ty))
-            }
-            Type::Array(t, n) => {
-                let d = self.default_expr(t, None);
-                format!("globalThis.Array.from({{ length: {n} }}, (): {} => {d})", {
-                    let t = self.ts_type(t);
-                    if t.contains(' ') {
-                        format!("({t})")
-                    } else {
-                        t
-                    }
-                })
-            }
-            Type::Optional(t) => match declared {
-                Some(v) => self.default_expr(t, Some(v)),
-                None => "undefined".to_string(),
-            },
-            Type::Named(r) => {
-                let def = self.ir.ty(r.id);
-                match &def.kind {
-                    TypeKind::Enum { base, values } => {
-                        let value = match declared {
-                            Some(Value::Enum { value, .. }) => *value,
-                            _ => values.first().expect("enums have values").value,
-                        };
-                        int_literal(*base, value as i128)
-                    }
-                    _ => format!("{}.create()", self.name(r.id)),
+            DefaultValue::Absent => "undefined".to_string(),
+            DefaultValue::Array { elem, len } => match float_elements(elem) {
+                Some((_, array)) => format!("new {array}({len})"),
+                None => {
+                    let d = self.default_expr(&elem.ty, self.ir.default_value(&elem.ty, None));
+                    let t = self.ts_type(&elem.ty);
+                    let t = if t.contains(' ') { format!("({t})") } else { t };
+                    format!("globalThis.Array.from({{ length: {len} }}, (): {t} => {d})")
                 }
-            }
+            },
+            DefaultValue::EnumValue { value, .. } => match bare {
+                Type::Named(r) => match &self.ir.ty(r.id).kind {
+                    TypeKind::Enum { base, .. } => int_literal(*base, value.value as i128),
+                    _ => unreachable!("an enum value of an enum"),
+                },
+                _ => unreachable!("an enum value of an enum"),
+            },
+            // The companion's `create` spells the fields' defaults and the
+            // first variant.
+            DefaultValue::Fields(_) | DefaultValue::Variant { .. } => match bare {
+                Type::Named(r) => format!("{}.create()", self.name(r.id)),
+                _ => unreachable!("fields and variants of a declared type"),
+            },
+        }
+    }
+
+    /// A declared default of a field of type `ty`.
+    fn declared(&self, ty: &Type, v: &Value) -> String {
+        match (ty, v) {
+            (_, Value::Bool(b)) => b.to_string(),
+            (Type::Prim(p), Value::Int(i)) => int_literal(*p, *i),
+            (Type::Prim(p), Value::Float(f)) => float_literal(*p, *f),
+            (_, Value::String(s)) => string_literal(s),
+            (Type::Named(r), Value::Enum { value, .. }) => match &self.ir.ty(r.id).kind {
+                TypeKind::Enum { base, .. } => int_literal(*base, *value as i128),
+                _ => unreachable!("an enum default of an enum"),
+            },
+            (ty, v) => unreachable!("a default {v:?} of {ty}"),
         }
     }
 
@@ -723,15 +729,14 @@ impl<'ir> Gen<'ir> {
             .collect()
     }
 
-    fn create(&self, fields: &[Field], defaults: bool, unknown: bool) -> Vec<String> {
+    fn create(&self, fields: &[Field], unknown: bool) -> Vec<String> {
         let mut out: Vec<String> = fields
             .iter()
             .map(|f| {
-                let declared = if defaults { f.default.as_ref() } else { None };
                 format!(
                     "{}: {},",
                     self.field_ident(&f.name),
-                    self.default_expr(&f.ty, declared)
+                    self.default_expr(&f.ty, self.ir.field_default(f))
                 )
             })
             .collect();
@@ -744,13 +749,12 @@ impl<'ir> Gen<'ir> {
     pub fn struct_view(&self, id: TypeId, fields: &[Field]) -> RecordView {
         let def = self.ir.ty(id);
         let fixed = def.layout.fixed_size();
-        let qualified = self.ir.qualified_name(def);
         let mut size = Code::default();
         let mut parts = Vec::new();
         let mut write = Code::default();
         let mut read_into = Code::default();
         for f in fields {
-            let place = format!("{qualified}.{}", f.name);
+            let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
             parts.push((
@@ -798,7 +802,7 @@ impl<'ir> Gen<'ir> {
             read_into.line("let more = r.hasMore();");
         }
         for (index, f) in fields.iter().enumerate() {
-            let place = format!("{qualified}.{}", f.name);
+            let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
             parts.push((
@@ -824,15 +828,12 @@ impl<'ir> Gen<'ir> {
                 read_into.line("more = r.hasMore();");
             }
             read_into.reopen("} else {");
-            if let Some(Value::String(s)) = &f.default {
-                if !s.is_empty() {
-                    // Charged as if materialised, as every language does.
-                    read_into.line(format!("r.charge({}, r.pos, {field});", s.len()));
-                }
+            if let Some(n) = f.default_charge {
+                read_into.line(format!("r.charge({n}, r.pos, {field});"));
             }
             read_into.line(format!(
                 "if (!fresh) {lv} = {};",
-                self.default_expr(&f.ty, f.default.as_ref())
+                self.default_expr(&f.ty, self.ir.field_default(f))
             ));
             read_into.close("}");
         }
@@ -902,7 +903,7 @@ impl<'ir> Gen<'ir> {
             memory_literal: matches!(memory.value, MemoryExpr::Literal(_)),
             memory: memory.value.to_string(),
             memory_parts: memory.parts,
-            create: self.create(fields, message, unknown),
+            create: self.create(fields, unknown),
             fixed,
             message,
             check_depth: message,
@@ -946,16 +947,16 @@ impl<'ir> Gen<'ir> {
             tag_method,
             header: wire::union_header(tag),
             first: {
-                let v = variants.first().expect("unions have variants");
+                let (_, v) = def.zero_variant().expect("a union");
                 UnionDefault {
                     kind: string_literal(&v.name),
-                    value: self.default_expr(&v.ty, None),
+                    value: self.default_expr(&v.ty, self.ir.default_value(&v.ty, None)),
                 }
             },
             variants: variants
                 .iter()
                 .map(|v| {
-                    let place = format!("{qualified}.{}", v.name);
+                    let place = v.path.clone();
                     let field = string_literal(&place);
                     let mut size = Code::default();
                     let constant = self.size(&mut size, &v.ty, "v.value", 0);
@@ -1068,7 +1069,8 @@ fn prim_method(p: Prim) -> &'static str {
 /// is written as the double it reads back as.
 fn float_literal(p: Prim, v: f64) -> String {
     if v.is_nan() {
-        debug_assert_eq!(f64::NAN.to_bits() & NAN_F64_BITS, NAN_F64_BITS);
+        // The quiet NaN of `NAN_F64_BITS` (and, stored as an f32, of
+        // `NAN_F32_BITS`), as the other languages write it.
         return "globalThis.NaN".to_string();
     }
     if v.is_infinite() {
