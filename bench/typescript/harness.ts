@@ -295,9 +295,6 @@ function calibrate(f: () => unknown): number {
   }
 }
 
-/** Run with --expose-gc: garbage is collected between rounds of samples, outside the timed loops. */
-const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => {});
-
 function sample(f: () => unknown, calls: number): number {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) sink = f();
@@ -325,15 +322,14 @@ function measure(ds: DataSet): Result[] {
   ]);
   // Warm-up (the JIT's tiers) and calls per sample, then rounds of one
   // sample of each operation in turn, so that a change in the machine's load
-  // falls on every codec alike. The garbage of the round before is collected
-  // before each round: once per round, not per sample, since V8 flushes the
-  // bytecode of a function that several collections in a row find idle, and
-  // every sample would then start cold.
+  // falls on every codec alike. Garbage is not collected between samples
+  // (`--expose-gc` and `gc()`): forced collections slowed the peers' small
+  // calls 3 to 7 times (protobufjs's Int3Packet encode from 0.57 to 1.9 µs),
+  // apparently by discarding their compiled code or feedback.
   for (const o of ops) calibrate(o.f);
   const calls = ops.map((o) => calibrate(o.f));
   const times: number[][] = ops.map(() => []);
   for (let s = 0; s < SAMPLES; s++) {
-    collect();
     ops.forEach((o, i) => (times[i] as number[]).push(sample(o.f, calls[i] as number)));
   }
   return ds.codecs.map((c) => {
@@ -410,8 +406,8 @@ function report(results: Result[]): string {
     "record extension, which only msgpackr reads.");
   o.push(`- Times are medians of ${SAMPLES} samples per codec and operation, taken in rounds of one sample of each in turn; ` +
     "\"vs pktc\" divides by pktc's time in the same run (above 1.00x pktc is faster). The machine's 2 cores are " +
-    "shared with other builds (load average during this run: LOAD), so differences under about 20% are noise; " +
-    "garbage is collected (`--expose-gc`) between rounds, and what a codec's calls leave within a round is part of the times.");
+    "shared with other builds (load average during this run: LOAD), so differences under about 20% are noise, " +
+    "and more under load; the garbage each codec leaves is collected when V8 decides, inside whichever samples it falls.");
   o.push("");
   o.push("### Machine");
   o.push("");

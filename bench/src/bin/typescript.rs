@@ -178,8 +178,7 @@ fn run_all() -> Result<PathBuf, String> {
     let results = work.join("results.tsv");
     let section = work.join("section.md");
     let mut node = Command::new("node");
-    node.arg("--expose-gc")
-        .arg(work.join("dist/harness.js"))
+    node.arg(work.join("dist/harness.js"))
         .arg(&data_dir)
         .arg(&results)
         .arg(&section);
