@@ -48,6 +48,10 @@ fn main() {
             "generated_typescript_compiles_under_tsc_strict",
             generated_typescript_compiles_under_tsc_strict,
         ),
+        trial(
+            "types_named_like_globals_and_keyword_fields_compile",
+            types_named_like_globals_and_keyword_fields_compile,
+        ),
     ]);
     common::run(trials)
 }
@@ -192,4 +196,72 @@ fn generated_typescript_compiles_under_tsc_strict() {
     .expect("write tsconfig.json");
     node::compile(&dir, &["-p", "tsconfig.json"]);
     println!("{modules} modules of {} schemas compile", inputs.len());
+}
+
+/// Types named like the globals generated code uses (`Map`, `Uint8Array`,
+/// `Math`, ...) and fields named like keywords and `Object`'s members are
+/// accepted (by every backend) and compile: TypeScript names globals
+/// through `globalThis` and takes no name for itself.
+fn types_named_like_globals_and_keyword_fields_compile() {
+    let schema = r#"namespace globals.clash;
+
+enum Number : u8 { Zero = 0, Infinity = 1 }
+
+struct Math { delete: u8, new: u16, class: u32 }
+
+message Map {
+    constructor: u32,
+    prototype: string,
+    has_own_property: bool,
+    to_string: string = "x",
+    value_of: u64,
+    function: list<f32>,
+    items: map<string, Uint8Array>,
+}
+
+message Uint8Array { data: bytes, array: [Math; 2] }
+
+message Object { map: Map?, number: Number, globals: list<Error> }
+
+message Error { message: string, name: string }
+
+message Array { nan: f64 = nan, inf: f32 = inf }
+
+union Promise : u8 {
+    Map(Map) = 1,
+    Object(Object) = 2,
+    Symbol(Array) = 3,
+}
+"#;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-globals");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the directory");
+    let path = dir.join("globals.pkt");
+    std::fs::write(&path, schema).expect("write the schema");
+    let files = generate_for(&path, true);
+    let module = &files[0].contents;
+    assert!(
+        module.contains("items: new globalThis.Map<string, Uint8Array>(),")
+            && module.contains("data: new globalThis.Uint8Array(0),"),
+        "{module}"
+    );
+    if !node::tools_or_skip("types_named_like_globals_and_keyword_fields_compile") {
+        return;
+    }
+    for f in &files {
+        std::fs::write(dir.join(&f.path), &f.contents).expect("write generated file");
+    }
+    std::fs::write(
+        dir.join("tsconfig.json"),
+        r#"{
+  "compilerOptions": {
+    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
+    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
+  },
+  "include": ["*.ts"]
+}
+"#,
+    )
+    .expect("write tsconfig.json");
+    node::compile(&dir, &["-p", "tsconfig.json"]);
 }
