@@ -15,10 +15,11 @@ use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 pub enum Lang {
     Rust,
     CSharp,
+    TypeScript,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::Rust, Lang::CSharp];
+    pub const ALL: [Lang; 3] = [Lang::Rust, Lang::CSharp, Lang::TypeScript];
 
     pub fn display(self) -> &'static str {
         self.naming().language
@@ -280,6 +281,7 @@ impl Lang {
         match self {
             Lang::Rust => &crate::emit::RUST_NAMING,
             Lang::CSharp => &crate::emit::CSHARP_NAMING,
+            Lang::TypeScript => &crate::emit::TYPESCRIPT_NAMING,
         }
     }
 }

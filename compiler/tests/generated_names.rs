@@ -712,6 +712,133 @@ fn hidden_documented_members_are_found() {
     );
 }
 
+/// The names a generated TypeScript module declares where a schema name
+/// could meet them: its top-level declarations (`export const`, `export
+/// interface`, `export type`, `import * as`, any other `const`, `let`,
+/// `function` or `class` at column 0) and the properties of its interfaces
+/// (each on a line of its own, `name: type;`).
+fn typescript_declarations(text: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+            .collect()
+    };
+    let mut top = Vec::new();
+    let mut properties = Vec::new();
+    let mut interface: Option<String> = None;
+    for line in text.lines() {
+        if let Some(name) = &interface {
+            if line == "}" {
+                interface = None;
+            } else if let Some(p) = line.strip_prefix("    ") {
+                let p = p.trim_start();
+                if !p.starts_with("/**") && !p.starts_with('*') && !p.starts_with("//") {
+                    properties.push((name.clone(), ident(p)));
+                }
+            }
+            continue;
+        }
+        let rest = line.strip_prefix("export ").unwrap_or(line);
+        for keyword in [
+            "const ",
+            "let ",
+            "var ",
+            "function ",
+            "class ",
+            "type ",
+            "interface ",
+            "import * as ",
+        ] {
+            if let Some(decl) = rest.strip_prefix(keyword) {
+                let name = ident(decl);
+                if keyword == "interface " {
+                    interface = Some(name.clone());
+                }
+                top.push(name);
+            }
+        }
+    }
+    (top, properties)
+}
+
+/// Declarations of the TypeScript generated for `ir` that are neither a
+/// schema name nor `$`-prefixed (which no schema name can be): the
+/// TypeScript `Naming` reserves nothing, so there must be none.
+fn unreserved_typescript(ir: &Ir) -> Vec<String> {
+    let naming = Lang::TypeScript.naming();
+    let outputs = pktc::emit::output_files(ir, "ts", naming.reserved_stems, None);
+    let mut problems = Vec::new();
+    for file in generate(ir, &GenOptions::new(Lang::TypeScript)) {
+        let Some(output) = outputs.iter().find(|o| o.path == file.path) else {
+            assert_eq!(file.path.to_string_lossy(), "pkt_runtime.ts");
+            continue;
+        };
+        let (top, properties) = typescript_declarations(&file.contents);
+        assert!(!top.is_empty(), "{}: no declarations", file.path.display());
+        for name in top {
+            let schema = ir
+                .types
+                .iter()
+                .any(|d| naming.ident(NameKind::Type, &d.name) == name)
+                || ir
+                    .files
+                    .iter()
+                    .flat_map(|f| &f.consts)
+                    .any(|c| naming.ident(NameKind::Const, &c.name) == name);
+            if !schema && !name.starts_with('$') {
+                problems.push(format!("{}: declares `{name}`", file.path.display()));
+            }
+        }
+        for (interface, property) in properties {
+            let def = output
+                .file
+                .types
+                .iter()
+                .map(|&id| ir.ty(id))
+                .find(|d| naming.ident(NameKind::Type, &d.name) == interface)
+                .unwrap_or_else(|| panic!("interface {interface} is no schema type"));
+            let field = def
+                .kind
+                .fields()
+                .iter()
+                .any(|f| naming.member_ident(NameKind::Field, &f.name, def) == property);
+            if !field && !property.starts_with('$') {
+                problems.push(format!(
+                    "{}: interface {interface} has `{property}`",
+                    file.path.display()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_generated_typescript_name_is_a_schema_name_or_dollar_prefixed() {
+    let ir = checked_ir();
+    let problems = unreserved_typescript(&ir);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_typescript_reader_finds_declarations_and_properties() {
+    let (top, properties) = typescript_declarations(
+        "import * as $pkt from \"./pkt_runtime.js\";\n\
+         export const MAX: number = 3;\n\
+         const helper = 1;\n\
+         export interface Chat {\n    /** Doc. */\n    text: string;\n    $unknownFields: globalThis.Uint8Array;\n}\n\
+         export const Chat = {\n    memory: 4,\n};\n",
+    );
+    assert_eq!(top, ["$pkt", "MAX", "helper", "Chat", "Chat"]);
+    assert_eq!(
+        properties,
+        [
+            ("Chat".to_string(), "text".to_string()),
+            ("Chat".to_string(), "$unknownFields".to_string())
+        ]
+    );
+}
+
 /// Every member and type a backend renames ([`Naming::member`],
 /// [`Naming::type_name`]) carries its schema name in a comment right above
 /// its declaration (and its attributes), in every language, and no other
@@ -767,9 +894,26 @@ fn renamed_members_note_their_schema_name() {
                 }
             }
         }
-        assert!(
-            expected.len() > types_renamed && types_renamed > 0,
-            "no {} member or no type of the example schemas is renamed",
+        // A language that takes no name beside members (TypeScript) renames
+        // none; the others rename some member of the example schemas. Types
+        // likewise, where a language reserves names for them.
+        let takes_names = !(naming.members.is_empty()
+            && naming.inherited_members.is_empty()
+            && naming.variant_members.is_empty()
+            && naming.enum_members.is_empty()
+            && !naming.type_named_like_member_forbidden);
+        let takes_type_names =
+            !naming.prelude.is_empty() || naming.type_named_like_member_forbidden;
+        assert_eq!(
+            types_renamed > 0,
+            takes_type_names,
+            "{}: renamed {expected:?}",
+            naming.language
+        );
+        assert_eq!(
+            expected.len() > types_renamed,
+            takes_names,
+            "{}: renamed members {expected:?}",
             naming.language
         );
         for (name, ident) in &expected {

@@ -231,7 +231,13 @@ impl Backend for CSharpBackend {
 
     /// The type's codec and API, then, for structs, messages and unions, its
     /// value semantics as a second partial declaration (`value.rs`).
-    fn render_type(&self, cx: &Shared<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
+    fn render_type(
+        &self,
+        cx: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        _: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String {
         let t = templates();
         let gen = &cx.gen;
         let def = cx.ir.ty(id);
@@ -268,7 +274,13 @@ impl Backend for CSharpBackend {
 
     /// The constants class (if the file declares constants) and the types,
     /// inside the file's namespace.
-    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, types: Vec<String>) -> String {
+    fn render_file(
+        &self,
+        _: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        types: Vec<String>,
+    ) -> String {
         let t = templates();
         let mut items = Vec::new();
         if !file.file.consts.is_empty() {

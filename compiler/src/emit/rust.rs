@@ -144,11 +144,23 @@ impl Backend for RustBackend {
         }
     }
 
-    fn render_type(&self, cx: &Shared<'_>, file: &OutputFile<'_>, id: TypeId) -> String {
+    fn render_type(
+        &self,
+        cx: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String {
         cx.cx(file.file).render_type(templates(), id)
     }
 
-    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, items: Vec<String>) -> String {
+    fn render_file(
+        &self,
+        _: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        items: Vec<String>,
+    ) -> String {
         let consts = file
             .file
             .consts
