@@ -165,11 +165,11 @@ fn a_world_sends_only_what_changed() {
     assert_eq!(&delta[10..18], [1, 0, 0, 0, 3, 0, 0, 0]);
     // -0.0 differs from 0.0; the same NaN does not differ.
     let mut a = Vec3::default();
-    let mut b = a.clone();
+    let mut b = a;
     b.y = -0.0;
     assert_eq!(encode_delta(&b, &a), [1, 0b10, 0, 0, 0, 0x80]);
     a.z = f32::NAN;
-    b = a.clone();
+    b = a;
     assert_eq!(encode_delta(&b, &a), [0]);
 }
 
