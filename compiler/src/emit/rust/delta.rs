@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{layout, max::Marker, member_ident, Cx};
 use crate::delta::{compare, field_delta, Compare, FieldDelta};
 use crate::ir::*;
-use crate::names::{Lang, NameKind};
+use crate::names::NameKind;
 
 const PATH: &str = "::pkt_runtime::delta::";
 
@@ -158,7 +158,7 @@ impl Cx<'_> {
             )
         };
         DeltaView {
-            name: crate::names::ident(Lang::Rust, NameKind::Type, &def.name),
+            name: super::type_ident(def),
             allow_deprecated: def.deprecated
                 || fields.iter().any(|f| self.field_uses_deprecated(f)),
             patch_type: if format!("    type Patch = {};", tuple(&elems)).len() <= 100 {
