@@ -550,9 +550,27 @@ pub fn differs_fixed<T: Encode, const N: usize>(a: &T, b: &T) -> bool {
     x != y
 }
 
-/// Whether two values encode differently.
+/// Whether two values encode differently. Both are encoded into one
+/// buffer kept per thread, so that comparing allocates nothing once it has
+/// grown to the values' size.
 pub fn differs_encoded<T: Encode>(a: &T, b: &T) -> bool {
-    a.encoded_len() != b.encoded_len() || a.encode_to_vec_unchecked() != b.encode_to_vec_unchecked()
+    std::thread_local! {
+        static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+    }
+    let n = a.encoded_len();
+    if n != b.encoded_len() {
+        return true;
+    }
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut s) => {
+            s.clear();
+            a.encode_into_unchecked(&mut s);
+            b.encode_into_unchecked(&mut s);
+            s[..n] != s[n..]
+        }
+        // Only an `encode_raw` that compares values itself gets here.
+        Err(_) => a.encode_to_vec_unchecked() != b.encode_to_vec_unchecked(),
+    })
 }
 
 #[cfg(test)]
@@ -650,5 +668,9 @@ mod tests {
         assert!(!differs_fixed::<_, 4>(&f32::NAN, &f32::NAN));
         assert!(differs_encoded(&vec![0.0f64], &vec![-0.0f64]));
         assert!(!differs_encoded(&vec![1.5f64], &vec![1.5f64]));
+        assert!(differs_encoded(&vec![1.5f64, 2.0], &vec![1.5f64, 2.5]));
+        // The same NaNs, through the reused buffer.
+        let (a, b) = (vec![f64::NAN; 4], vec![f64::NAN; 4]);
+        assert!(!differs_encoded(&a, &b));
     }
 }
