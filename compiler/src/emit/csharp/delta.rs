@@ -104,7 +104,9 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                 write.extend(encode(&gen, &f.ty, &this, f.max));
                 write.push("int mid = d.Length;".to_string());
                 write.extend(encode(&gen, &f.ty, &base, f.max));
-                write.push(format!("if (d.KeepIfDiffers(at, at, mid)) d.Set(mask, {i});"));
+                write.push(format!(
+                    "if (d.KeepIfDiffers(at, at, mid)) d.Set(mask, {i});"
+                ));
                 let mut read = super::field_max(f, &field);
                 read.extend(gen.read_lines(&f.ty, &var, false, &cx));
                 (
@@ -211,7 +213,8 @@ impl MapCx<'_> {
             "int entries = 0;".to_string(),
             "for (int i = 0; i < no; i++)".to_string(),
         ];
-        let mut removed = vec!["if (cur != null && cur.ContainsKey(old.KeyAt(i))) continue;".into()];
+        let mut removed =
+            vec!["if (cur != null && cur.ContainsKey(old.KeyAt(i))) continue;".into()];
         removed.extend(encode(self.gen, kt, "old.KeyAt(i)", None));
         removed.push("entries++;".into());
         l.extend(block(removed));
