@@ -114,6 +114,16 @@ static class DeltaCases
         return c.Try(f[2], f[3], limits);
     }
 
+    // A null object encodes as its default: diffed and patched as one.
+    static string NullStats(string delta)
+    {
+        var e = new Entity();
+        e.Stats = null;
+        var same = Hex(e.EncodeDelta(new Entity()));
+        e.ApplyDelta(Unhex(delta));
+        return same + " " + Hex(e.ToArray());
+    }
+
     static int Main(string[] args)
     {
         using (var output = new StreamWriter(args[1]))
@@ -129,6 +139,7 @@ static class DeltaCases
                     case "Entity": r = Run(En, f); break;
                     case "World": r = Run(Wo, f); break;
                     case "Empty": r = Run(Em, f); break;
+                    case "NullStats": r = NullStats(f[2]); break;
                     default: throw new Exception("no type " + f[0]);
                 }
                 output.WriteLine(r);
@@ -350,6 +361,14 @@ fn crafted_cases(cases: &mut Vec<Case>) {
     cur.entities.get_mut(&1).unwrap().health = 90;
     cur.scores = BTreeMap::from([(1, -3)]);
     cases.push(apply_case("World", &base, &encode_delta(&cur, &base), &d));
+    let mut named = Entity::default();
+    named.stats.name = "x".into();
+    named.stats.pos.y = 2.0;
+    let delta = encode_delta(&named, &Entity::default());
+    cases.push(Case {
+        line: format!("NullStats\tnull\t{}", hex(&delta)),
+        expected: format!("0100000000 {}", hex(&named.encode_to_vec().unwrap())),
+    });
 }
 
 #[test]

@@ -123,15 +123,26 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                 } else {
                     "depth"
                 };
+                // A null object encodes as its default, so it is diffed as one.
+                let (cur, old, mut apply) = if gen.ir.ty(id).layout.is_fixed() {
+                    (this.clone(), base, Vec::new())
+                } else {
+                    (
+                        format!("({this} ?? new {q}())"),
+                        format!("({base} ?? new {q}())"),
+                        vec![format!("if ({this} == null) {this} = new {q}();")],
+                    )
+                };
                 let write = vec![
                     "int at = d.Length;".to_string(),
-                    format!("d.Nested(mask, {i}, at, {this}.WriteDelta({base}, d, {depth}));"),
+                    format!("d.Nested(mask, {i}, at, {cur}.WriteDelta({old}, d, {depth}));"),
                 ];
+                apply.push(format!("{this}.ApplyPatch({var});"));
                 (
                     format!("{q}.DeltaPatch"),
                     write,
-                    vec![format!("{var} = {this}.ReadDelta(ref r);")],
-                    vec![format!("{this}.ApplyPatch({var});")],
+                    vec![format!("{var} = {cur}.ReadDelta(ref r);")],
+                    apply,
                 )
             }
             FieldDelta::Map { key, value, nested } => {
@@ -240,8 +251,11 @@ impl MapCx<'_> {
         ];
         changed.extend(encode(self.gen, kt, "cur.KeyAt(i)", None));
         if self.nested {
-            changed.push("var v = cur.ValueAt(i);".into());
-            changed.push("if (v.WriteDelta(b, d, depth + 1)) entries++;".into());
+            changed.push(format!("var v = {};", self.or_default("cur.ValueAt(i)")));
+            changed.push(format!(
+                "if (v.WriteDelta({}, d, depth + 1)) entries++;",
+                self.or_default("b")
+            ));
             changed.push("else d.Truncate(kat);".into());
         } else {
             changed.push("int vat = d.Length;".into());
@@ -254,6 +268,20 @@ impl MapCx<'_> {
         l.push("d.EndCount(count, entries);".into());
         l.push(format!("d.Nested(mask, {i}, at, any || entries > 0);"));
         l
+    }
+
+    /// `expr`, or a new default value for a null object (which encodes
+    /// as the default).
+    fn or_default(&self, expr: &str) -> String {
+        match &self.value.ty {
+            Type::Named(r) if !self.gen.ir.ty(r.id).layout.is_fixed() => {
+                format!(
+                    "({expr} ?? new {}())",
+                    qualified(self.gen.ir, self.gen.ir.ty(r.id))
+                )
+            }
+            _ => expr.to_string(),
+        }
     }
 
     fn read(&self, this: &str, var: &str, patch: &str) -> Lines {
@@ -322,7 +350,10 @@ impl MapCx<'_> {
         let check = format!("global::Pkt.PktDelta.Changed(ref r, {order}, old, mp, k, at)");
         if self.nested {
             changed.push(format!("var b = {check};"));
-            changed.push("mp.Changes.Add(b.ReadDelta(ref r));".into());
+            changed.push(format!(
+                "mp.Changes.Add({}.ReadDelta(ref r));",
+                self.or_default("b")
+            ));
         } else {
             changed.push(format!("{check};"));
             changed.push(format!("{v} v;"));
@@ -344,7 +375,7 @@ impl MapCx<'_> {
         if self.nested {
             l.extend(block(vec![
                 format!("var k = {var}.ChangedKeys[i];"),
-                "var v = m[k];".into(),
+                format!("var v = {};", self.or_default("m[k]")),
                 format!("v.ApplyPatch({var}.Changes[i]);"),
                 "m[k] = v;".into(),
             ]));
