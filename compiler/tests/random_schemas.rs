@@ -289,7 +289,7 @@ fn build_rust(base: &Path, cases: &[Case]) -> Vec<String> {
                     .iter()
                     .map(|s| names::ident(Lang::Rust, NameKind::Field, s)),
             );
-            path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+            path.push(names::type_ident(Lang::Rust, def));
             let path = path.join("::");
             let _ = writeln!(lib, "    touch::<{path}>();");
             let viewed = matches!(def.kind, TypeKind::Message { .. } | TypeKind::Union { .. })

@@ -117,7 +117,7 @@ impl Backend for TypeList {
             "type",
             &TypeView {
                 kind: def.kind.keyword(),
-                name: NAMING.ident(NameKind::Type, &def.name),
+                name: NAMING.type_ident(def),
                 members,
             },
         )

@@ -388,7 +388,7 @@ fn cases() -> Cases {
             1 => limits[1] = rng.below(8),
             2 => limits[3] = rng.below(64),
             _ => {
-                limits[4] = rng.below(512);
+                limits[4] = rng.below(256);
                 limits[5] = rng.below(40);
             }
         }

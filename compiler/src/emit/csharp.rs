@@ -564,15 +564,27 @@ fn member_doc(doc: &[String], kind: NameKind, name: &str, owner: &TypeDef) -> Ve
     lines
 }
 
-fn type_ident(name: &str) -> String {
-    names::ident(Lang::CSharp, NameKind::Type, name)
+/// A declared type as written ([`Naming::type_name`]): `EncodeValue` for a
+/// struct `Encode`, which would have a generated member of its own name.
+fn type_ident(def: &TypeDef) -> String {
+    NAMING.type_ident(def)
+}
+
+/// The doc comment of a type, and a note of its schema name when the C#
+/// name is renamed.
+fn type_doc(def: &TypeDef) -> Vec<String> {
+    let mut lines = doc_lines(&def.doc);
+    if NAMING.is_type_renamed(def) {
+        lines.push(format!("// schema name: {}", def.name));
+    }
+    lines
 }
 
 /// The fully qualified C# name of a declared type.
 fn qualified(ir: &Ir, def: &TypeDef) -> String {
     match namespace(ir.namespace_of(def)) {
-        Some(ns) => format!("global::{ns}.{}", type_ident(&def.name)),
-        None => format!("global::{}", type_ident(&def.name)),
+        Some(ns) => format!("global::{ns}.{}", type_ident(def)),
+        None => format!("global::{}", type_ident(def)),
     }
 }
 
@@ -704,7 +716,10 @@ struct ConstView {
 
 /// The class holding a file's constants, named after its output file.
 pub fn consts_class(stem: &str) -> String {
-    format!("{}Constants", type_ident(stem))
+    format!(
+        "{}Constants",
+        names::ident(Lang::CSharp, NameKind::Type, stem)
+    )
 }
 
 fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
@@ -749,7 +764,7 @@ struct EnumValueView {
 }
 
 fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     EnumView {
         doc: doc_lines(&def.doc),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
@@ -862,9 +877,9 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     let [write_span, write_array, write_pointer] = write.map(code::Code::finish);
     let [read_span, read_array, read_pointer] = read.map(code::Code::finish);
     StructView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         size,
         fields: fields
             .iter()
@@ -1068,9 +1083,9 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
         });
     }
     MessageView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names,
         preserve_unknown,
@@ -1134,9 +1149,9 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
         ("ReadU16", "WriteU16")
     };
     UnionView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names: variants.iter().map(|v| string_literal(&v.path)).collect(),
         tag_type: prim_cs(tag),

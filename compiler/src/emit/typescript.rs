@@ -357,7 +357,7 @@ pub(crate) fn int_literal(p: Prim, v: i128) -> String {
 
 /// The type's name as written in its own file.
 pub(crate) fn type_ident(def: &TypeDef) -> String {
-    names::ident(crate::names::Lang::TypeScript, NameKind::Type, &def.name)
+    names::type_ident(crate::names::Lang::TypeScript, def)
 }
 
 /// A TypeScript string literal.

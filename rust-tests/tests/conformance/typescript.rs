@@ -100,11 +100,7 @@ fn render_module(ir: &Ir) -> String {
             continue;
         }
         used[def.file.0] = true;
-        let ts = format!(
-            "$m{}.{}",
-            def.file.0,
-            naming.ident(NameKind::Type, &def.name)
-        );
+        let ts = format!("$m{}.{}", def.file.0, naming.type_ident(def));
         let mut body = String::new();
         match &def.kind {
             TypeKind::Enum { .. } => unreachable!(),

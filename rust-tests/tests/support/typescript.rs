@@ -60,7 +60,7 @@ pub fn dispatch(ir: &Ir) -> String {
             "    \"{}\": {}.{},",
             qualified(ir, TypeId(i)),
             alias(&files[def.file.0].stem),
-            names::ident(Lang::TypeScript, NameKind::Type, &def.name)
+            names::type_ident(Lang::TypeScript, def)
         );
     }
     text.push_str("};\n");
