@@ -705,12 +705,9 @@ impl<'ir> Gen<'ir> {
             let mut part = Code::default();
             self.read_part(&mut part, e, &x, false, cx, d + 1);
             let part = part.finish();
-            let assign = format!("{x} = ");
-            match part.as_slice() {
-                [one] if one.starts_with(&assign) => {
-                    code.line(format!("{l}[{i}] = {}", &one[assign.len()..]))
-                }
-                _ => {
+            match only_assignment(&part, &x) {
+                Some(value) => code.line(format!("{l}[{i}] = {value}")),
+                None => {
                     code.line(format!("let {x}: {};", self.ts_type(&e.ty)));
                     for line in part {
                         code.line(line);
@@ -844,12 +841,9 @@ impl<'ir> Gen<'ir> {
         let mut body = Code::default();
         self.read(&mut body, &f.ty, &local, false, cx, 0);
         let body = body.finish();
-        let assign = format!("{local} = ");
-        match body.as_slice() {
-            [one] if one.starts_with(&assign) => {
-                code.line(format!("const {local}: {ty} = {}", &one[assign.len()..]))
-            }
-            _ => {
+        match only_assignment(&body, &local) {
+            Some(value) => code.line(format!("const {local}: {ty} = {value}")),
+            None => {
                 code.line(format!("let {local}: {ty};"));
                 for l in body {
                     code.line(l);
@@ -1118,6 +1112,15 @@ fn uses(lines: &[String], word: &str) -> bool {
             !before.is_some_and(ident) && before != Some('.') && !after.is_some_and(ident)
         })
     })
+}
+
+/// `value;` when `lines` is the one statement `{target} = value;`, which a
+/// declaration or a store can take over.
+fn only_assignment<'a>(lines: &'a [String], target: &str) -> Option<&'a str> {
+    match lines {
+        [one] => one.strip_prefix(target)?.strip_prefix(" = "),
+        _ => None,
+    }
 }
 
 /// A parameter's name: `_name` where the body does not use it.
