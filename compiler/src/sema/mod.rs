@@ -11,6 +11,7 @@ mod layout;
 mod lower;
 pub(crate) mod memory;
 mod naming;
+mod quantize;
 mod size;
 
 use crate::diag::Diagnostic;

@@ -441,6 +441,7 @@ mod tests {
                 ty: Type::Prim(Prim::U32),
                 default: None,
                 max: None,
+                quantize: None,
                 deprecated: false,
                 deprecated_note: None,
                 layout: Layout::Fixed { size: 4 },
