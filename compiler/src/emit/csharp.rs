@@ -23,8 +23,7 @@ use super::output;
 use super::templates::Templates;
 use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::{
-    EnumValue, Field, FileIr, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant,
-    NAN_F64_BITS,
+    EnumValue, Field, FileIr, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Variant, NAN_F64_BITS,
 };
 use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
@@ -841,8 +840,7 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
-        let member = format!("{}.{}", gen.ir.qualified_name(def), f.name);
-        let gen = gen.for_member(&member);
+        let gen = gen.for_member(&f.path);
         for (k, &access) in kinds.iter().enumerate() {
             write[k].lines(&gen.fixed_write(access, &f.ty, &name, &off, 0));
             read[k].lines(&gen.fixed_read(access, &f.ty, &name, &off, 0));
@@ -983,9 +981,8 @@ struct MessageFieldRead<'a> {
     field: &'a str,
     max: Lines,
     read: Lines,
-    /// Model bytes of a non-empty default string, charged as if
-    /// materialised (as in Rust).
-    default_bytes: Option<usize>,
+    /// [`Field::default_charge`].
+    default_bytes: Option<u64>,
     reset: Lines,
 }
 
@@ -1018,17 +1015,15 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     let mut field_names = Vec::new();
     for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
-        // Errors name the field as `Type.field`, as the Rust runtime does.
-        let schema_name = format!("{}.{}", gen.ir.qualified_name(def), f.name);
-        let gen = &gen.for_member(&schema_name);
+        let gen = &gen.for_member(&f.path);
         constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
         gen.write(&mut write, &f.ty, &name, f.max, 0);
-        field_names.push(string_literal(&schema_name));
+        field_names.push(string_literal(&f.path));
         // Errors name the field through IPktNamed: no string in the hot path.
         let field = format!("this, {index}");
         let cx = ReadCx {
             field: &field,
-            place: schema_name.clone(),
+            place: f.path.clone(),
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.boxed_memory(&f.ty)),
         };
@@ -1038,10 +1033,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
                     field: &field,
                     max: field_max(f, &field),
                     read: gen.read_lines(&f.ty, &name, true, &cx),
-                    default_bytes: match &f.default {
-                        Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
-                        _ => None,
-                    },
+                    default_bytes: f.default_charge,
                     reset: gen.reset(&f.ty, &name, f.default.as_ref()),
                 };
                 read.lines(&templates().lines("codec/message_field_read", &view));
@@ -1134,10 +1126,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
         name: type_ident(&def.name),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
-        field_names: variants
-            .iter()
-            .map(|v| string_literal(&format!("{}.{}", gen.ir.qualified_name(def), v.name)))
-            .collect(),
+        field_names: variants.iter().map(|v| string_literal(&v.path)).collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
         read_tag,
@@ -1146,8 +1135,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
             .iter()
             .enumerate()
             .map(|(index, v)| {
-                let member = format!("{}.{}", gen.ir.qualified_name(def), v.name);
-                let gen = &gen.for_member(&member);
+                let gen = &gen.for_member(&v.path);
                 let mut size = Lines::new();
                 let constant = [
                     (u64::from(wire::union_header(tag)), "header".to_string()),
@@ -1162,7 +1150,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
                 let field = format!("v, {index}");
                 let cx = ReadCx {
                     field: &field,
-                    place: member.clone(),
+                    place: v.path.clone(),
                     fresh: "false",
                     boxed: v.cyclic.then(|| gen.boxed_memory(&v.ty)),
                 };

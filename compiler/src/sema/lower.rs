@@ -663,9 +663,11 @@ impl Lowerer<'_> {
             let Some(ty) = ty else { continue };
             out.push(Field {
                 name: f.name.name.clone(),
+                path: String::new(),
                 doc: f.doc.clone(),
                 ty,
                 default,
+                default_charge: None,
                 max,
                 quantize,
                 deprecated,
@@ -1230,6 +1232,7 @@ impl Lowerer<'_> {
             let Some(ty) = ty else { continue };
             variants.push(Variant {
                 name: v.name.name.clone(),
+                path: String::new(),
                 doc: v.doc.clone(),
                 tag: n,
                 ty,
