@@ -248,6 +248,19 @@ mod tests {
     }
 
     #[test]
+    fn the_example_of_the_wire_format_document() {
+        // docs/wire-format.md, "Quantized floats".
+        assert_eq!((12.345f64 + 4096.0) / 0.01, 410_834.5);
+        assert_eq!(encode(&POS, 12.345).unwrap(), [0xd3, 0x44, 0x06, 0x00]);
+        assert_eq!(
+            decode(&POS, &[0xd3, 0x44, 0x06, 0x00]).unwrap(),
+            12.350000000000364
+        );
+        assert_eq!(encode(&POS, 4096.0).unwrap(), [0x00, 0x80, 0x0c, 0x00]);
+        assert!(encode(&POS, 4096.001).is_err());
+    }
+
+    #[test]
     fn negative_zero_is_zero() {
         assert_eq!(UNIT.quantize(-0.0), Some(0));
         assert_eq!(encode(&UNIT, -0.0).unwrap(), [0]);
