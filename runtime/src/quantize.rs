@@ -16,7 +16,9 @@
 
 use std::borrow::Cow;
 
-use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader, Writer};
+use crate::{
+    DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FixedSize, Reader, Writer,
+};
 
 /// One field's quantization, as the schema declares it: generated code
 /// holds it in a constant.
@@ -140,6 +142,172 @@ impl Quantize {
         let q = self.read(r)?;
         Ok(self.dequantize_f32(q).unwrap_or(self.min as f32))
     }
+}
+
+// What generated code calls, with the field's quantization as literals
+// (`min, max, step, steps`), which the compiler folds.
+
+/// [`Quantize::check`].
+#[inline]
+pub fn check(
+    field: &'static str,
+    v: f64,
+    min: f64,
+    max: f64,
+    step: f64,
+    steps: u64,
+) -> Result<(), EncodeError> {
+    Quantize::new(min, max, step, steps).check(v, field)
+}
+
+/// [`Quantize::put`].
+#[inline]
+pub fn put(w: &mut Writer<'_>, v: f64, min: f64, max: f64, step: f64, steps: u64) {
+    Quantize::new(min, max, step, steps).put(w, v);
+}
+
+/// [`Quantize::read_f32`].
+#[inline]
+pub fn read_f32(
+    r: &mut Reader<'_>,
+    min: f64,
+    max: f64,
+    step: f64,
+    steps: u64,
+) -> Result<f32, DecodeError> {
+    Quantize::new(min, max, step, steps).read_f32(r)
+}
+
+/// [`Quantize::read_f64`].
+#[inline]
+pub fn read_f64(
+    r: &mut Reader<'_>,
+    min: f64,
+    max: f64,
+    step: f64,
+    steps: u64,
+) -> Result<f64, DecodeError> {
+    Quantize::new(min, max, step, steps).read_f64(r)
+}
+
+/// Writes the stored integer of `v` into `out`, a fixed-size struct's bytes
+/// of the field (checked first, as [`Quantize::put`]).
+#[inline]
+pub fn write_fixed(out: &mut [u8], v: f64, min: f64, max: f64, step: f64, steps: u64) {
+    let q = Quantize::new(min, max, step, steps)
+        .quantize(v)
+        .unwrap_or(0);
+    let width = stored_width(steps);
+    out[..width].copy_from_slice(&q.to_le_bytes()[..width]);
+}
+
+/// The value of the stored integer in `bytes`, a fixed-size struct's bytes
+/// of the field at absolute `offset`: [`DecodeErrorKind::InvalidQuantized`]
+/// there when it is more than `steps`.
+#[inline]
+pub fn read_fixed_f64(
+    bytes: &[u8],
+    offset: usize,
+    min: f64,
+    max: f64,
+    step: f64,
+    steps: u64,
+) -> Result<f64, DecodeError> {
+    let q = read_stored(bytes, offset, steps)?;
+    Ok(Quantize::new(min, max, step, steps)
+        .dequantize(q)
+        .unwrap_or(min))
+}
+
+/// [`read_fixed_f64`] rounded to `f32`.
+#[inline]
+pub fn read_fixed_f32(
+    bytes: &[u8],
+    offset: usize,
+    min: f64,
+    max: f64,
+    step: f64,
+    steps: u64,
+) -> Result<f32, DecodeError> {
+    read_fixed_f64(bytes, offset, min, max, step, steps).map(|v| v as f32)
+}
+
+/// The value of the stored integer in `bytes`, which
+/// [`FixedSize::is_valid`] of [`Stored`] accepted.
+#[inline]
+pub fn read_valid_f64(bytes: &[u8], min: f64, max: f64, step: f64, steps: u64) -> f64 {
+    let q = le(bytes, stored_width(steps));
+    Quantize::new(min, max, step, steps)
+        .dequantize(q)
+        .unwrap_or(min)
+}
+
+/// [`read_valid_f64`] rounded to `f32`.
+#[inline]
+pub fn read_valid_f32(bytes: &[u8], min: f64, max: f64, step: f64, steps: u64) -> f32 {
+    read_valid_f64(bytes, min, max, step, steps) as f32
+}
+
+/// The stored integer of a quantized field of at most `STEPS` steps, as a
+/// [`FixedSize`] value: what a fixed-size struct's validation and error
+/// paths (`fixed_is_valid!`, [`crate::fixed::Fields`]) read of the field.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stored<const STEPS: u64>(pub u64);
+
+/// The stored integer at the front of `bytes` (absolute `offset`), at most
+/// `steps`.
+#[inline]
+fn read_stored(bytes: &[u8], offset: usize, steps: u64) -> Result<u64, DecodeError> {
+    let width = stored_width(steps);
+    let Some(b) = bytes.get(..width) else {
+        return Err(DecodeError::new(
+            DecodeErrorKind::UnexpectedEnd {
+                needed: width,
+                remaining: bytes.len(),
+            },
+            offset,
+        ));
+    };
+    let q = le(b, width);
+    if q > steps {
+        return Err(DecodeError::new(
+            DecodeErrorKind::InvalidQuantized { value: q, steps },
+            offset,
+        ));
+    }
+    Ok(q)
+}
+
+impl<const STEPS: u64> FixedSize for Stored<STEPS> {
+    const SIZE: usize = stored_width(STEPS);
+
+    #[inline]
+    fn write_fixed(&self, out: &mut [u8]) {
+        out.copy_from_slice(&self.0.to_le_bytes()[..Self::SIZE]);
+    }
+
+    #[inline]
+    fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError> {
+        read_stored(bytes, offset, STEPS).map(Self)
+    }
+
+    #[inline]
+    fn is_valid(bytes: &[u8]) -> bool {
+        le(bytes, Self::SIZE) <= STEPS
+    }
+
+    #[inline]
+    fn read_valid(bytes: &[u8]) -> Self {
+        Self(le(bytes, Self::SIZE))
+    }
+}
+
+/// The little-endian integer of `bytes[..width]`.
+#[inline]
+fn le(bytes: &[u8], width: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..width].copy_from_slice(&bytes[..width]);
+    u64::from_le_bytes(b)
 }
 
 /// Bytes of the smallest unsigned integer that holds `steps`.

@@ -235,6 +235,14 @@ impl Backend for CSharpBackend {
         let t = templates();
         let gen = &cx.gen;
         let def = cx.ir.ty(id);
+        if let Some(f) = def.kind.fields().iter().find(|f| f.quantize.is_some()) {
+            // The C# compiler stops here, naming the field, rather than
+            // build code that reads the stored integer as a float.
+            return format!(
+                "#error pktc does not generate C# for quantized floats (@quantize) yet: {}",
+                f.path
+            );
+        }
         let codec = match &def.kind {
             TypeKind::Enum { base, values } => t.render("enum", &enum_view(def, *base, values)),
             TypeKind::Struct { fields } if !def.layout.is_fixed() => t.render(

@@ -1,0 +1,269 @@
+//! Quantized floats (`@quantize`) in generated Rust: `schemas/quantized/`
+//! encoded, decoded and viewed in every shape (a fixed-size struct, one
+//! inside another and in an array, a list of them, a variable-size struct,
+//! a message, a union), values outside a range refused naming the field,
+//! stored integers past their steps refused at their offset on every path.
+
+use pkt_runtime::quantize::Quantize;
+use pkt_runtime::{Decode, DecodeErrorKind, Encode, EncodeErrorKind};
+use pkt_rust_tests::quantized_output::test::quantized::{Body, Event, Moved, Named, Pos};
+use pkt_test_support::{hex, scaled, Rng};
+
+const FLAG: Quantize = Quantize::new(0.0, 1.0, 0.5, 2);
+const X: Quantize = Quantize::new(-128.0, 128.0, 1.0, 256);
+const Y: Quantize = Quantize::new(-4096.0, 4096.0, 0.01, 819_200);
+const Z: Quantize = Quantize::new(0.0, 8_589_934_592.0, 1.0, 1 << 33);
+const HEADING: Quantize = Quantize::new(-3.125, 3.125, 0.001, 6250);
+const SPEED: Quantize = Quantize::new(0.0, 100.0, 0.25, 400);
+const ANGLE: Quantize = Quantize::new(-180.0, 180.0, 0.0001, 3_600_000);
+
+/// A representable value: a stored integer, then its value (edges often).
+fn pick(rng: &mut Rng, q: &Quantize) -> u64 {
+    match rng.below(4) {
+        0 => 0,
+        1 => q.steps,
+        _ => rng.below(q.steps + 1),
+    }
+}
+
+fn f32_of(rng: &mut Rng, q: &Quantize) -> f32 {
+    let n = pick(rng, q);
+    q.dequantize_f32(n).expect("within the steps")
+}
+
+fn f64_of(rng: &mut Rng, q: &Quantize) -> f64 {
+    let n = pick(rng, q);
+    q.dequantize(n).expect("within the steps")
+}
+
+fn pos(rng: &mut Rng) -> Pos {
+    Pos {
+        flag: f64_of(rng, &FLAG),
+        x: f32_of(rng, &X),
+        y: f32_of(rng, &Y),
+        z: f64_of(rng, &Z),
+    }
+}
+
+fn moved(rng: &mut Rng) -> Moved {
+    let path = (0..rng.below(4)).map(|_| pos(rng)).collect();
+    let body = rng.chance(2).then(|| Body {
+        at: pos(rng),
+        corners: [pos(rng), pos(rng)],
+        mass: f32::from_bits(rng.next() as u32 & 0x3fff_ffff),
+        alive: rng.chance(2),
+    });
+    Moved {
+        id: rng.next() as u32,
+        at: pos(rng),
+        speed: f32_of(rng, &SPEED),
+        path,
+        body,
+        named: Named {
+            name: "n".repeat(rng.index(3)),
+            heading: f32_of(rng, &HEADING),
+        },
+        angle: f64_of(rng, &ANGLE),
+    }
+}
+
+#[test]
+fn a_struct_is_its_stored_integers() {
+    let p = Pos {
+        flag: 1.0,
+        x: -128.0,
+        y: 4096.0,
+        z: 8_589_934_592.0,
+    };
+    let bytes = p.encode_to_vec().expect("in range");
+    assert_eq!(hex::encode(&bytes), "02000000800c000000000002000000");
+    assert_eq!(<Pos as pkt_runtime::FixedSize>::SIZE, 15);
+    assert_eq!(Pos::decode(&bytes), Ok(p));
+    // min + q * step, rounded to f32: -4096 + 409,650 * 0.01.
+    let mut mid = bytes.clone();
+    mid[3..7].copy_from_slice(&409_650u32.to_le_bytes());
+    assert_eq!(
+        Pos::decode(&mid).expect("valid").y,
+        (-4096.0 + 409_650.0 * 0.01) as f32
+    );
+    // A value between two steps is written as the nearest, ties away
+    // from zero: (0.25 - 0) / 0.5 = 0.5 is step 1.
+    let tie = Pos { flag: 0.25, ..p };
+    assert_eq!(tie.encode_to_vec().expect("in range")[0], 1);
+}
+
+#[test]
+fn representable_values_round_trip_in_every_shape() {
+    let mut rng = Rng(0x9a17_3e55);
+    let n = scaled(300, 30_000);
+    for i in 0..n {
+        let m = moved(&mut rng);
+        let bytes = m.encode_to_vec().unwrap_or_else(|e| panic!("{i}: {e}"));
+        let back = Moved::decode(&bytes).unwrap_or_else(|e| panic!("{i}: {e}"));
+        assert_eq!(back, m, "{i}");
+        assert_eq!(Moved::view(&bytes).expect("views").to_owned(), m, "{i}");
+        let mut into = moved(&mut rng);
+        into.decode_into(&bytes).expect("decodes into");
+        assert_eq!(into, m, "{i}");
+        for e in [Event::Move(m.clone()), Event::Place(m.at)] {
+            let bytes = e.encode_to_vec().expect("in range");
+            assert_eq!(Event::decode(&bytes), Ok(e.clone()), "{i}");
+            assert_eq!(Event::view(&bytes).expect("views").to_owned(), e, "{i}");
+        }
+        let list = m.path.encode_to_vec().expect("in range");
+        assert_eq!(Vec::<Pos>::decode(&list), Ok(m.path.clone()), "{i}");
+    }
+}
+
+/// Every quantized place in a `Moved`, by the field its error names.
+fn places() -> Vec<(&'static str, fn(&mut Moved, f64))> {
+    vec![
+        ("test.quantized.Pos.flag", |m, v| m.at.flag = v),
+        ("test.quantized.Pos.x", |m, v| m.at.x = v as f32),
+        ("test.quantized.Moved.speed", |m, v| m.speed = v as f32),
+        ("test.quantized.Pos.y", |m, v| m.path[1].y = v as f32),
+        ("test.quantized.Pos.z", |m, v| {
+            m.body.as_mut().expect("a body").corners[1].z = v
+        }),
+        ("test.quantized.Pos.z", |m, v| {
+            m.body.as_mut().expect("a body").at.z = v
+        }),
+        ("test.quantized.Named.heading", |m, v| {
+            m.named.heading = v as f32
+        }),
+        ("test.quantized.Moved.angle", |m, v| m.angle = v),
+    ]
+}
+
+#[test]
+fn values_outside_a_range_are_refused_naming_the_field() {
+    let mut rng = Rng(7);
+    let mut base = moved(&mut rng);
+    base.path = vec![pos(&mut rng), pos(&mut rng)];
+    base.body = Some(Body {
+        at: pos(&mut rng),
+        corners: [pos(&mut rng), pos(&mut rng)],
+        mass: 1.0,
+        alive: true,
+    });
+    base.encode_to_vec().expect("the base is in range");
+    // Far outside, just outside (an f32 field's nearest f32 beyond its
+    // bounds), NaN and the infinities.
+    let outside = [
+        1e300,
+        -1e300,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::from(f32::MAX),
+    ];
+    for (field, set) in places() {
+        for v in outside {
+            let mut m = base.clone();
+            set(&mut m, v);
+            let e = m.encode_to_vec().expect_err(field);
+            assert_eq!(
+                e.kind(),
+                &EncodeErrorKind::OutOfRange {
+                    field: field.into()
+                },
+                "{field} = {v}"
+            );
+            assert_eq!(
+                m.check_limits().map_err(|e| e.to_string()),
+                Err(e.to_string())
+            );
+            let mut out = vec![9u8];
+            assert!(m.encode_into(&mut out).is_err());
+            assert_eq!(out, [9], "nothing written");
+            let e = Event::Move(m).encode_to_vec().expect_err(field);
+            assert!(matches!(e.kind(), EncodeErrorKind::OutOfRange { .. }));
+        }
+    }
+    // Just above the max and below the min, in f64.
+    let mut m = base.clone();
+    m.angle = 180f64.next_up();
+    assert!(m.encode_to_vec().is_err());
+    m.angle = (-180f64).next_down();
+    assert!(m.encode_to_vec().is_err());
+    m.angle = -0.0;
+    assert!(m.encode_to_vec().is_ok());
+    // A fixed-size struct alone, in a list, in a union.
+    let bad = Pos {
+        y: f32::NAN,
+        ..base.at
+    };
+    for e in [
+        bad.encode_to_vec().unwrap_err(),
+        vec![base.at, bad].encode_to_vec().unwrap_err(),
+        Event::Place(bad).encode_to_vec().unwrap_err(),
+    ] {
+        assert_eq!(
+            e.to_string(),
+            "field `test.quantized.Pos.y` is outside its quantized range"
+        );
+    }
+}
+
+#[test]
+fn stored_integers_past_their_steps_are_refused_at_their_offset() {
+    let mut rng = Rng(11);
+    let mut m = moved(&mut rng);
+    m.path = vec![pos(&mut rng), pos(&mut rng), pos(&mut rng)];
+    let bytes = m.encode_to_vec().expect("in range");
+    // length 4, id 4, at 15 (y at 3..7), speed 2, path count 4, then 15
+    // per element.
+    let at_y = 4 + 4 + 3;
+    let speed = 4 + 4 + 15;
+    let path_y = |i: usize| speed + 2 + 4 + 15 * i + 3;
+    let cases: Vec<(usize, Vec<u8>, u64)> = vec![
+        (at_y, 819_201u32.to_le_bytes().to_vec(), 819_200),
+        (at_y, u32::MAX.to_le_bytes().to_vec(), 819_200),
+        (speed, 401u16.to_le_bytes().to_vec(), 400),
+        (path_y(0), 819_201u32.to_le_bytes().to_vec(), 819_200),
+        (path_y(2), 819_201u32.to_le_bytes().to_vec(), 819_200),
+    ];
+    for (at, stored, steps) in cases {
+        let mut hostile = bytes.clone();
+        hostile[at..at + stored.len()].copy_from_slice(&stored);
+        let value = {
+            let mut b = [0u8; 8];
+            b[..stored.len()].copy_from_slice(&stored);
+            u64::from_le_bytes(b)
+        };
+        let kind = DecodeErrorKind::InvalidQuantized { value, steps };
+        let e = Moved::decode(&hostile).expect_err("past the steps");
+        assert_eq!((e.kind(), e.offset()), (&kind, at), "decode at {at}");
+        let e = Moved::view(&hostile).expect_err("past the steps");
+        assert_eq!((e.kind(), e.offset()), (&kind, at), "view at {at}");
+        let mut into = m.clone();
+        let e = into.decode_into(&hostile).expect_err("past the steps");
+        assert_eq!((e.kind(), e.offset()), (&kind, at), "decode_into at {at}");
+    }
+    // A fixed-size struct alone, and a list of them (the bulk path checks
+    // every element before reading any).
+    let mut one = m.at.encode_to_vec().expect("in range");
+    one[0] = 3;
+    let e = Pos::decode(&one).expect_err("3 of 2 steps");
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (&DecodeErrorKind::InvalidQuantized { value: 3, steps: 2 }, 0)
+    );
+    let mut list = m.path.encode_to_vec().expect("in range");
+    let z = 4 + 15 * 2 + 7;
+    list[z..z + 8].copy_from_slice(&((1u64 << 33) + 1).to_le_bytes());
+    let e = Vec::<Pos>::decode(&list).expect_err("past 2^33");
+    assert_eq!(e.offset(), z);
+    // Cut short inside a stored integer: UnexpectedEnd at the integer.
+    let e = Pos::decode(&one[..5]).expect_err("short");
+    assert!(
+        matches!(e.kind(), DecodeErrorKind::InvalidQuantized { .. }),
+        "{e}"
+    );
+    let e = Pos::decode(&m.at.encode_to_vec().expect("in range")[..5]).expect_err("short");
+    assert_eq!(e.offset(), 3, "{e}");
+    assert!(
+        matches!(e.kind(), DecodeErrorKind::UnexpectedEnd { .. }),
+        "{e}"
+    );
+}
