@@ -33,12 +33,6 @@ fn main() -> Result<(), pktc::Error> {
         .out_dir(out.join("same_stem"))
         .compile(&["../schemas/same_stem/top.pkt"])?;
 
-    // Quantized floats (`@quantize`), apart from `schemas/` while only the
-    // Rust backend generates them.
-    pktc::Config::new()
-        .out_dir(out.join("quantized"))
-        .compile(&["../schemas/quantized/quantized.pkt"])?;
-
     let checked = pktc::check(&schemas).map_err(pktc::Error::Schema)?;
     let mut table = String::from(
         "/// Every generated type by qualified schema name, with the property\n\

@@ -101,10 +101,6 @@ fn main() {
             "quantize_rounds_as_the_rust_runtime_does",
             quantize_rounds_as_the_rust_runtime_does,
         ),
-        trial(
-            "quantized_fields_stop_the_csharp_build_naming_the_field",
-            quantized_fields_stop_the_csharp_build_naming_the_field,
-        ),
     ]);
     common::run(trials)
 }
@@ -919,45 +915,4 @@ static class QuantizeCases
     }
     assert_eq!(actual.lines().count(), lines, "one answer per case");
     eprintln!("quantize: {lines} cases, Rust and C# agree");
-}
-
-/// Until the C# backend generates quantized fields, a type with one is an
-/// `#error` naming the field, which stops the C# build with that message.
-fn quantized_fields_stop_the_csharp_build_naming_the_field() {
-    let files = generate_for(Path::new("schemas/quantized/quantized.pkt"), false);
-    let text = &files
-        .iter()
-        .find(|f| f.path == Path::new("quantized.cs"))
-        .expect("quantized.cs")
-        .contents;
-    for field in ["Pos.flag", "Named.heading", "Moved.speed"] {
-        let line = format!(
-            "#error pktc does not generate C# for quantized floats (@quantize) yet: test.quantized.{field}"
-        );
-        assert!(text.contains(&line), "{line}\n{text}");
-    }
-    if !mono_available() {
-        return;
-    }
-    let dir = work_dir("quantized");
-    let mut args = vec!["-nologo".to_owned(), "-target:library".to_owned()];
-    for f in &files {
-        std::fs::write(dir.join(&f.path), &f.contents).expect("write");
-        args.push(dir.join(&f.path).display().to_string());
-    }
-    let out = Command::new("mcs")
-        .args(&args)
-        .current_dir(&dir)
-        .output()
-        .expect("run mcs");
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(!out.status.success(), "{said}");
-    assert!(
-        said.contains("error CS1029") && said.contains("test.quantized.Pos.flag"),
-        "{said}"
-    );
 }

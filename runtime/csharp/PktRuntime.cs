@@ -1186,10 +1186,7 @@ namespace Pkt
                 q = 0;
                 return false;
             }
-            double diff = v - Min;
-            double quotient = diff / Step;
-            q = (ulong)global::System.Math.Round(quotient, global::System.MidpointRounding.AwayFromZero);
-            if (q > Steps) q = Steps;
+            q = Store(v, Min, Max, Step, Steps, null);
             return true;
         }
 
@@ -1213,8 +1210,7 @@ namespace Pkt
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public double Value(ulong q, long at)
         {
-            if (q > Steps) throw new PktDecodeException(PktDecodeReason.InvalidQuantized, at, Detail(q));
-            return Dequantize(q);
+            return Load(q, Min, Step, Steps, at);
         }
 
         /// <summary><see cref="Value"/> rounded to float, for f32 fields.</summary>
@@ -1261,7 +1257,7 @@ namespace Pkt
                 case 4: q = r.ReadU32(); break;
                 default: q = r.ReadU64(); break;
             }
-            if (q > Steps) throw r.Error(PktDecodeReason.InvalidQuantized, at, Detail(q));
+            CheckStored(q, Steps, ref r, at);
             return q;
         }
 
@@ -1274,17 +1270,79 @@ namespace Pkt
             return Min + scaled;
         }
 
+        // What generated code calls, with the field's quantization as
+        // literals, so that no PktQuantize object is needed.
+
+        /// <summary>The stored integer of <paramref name="v"/> for a field of <paramref name="steps"/> steps, or a PktEncodeException naming <paramref name="field"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static ulong Store(double v, double min, double max, double step, ulong steps, string field)
+        {
+            if (!(v >= min && v <= max)) throw OutOfRange(field);
+            double diff = v - min;
+            double quotient = diff / step;
+            ulong q = (ulong)global::System.Math.Round(quotient, global::System.MidpointRounding.AwayFromZero);
+            return q > steps ? steps : q;
+        }
+
+        /// <summary>The value of stored integer <paramref name="q"/>, read at absolute offset <paramref name="at"/>; InvalidQuantized there when it is more than <paramref name="steps"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static double Load(ulong q, double min, double step, ulong steps, long at)
+        {
+            if (q > steps) throw new PktDecodeException(PktDecodeReason.InvalidQuantized, at, Detail(q, steps));
+            double scaled = (double)q * step;
+            return min + scaled;
+        }
+
+        /// <summary>Throws InvalidQuantized at <paramref name="at"/> of <paramref name="r"/> when <paramref name="q"/> is more than <paramref name="steps"/>.</summary>
+        public static void CheckStored(ulong q, ulong steps, ref PktReader r, int at)
+        {
+            if (q > steps) throw r.Error(PktDecodeReason.InvalidQuantized, at, Detail(q, steps));
+        }
+
+        /// <summary>Writes the stored integer of <paramref name="v"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void Write(ref PktWriter w, double v, double min, double max, double step, ulong steps, string field)
+        {
+            ulong q = Store(v, min, max, step, steps, field);
+            switch (StoredWidth(steps))
+            {
+                case 1: w.WriteU8((byte)q); break;
+                case 2: w.WriteU16((ushort)q); break;
+                case 4: w.WriteU32((uint)q); break;
+                default: w.WriteU64(q); break;
+            }
+        }
+
+        /// <summary>Reads a stored integer and returns its value.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static double Read(ref PktReader r, double min, double step, ulong steps)
+        {
+            int at = r.Position;
+            ulong q;
+            switch (StoredWidth(steps))
+            {
+                case 1: q = r.ReadU8(); break;
+                case 2: q = r.ReadU16(); break;
+                case 4: q = r.ReadU32(); break;
+                default: q = r.ReadU64(); break;
+            }
+            CheckStored(q, steps, ref r, at);
+            double scaled = (double)q * step;
+            return min + scaled;
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static string Detail(ulong q, ulong steps)
+        {
+            return "quantized value " + q + " is more than the field's " + steps + " steps";
+        }
+
         [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
         private static PktEncodeException OutOfRange(string field)
         {
             return new PktEncodeException("field `" + field + "` is outside its quantized range");
         }
 
-        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-        private string Detail(ulong q)
-        {
-            return "quantized value " + q + " is more than the field's " + Steps + " steps";
-        }
     }
 
     /// <summary>Default values of long arrays, for the initialisers of generated fields (short ones are written out).</summary>

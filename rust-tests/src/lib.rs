@@ -18,11 +18,6 @@ pub mod same_stem_output {
     include!(concat!(env!("OUT_DIR"), "/same_stem/mod.rs"));
 }
 
-/// `schemas/quantized/`: quantized floats (`@quantize`).
-pub mod quantized_output {
-    include!(concat!(env!("OUT_DIR"), "/quantized/mod.rs"));
-}
-
 pub mod deep;
 pub mod fuzzing;
 pub mod props;

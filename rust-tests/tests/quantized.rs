@@ -1,12 +1,16 @@
-//! Quantized floats (`@quantize`) in generated Rust: `schemas/quantized/`
+//! Quantized floats (`@quantize`) in generated Rust and C#: `schemas/quantized.pkt`
 //! encoded, decoded and viewed in every shape (a fixed-size struct, one
 //! inside another and in an array, a list of them, a variable-size struct,
 //! a message, a union), values outside a range refused naming the field,
 //! stored integers past their steps refused at their offset on every path.
 
+mod support;
+
+use support::mono;
+
 use pkt_runtime::quantize::Quantize;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, EncodeErrorKind};
-use pkt_rust_tests::quantized_output::test::quantized::{Body, Event, Moved, Named, Pos};
+use pkt_rust_tests::test::quantized::{Body, Event, Moved, Named, Pos};
 use pkt_test_support::{hex, scaled, Rng};
 
 const FLAG: Quantize = Quantize::new(0.0, 1.0, 0.5, 2);
@@ -265,5 +269,189 @@ fn stored_integers_past_their_steps_are_refused_at_their_offset() {
     assert!(
         matches!(e.kind(), DecodeErrorKind::UnexpectedEnd { .. }),
         "{e}"
+    );
+}
+
+/// The C# program of `csharp_decodes_encodes_and_refuses_as_rust_does`:
+/// each line `Type hex` is decoded and written back (`ok hex`) or refused
+/// (`error Reason offset`); `bad hex` decodes a `Moved` and encodes it with
+/// one field out of range each way, printing each refusal.
+const PROGRAM: &str = r#"using System;
+using System.IO;
+using System.Text;
+using Pkt;
+using Test.Quantized;
+
+static class QuantizedCases
+{
+    static byte[] Bytes(string hex)
+    {
+        var b = new byte[hex.Length / 2];
+        for (int i = 0; i < b.Length; i++) b[i] = Convert.ToByte(hex.Substring(2 * i, 2), 16);
+        return b;
+    }
+
+    static string Hex(byte[] b)
+    {
+        var s = new StringBuilder();
+        foreach (var x in b) s.Append(x.ToString("x2"));
+        return s.ToString();
+    }
+
+    static string Refused(Action<Moved> set, Moved m)
+    {
+        set(m);
+        try { m.ToArray(); return "written"; }
+        catch (PktEncodeException e) { return e.Message; }
+    }
+
+    static int Main(string[] args)
+    {
+        var o = new StringBuilder();
+        foreach (var line in File.ReadAllLines(args[0]))
+        {
+            var w = line.Split(' ');
+            var input = Bytes(w[1]);
+            if (w[0] == "bad")
+            {
+                o.Append(Refused(m => m.Speed = 200f, Moved.Decode(input))).Append('\n');
+                o.Append(Refused(m => m.Angle = double.NaN, Moved.Decode(input))).Append('\n');
+                o.Append(Refused(m => m.At.Y = float.PositiveInfinity, Moved.Decode(input))).Append('\n');
+                o.Append(Refused(m => m.Named.Heading = -3.2f, Moved.Decode(input))).Append('\n');
+                continue;
+            }
+            try
+            {
+                byte[] back;
+                switch (w[0])
+                {
+                    case "Pos": back = Pos.Decode(input).ToArray(); break;
+                    case "Moved": back = Moved.Decode(input).ToArray(); break;
+                    default: back = Event.Decode(input).ToArray(); break;
+                }
+                o.Append("ok ").Append(Hex(back)).Append('\n');
+            }
+            catch (PktDecodeException e)
+            {
+                o.Append("error ").Append(e.Reason).Append(' ').Append(e.Offset).Append('\n');
+            }
+        }
+        Console.Out.Write(o.ToString());
+        return 0;
+    }
+}
+"#;
+
+fn rust_answer<T: Decode + Encode>(bytes: &[u8]) -> String {
+    match T::decode(bytes) {
+        Ok(v) => format!(
+            "ok {}",
+            hex::encode(&v.encode_to_vec().expect("decoded values encode"))
+        ),
+        Err(e) => {
+            let reason = format!("{:?}", e.kind());
+            let reason = reason
+                .split([' ', '{', '('])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            format!("error {reason} {}", e.offset())
+        }
+    }
+}
+
+/// Rust's encodings of representable values, and each with one byte
+/// changed or cut short, decoded by the generated C#: the same values
+/// (the same bytes written back) or the same error kind and offset; and
+/// C#'s encoders refuse the same out-of-range fields with Rust's message.
+#[test]
+fn csharp_decodes_encodes_and_refuses_as_rust_does() {
+    if !mono::tools_or_skip("quantized") {
+        return;
+    }
+    let checked = pktc::check(&["../schemas/quantized.pkt".into()]).expect("valid");
+    let dir = mono::work_dir("quantized");
+    let exe = mono::build(
+        &dir,
+        &checked.ir,
+        &[("Cases.cs", PROGRAM.to_string())],
+        "quantized",
+    );
+    let mut rng = Rng(0x0c5);
+    let mut cases = String::new();
+    let mut expected = String::new();
+    let push = |ty: &str, bytes: &[u8], cases: &mut String, expected: &mut String| {
+        cases.push_str(&format!("{ty} {}\n", hex::encode(bytes)));
+        let answer = match ty {
+            "Pos" => rust_answer::<Pos>(bytes),
+            "Moved" => rust_answer::<Moved>(bytes),
+            _ => rust_answer::<Event>(bytes),
+        };
+        expected.push_str(&answer);
+        expected.push('\n');
+    };
+    for _ in 0..scaled(60, 3000) {
+        let m = moved(&mut rng);
+        let p = pos(&mut rng);
+        for (ty, bytes) in [
+            ("Moved", m.encode_to_vec().expect("in range")),
+            ("Pos", p.encode_to_vec().expect("in range")),
+            (
+                "Event",
+                Event::Move(m.clone()).encode_to_vec().expect("in range"),
+            ),
+            ("Event", Event::Place(p).encode_to_vec().expect("in range")),
+        ] {
+            push(ty, &bytes, &mut cases, &mut expected);
+            // One byte set high (often a stored integer past its steps),
+            // and the value cut short.
+            let mut hostile = bytes.clone();
+            let at = rng.index(hostile.len());
+            hostile[at] |= 0x80 | rng.next() as u8;
+            push(ty, &hostile, &mut cases, &mut expected);
+            let cut = rng.index(bytes.len());
+            push(ty, &bytes[..cut], &mut cases, &mut expected);
+        }
+    }
+    let m = moved(&mut rng);
+    cases.push_str(&format!(
+        "bad {}\n",
+        hex::encode(&m.encode_to_vec().expect("in range"))
+    ));
+    for (field, set) in [
+        (
+            "test.quantized.Moved.speed",
+            (|m: &mut Moved| m.speed = 200.0) as fn(&mut Moved),
+        ),
+        ("test.quantized.Moved.angle", |m| m.angle = f64::NAN),
+        ("test.quantized.Pos.y", |m| m.at.y = f32::INFINITY),
+        ("test.quantized.Named.heading", |m| m.named.heading = -3.2),
+    ] {
+        let mut bad = m.clone();
+        set(&mut bad);
+        let e = bad.encode_to_vec().expect_err(field);
+        assert!(e.to_string().contains(field), "{e}");
+        expected.push_str(&format!("{e}\n"));
+    }
+    let input = dir.join("cases.txt");
+    std::fs::write(&input, &cases).expect("write cases");
+    let actual = mono::run(&exe, &[&input]);
+    let refused = expected.lines().filter(|l| l.starts_with("error")).count();
+    for (i, ((want, got), case)) in expected
+        .lines()
+        .zip(actual.lines())
+        .zip(cases.lines())
+        .enumerate()
+    {
+        assert_eq!(got, want, "case {i}: {case}");
+    }
+    assert_eq!(actual.lines().count(), expected.lines().count());
+    assert!(
+        actual.contains("error InvalidQuantized"),
+        "some stored integer past its steps"
+    );
+    eprintln!(
+        "quantized: {} cases, {refused} refused, Rust and C# agree",
+        expected.lines().count()
     );
 }
