@@ -11,7 +11,7 @@ use support::mono;
 use pkt_runtime::quantize::Quantize;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, EncodeErrorKind};
 use pkt_rust_tests::test::quantized::{Body, Event, Moved, Named, Pos};
-use pkt_test_support::{hex, scaled, Rng};
+use pkt_test_support::{hex, scaled, vectors, Rng};
 
 const FLAG: Quantize = Quantize::new(0.0, 1.0, 0.5, 2);
 const X: Quantize = Quantize::new(-128.0, 128.0, 1.0, 256);
@@ -453,5 +453,53 @@ fn csharp_decodes_encodes_and_refuses_as_rust_does() {
     eprintln!(
         "quantized: {} cases, {refused} refused, Rust and C# agree",
         expected.lines().count()
+    );
+}
+
+/// The golden vectors of `schemas/vectors/quantized.vectors`, built in Rust.
+#[test]
+fn values_built_in_rust_encode_to_the_golden_vectors() {
+    let pos = Pos {
+        flag: 1.0,
+        x: -128.0,
+        y: 4096.0,
+        z: 8_589_934_592.0,
+    };
+    let place = Event::Place(Pos {
+        flag: 0.0,
+        x: 0.0,
+        y: 12.35,
+        z: 0.0,
+    });
+    let moved = Moved {
+        id: 7,
+        at: pos,
+        speed: 1.5,
+        path: Vec::new(),
+        body: None,
+        named: Named {
+            name: String::new(),
+            heading: 0.0,
+        },
+        angle: 90.0,
+    };
+    let check = |name: &str, bytes: Vec<u8>| {
+        assert_eq!(
+            hex::encode(&bytes),
+            hex::encode(&vectors::get(name).bytes),
+            "{name}"
+        )
+    };
+    check("quantized_pos", pos.encode_to_vec().expect("in range"));
+    check("quantized_place", place.encode_to_vec().expect("in range"));
+    check("quantized_moved", moved.encode_to_vec().expect("in range"));
+    assert_eq!(Pos::decode(&vectors::get("quantized_pos").bytes), Ok(pos));
+    assert_eq!(
+        Event::decode(&vectors::get("quantized_place").bytes),
+        Ok(place)
+    );
+    assert_eq!(
+        Moved::decode(&vectors::get("quantized_moved").bytes),
+        Ok(moved)
     );
 }
