@@ -107,6 +107,22 @@ fn main() {
 use pktc::emit::{generate, GenOptions, GeneratedFile};
 use pktc::Lang;
 
+/// The next `f64` above `x` (finite), as `f64::next_up` (Rust 1.86) does.
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The next `f64` below `x` (finite).
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
 fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
     s.set_snapshot_path(common::root().join("snapshots").join("csharp"));
@@ -764,10 +780,10 @@ fn quantize_values(q: &pktc::ir::Quantize, rng: &mut pkt_test_support::Rng) -> V
     let mut v = vec![
         q.min,
         q.max,
-        q.min.next_down(),
-        q.min.next_up(),
-        q.max.next_down(),
-        q.max.next_up(),
+        next_down(q.min),
+        next_up(q.min),
+        next_down(q.max),
+        next_up(q.max),
         0.0,
         -0.0,
         f64::NAN,
@@ -778,7 +794,7 @@ fn quantize_values(q: &pktc::ir::Quantize, rng: &mut pkt_test_support::Rng) -> V
     ];
     for k in [0, 1, 2, q.steps / 2, q.steps.saturating_sub(1), q.steps] {
         let tie = q.min + (k as f64 + 0.5) * q.step;
-        v.extend([tie, tie.next_down(), tie.next_up()]);
+        v.extend([tie, next_down(tie), next_up(tie)]);
     }
     let span = q.max - q.min;
     for _ in 0..scaled(40, 4000) {

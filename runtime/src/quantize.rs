@@ -341,6 +341,22 @@ mod tests {
     const POS: Quantize = Quantize::new(-4096.0, 4096.0, 0.01, 819_200);
     const UNIT: Quantize = Quantize::new(0.0, 1.0, 0.5, 2);
 
+    /// The next `f64` above `x` (finite), as `f64::next_up` (Rust 1.86) does.
+    fn next_up(x: f64) -> f64 {
+        if x == 0.0 {
+            f64::from_bits(1)
+        } else if x > 0.0 {
+            f64::from_bits(x.to_bits() + 1)
+        } else {
+            f64::from_bits(x.to_bits() - 1)
+        }
+    }
+
+    /// The next `f64` below `x` (finite).
+    fn next_down(x: f64) -> f64 {
+        -next_up(-x)
+    }
+
     fn encode(q: &Quantize, v: f64) -> Result<Vec<u8>, EncodeError> {
         q.check(v, "T.x")?;
         let mut buf = vec![0u8; q.width()];
@@ -383,7 +399,7 @@ mod tests {
         // 0.75 / 0.5 = 1.5: 2.
         assert_eq!(UNIT.quantize(0.75), Some(2));
         // Just under a tie rounds down.
-        assert_eq!(UNIT.quantize(0.25f64.next_down()), Some(0));
+        assert_eq!(UNIT.quantize(next_down(0.25f64)), Some(0));
         let q = Quantize::new(-1.0, 1.0, 0.5, 4);
         // (-0.75 + 1) / 0.5 = 0.5: 1, not 0 (the quotient, not the value, is rounded).
         assert_eq!(q.quantize(-0.75), Some(1));
@@ -393,8 +409,8 @@ mod tests {
     fn values_outside_the_range_nan_and_infinities_are_refused() {
         let out = |v: f64| POS.check(v, "T.x").unwrap_err();
         for v in [
-            4096f64.next_up(),
-            (-4096f64).next_down(),
+            next_up(4096f64),
+            next_down(-4096f64),
             f64::NAN,
             -f64::NAN,
             f64::INFINITY,

@@ -21,6 +21,22 @@ const HEADING: Quantize = Quantize::new(-3.125, 3.125, 0.001, 6250);
 const SPEED: Quantize = Quantize::new(0.0, 100.0, 0.25, 400);
 const ANGLE: Quantize = Quantize::new(-180.0, 180.0, 0.0001, 3_600_000);
 
+/// The next `f64` above `x` (finite), as `f64::next_up` (Rust 1.86) does.
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The next `f64` below `x` (finite).
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
 /// A representable value: a stored integer, then its value (edges often).
 fn pick(rng: &mut Rng, q: &Quantize) -> u64 {
     match rng.below(4) {
@@ -120,7 +136,9 @@ fn representable_values_round_trip_in_every_shape() {
 }
 
 /// Every quantized place in a `Moved`, by the field its error names.
-fn places() -> Vec<(&'static str, fn(&mut Moved, f64))> {
+type Setter = fn(&mut Moved, f64);
+
+fn places() -> Vec<(&'static str, Setter)> {
     vec![
         ("test.quantized.Pos.flag", |m, v| m.at.flag = v),
         ("test.quantized.Pos.x", |m, v| m.at.x = v as f32),
@@ -186,9 +204,9 @@ fn values_outside_a_range_are_refused_naming_the_field() {
     }
     // Just above the max and below the min, in f64.
     let mut m = base.clone();
-    m.angle = 180f64.next_up();
+    m.angle = next_up(180f64);
     assert!(m.encode_to_vec().is_err());
-    m.angle = (-180f64).next_down();
+    m.angle = next_down(-180f64);
     assert!(m.encode_to_vec().is_err());
     m.angle = -0.0;
     assert!(m.encode_to_vec().is_ok());

@@ -105,7 +105,7 @@ pub(super) fn check(
                 ("max", max.span)
             };
             return Err(Diagnostic::error(
-                format!("`@quantize` stores a value it cannot encode again"),
+                "`@quantize` stores a value it cannot encode again",
                 span,
                 format!(
                     "{n} steps decode to {v} as `{}`, outside the range",
