@@ -46,7 +46,7 @@ fn main() -> Result<(), pktc::Error> {
             .iter()
             .map(|s| names::ident(Lang::Rust, NameKind::Field, s))
             .collect();
-        path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+        path.push(names::type_ident(Lang::Rust, def));
         let mut qualified = ns.join(".");
         qualified.push('.');
         qualified.push_str(&def.name);
@@ -82,7 +82,7 @@ fn rust_path(ir: &Ir, def: &TypeDef) -> String {
         .iter()
         .map(|s| names::ident(Lang::Rust, NameKind::Field, s))
         .collect();
-    path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+    path.push(names::type_ident(Lang::Rust, def));
     format!("crate::{}", path.join("::"))
 }
 

@@ -21,3 +21,4 @@ pub mod public_data;
 pub mod read;
 pub mod suite;
 pub mod text;
+pub mod typescript_report;

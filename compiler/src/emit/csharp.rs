@@ -231,7 +231,13 @@ impl Backend for CSharpBackend {
 
     /// The type's codec and API, then, for structs, messages and unions, its
     /// value semantics as a second partial declaration (`value.rs`).
-    fn render_type(&self, cx: &Shared<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
+    fn render_type(
+        &self,
+        cx: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        _: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String {
         let t = templates();
         let gen = &cx.gen;
         let def = cx.ir.ty(id);
@@ -268,7 +274,13 @@ impl Backend for CSharpBackend {
 
     /// The constants class (if the file declares constants) and the types,
     /// inside the file's namespace.
-    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, types: Vec<String>) -> String {
+    fn render_file(
+        &self,
+        _: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        types: Vec<String>,
+    ) -> String {
         let t = templates();
         let mut items = Vec::new();
         if !file.file.consts.is_empty() {
@@ -552,15 +564,27 @@ fn member_doc(doc: &[String], kind: NameKind, name: &str, owner: &TypeDef) -> Ve
     lines
 }
 
-fn type_ident(name: &str) -> String {
-    names::ident(Lang::CSharp, NameKind::Type, name)
+/// A declared type as written ([`Naming::type_name`]): `EncodeValue` for a
+/// struct `Encode`, which would have a generated member of its own name.
+fn type_ident(def: &TypeDef) -> String {
+    NAMING.type_ident(def)
+}
+
+/// The doc comment of a type, and a note of its schema name when the C#
+/// name is renamed.
+fn type_doc(def: &TypeDef) -> Vec<String> {
+    let mut lines = doc_lines(&def.doc);
+    if NAMING.is_type_renamed(def) {
+        lines.push(format!("// schema name: {}", def.name));
+    }
+    lines
 }
 
 /// The fully qualified C# name of a declared type.
 fn qualified(ir: &Ir, def: &TypeDef) -> String {
     match namespace(ir.namespace_of(def)) {
-        Some(ns) => format!("global::{ns}.{}", type_ident(&def.name)),
-        None => format!("global::{}", type_ident(&def.name)),
+        Some(ns) => format!("global::{ns}.{}", type_ident(def)),
+        None => format!("global::{}", type_ident(def)),
     }
 }
 
@@ -692,7 +716,10 @@ struct ConstView {
 
 /// The class holding a file's constants, named after its output file.
 pub fn consts_class(stem: &str) -> String {
-    format!("{}Constants", type_ident(stem))
+    format!(
+        "{}Constants",
+        names::ident(Lang::CSharp, NameKind::Type, stem)
+    )
 }
 
 fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
@@ -737,7 +764,7 @@ struct EnumValueView {
 }
 
 fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     EnumView {
         doc: doc_lines(&def.doc),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
@@ -858,9 +885,9 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     let [write_span, write_array, write_pointer] = write.map(code::Code::finish);
     let [read_span, read_array, read_pointer] = read.map(code::Code::finish);
     StructView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         size,
         fields: fields
             .iter()
@@ -1080,9 +1107,9 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
         });
     }
     MessageView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names,
         preserve_unknown,
@@ -1146,9 +1173,9 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
         ("ReadU16", "WriteU16")
     };
     UnionView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names: variants.iter().map(|v| string_literal(&v.path)).collect(),
         tag_type: prim_cs(tag),

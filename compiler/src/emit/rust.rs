@@ -145,11 +145,23 @@ impl Backend for RustBackend {
         }
     }
 
-    fn render_type(&self, cx: &Shared<'_>, file: &OutputFile<'_>, id: TypeId) -> String {
+    fn render_type(
+        &self,
+        cx: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String {
         cx.cx(file.file).render_type(templates(), id)
     }
 
-    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, items: Vec<String>) -> String {
+    fn render_file(
+        &self,
+        _: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        items: Vec<String>,
+    ) -> String {
         let consts = file
             .file
             .consts
@@ -197,7 +209,7 @@ pub const NAMING: Naming = Naming {
     // name converts to a renamed one.
     rename_suffix: "_",
     companions: &[Companion {
-        suffix: "View",
+        suffix: view::VIEW_SUFFIX,
         what: "borrowed view",
         of_what: "message, union and variable-size struct",
         applies: has_view,
@@ -244,7 +256,9 @@ pub const GENERATED_MEMBERS: &[&str] = &["unknown_fields", names::UNKNOWN];
 
 /// Prelude types generated Rust names without a path; a schema type of the
 /// same name would hide them.
-pub const PRELUDE_TYPES: &[&str] = &["Option", "Result", "String", "Vec", "Box", "Default"];
+pub const PRELUDE_TYPES: &[&str] = &[
+    "Option", "Result", "String", "Vec", "Box", "Default", "FnMut",
+];
 
 const KEYWORDS: &[&str] = &[
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
@@ -393,6 +407,33 @@ fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
     })
 }
 
+/// A declared type as written ([`Naming::type_name`]): `Vec_` for a type
+/// `Vec`, which would hide std's.
+fn type_ident(def: &TypeDef) -> String {
+    NAMING.type_ident(def)
+}
+
+/// The borrowed view of a declared type, named after its converted name
+/// (`VecView` for `Vec_`: `Vec_View` is no UpperCamelCase name).
+fn view_ident(def: &TypeDef) -> String {
+    let (name, _) = NAMING
+        .companions_of(def)
+        .into_iter()
+        .find(|(_, c)| c.suffix == view::VIEW_SUFFIX)
+        .expect("a type with a view");
+    name
+}
+
+/// The doc comment of a type, and a note of its schema name when the Rust
+/// name is renamed.
+fn type_doc(def: &TypeDef) -> Vec<String> {
+    let mut lines = doc_lines(&def.doc);
+    if NAMING.is_type_renamed(def) {
+        lines.push(format!("// schema name: {}", def.name));
+    }
+    lines
+}
+
 /// A field, union variant or enum value of `owner` as written
 /// ([`Naming::member`]).
 fn member_ident(kind: NameKind, name: &str, owner: &TypeDef) -> String {
@@ -522,8 +563,17 @@ impl Cx<'_> {
     /// The path to a declared type from the current module: bare within the
     /// namespace, else relative through `super::`.
     fn type_path(&self, id: TypeId) -> String {
+        self.path_to(id, type_ident(self.ir.ty(id)))
+    }
+
+    /// The path to the borrowed view of a declared type.
+    fn view_path(&self, id: TypeId) -> String {
+        self.path_to(id, view_ident(self.ir.ty(id)))
+    }
+
+    /// The path to `name`, declared in the module of type `id`.
+    fn path_to(&self, id: TypeId, name: String) -> String {
         let def = self.ir.ty(id);
-        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
         let target = self.ir.namespace_of(def);
         let common = self
             .namespace
@@ -715,10 +765,10 @@ impl Cx<'_> {
         Common {
             derive,
             attrs,
-            doc: doc_lines(&def.doc),
+            doc: type_doc(def),
             deprecated: deprecated_attr(def.deprecated, &def.deprecated_note),
             allow_deprecated: def.deprecated || members_deprecated,
-            name: names::ident(Lang::Rust, NameKind::Type, &def.name),
+            name: type_ident(def),
             schema_name: def.name.clone(),
             memory: self.memory_block(def),
             decode_boxed: false,

@@ -340,7 +340,7 @@ fn record(gen: &Gen, def: &TypeDef, fields: &[Field], extra: Option<&str>) -> St
     let mut equal = Code::new(level);
     let mut hash = Code::new(level);
     let mut text = Code::new(level);
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     if fields.is_empty() && extra.is_none() {
         text.line(&format!(
             "t.Raw({});",
@@ -426,7 +426,7 @@ struct VariantValue {
 
 /// The value part of a union.
 fn union(gen: &Gen, def: &TypeDef, variants: &[Variant]) -> String {
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     let variant_name = |v: &Variant| NAMING.member_ident(NameKind::Variant, &v.name, def);
     let (zero, zero_variant) = def.zero_variant().expect("a union");
     let zero_default = gen.null_default(&zero_variant.ty, None);

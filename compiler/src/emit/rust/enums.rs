@@ -22,11 +22,7 @@ impl Cx<'_> {
             None => String::new(),
         };
         EnumView {
-            fixed_codec: fixed_codec_line(
-                &names::ident(Lang::Rust, NameKind::Type, &def.name),
-                def.memory.size,
-                def.memory.align,
-            ),
+            fixed_codec: fixed_codec_line(&type_ident(def), def.memory.size, def.memory.align),
             common: self.common(
                 def,
                 self.derive_line(&["Clone", "Copy", "Debug", "Default"]),

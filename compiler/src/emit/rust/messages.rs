@@ -156,7 +156,18 @@ impl Cx<'_> {
                 members_deprecated,
             ),
             unknown_fields_attrs: if self.serde && preserve_unknown {
-                vec!["#[serde(skip_serializing_if = \"Vec::is_empty\")]".to_string()]
+                let mut attrs =
+                    vec!["#[serde(skip_serializing_if = \"Vec::is_empty\")]".to_string()];
+                // A schema field named `unknown_fields` is serialized under
+                // its schema name, so the kept bytes take the Rust name that
+                // no schema name converts to.
+                if fields
+                    .iter()
+                    .any(|f| (NAMING.convert)(NameKind::Field, &f.name) == "unknown_fields")
+                {
+                    attrs.push("#[serde(rename = \"unknown_fields_\")]".to_string());
+                }
+                attrs
             } else {
                 Vec::new()
             },

@@ -107,7 +107,7 @@ impl Cx<'_> {
         } else {
             self.derive_line(&["Clone", "Copy", "Debug", "PartialEq"])
         };
-        let common_name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let common_name = type_ident(def);
         let plain = self.plain[id.0];
         let valid_checks = fields
             .iter()

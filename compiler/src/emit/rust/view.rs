@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::{layout, union_default, Cx, MessageView, UnionView};
+use super::{layout, type_ident, union_default, view_ident, Cx, MessageView, UnionView};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -56,7 +56,7 @@ impl Cx<'_> {
             }
             Type::Array(t, n) => format!("::pkt_runtime::view::Array<{}, {n}>", self.view_type(t)),
             Type::Optional(t) => format!("Option<{}>", self.view_type(t)),
-            Type::Named(r) => format!("{}{VIEW_SUFFIX}<'a>", self.type_path(r.id)),
+            Type::Named(r) => format!("{}<'a>", self.view_path(r.id)),
             Type::Prim(_) | Type::Bytes => unreachable!("fixed or matched above"),
         }
     }
@@ -220,7 +220,8 @@ impl Cx<'_> {
         fields: Vec<ViewFieldView>,
         preserve_unknown: bool,
     ) -> MessageViewModel {
-        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let name = type_ident(def);
+        let view = view_ident(def);
         let derive_default = fields.iter().all(|f| f.derives_default);
         MessageViewModel {
             derive: if derive_default {
@@ -229,9 +230,9 @@ impl Cx<'_> {
                 "#[derive(Clone, Copy, Debug)]"
             },
             derive_default,
-            impl_head: impl_head(&name),
-            entry: self.entry_points(&name),
-            view: format!("{name}{VIEW_SUFFIX}"),
+            impl_head: impl_head(&view),
+            entry: self.entry_points(&name, &view),
+            view,
             name,
             allow_deprecated,
             owned_used: !fields.is_empty(),
@@ -248,7 +249,8 @@ impl Cx<'_> {
         owned: &UnionView,
     ) -> UnionViewModel {
         let (_, zero_variant) = def.zero_variant().expect("a union");
-        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let name = type_ident(def);
+        let view = view_ident(def);
         let views: Vec<ViewVariantView> = variants
             .iter()
             .zip(&owned.variants)
@@ -287,9 +289,9 @@ impl Cx<'_> {
                     .iter()
                     .map(|v| !v.doc.is_empty() || v.deprecated.is_some() || v.decl.contains('\n')),
             ),
-            impl_head: impl_head(&name),
-            entry: self.entry_points(&name),
-            view: format!("{name}{VIEW_SUFFIX}"),
+            impl_head: impl_head(&view),
+            entry: self.entry_points(&name, &view),
+            view,
             allow_deprecated: owned.common.allow_deprecated,
             tag_ty: owned.tag_ty.clone(),
             tag_width: owned.tag_width,
@@ -302,8 +304,8 @@ impl Cx<'_> {
 
     /// `T::view`, `T::view_with_limits` and `T::view_prefix`, laid out as
     /// rustfmt lays out their signatures.
-    fn entry_points(&self, name: &str) -> Vec<EntryPoint> {
-        let view = format!("{name}{VIEW_SUFFIX}<'_>");
+    fn entry_points(&self, name: &str, view: &str) -> Vec<EntryPoint> {
+        let view_type = format!("{view}<'_>");
         let bytes = "bytes: &[u8]".to_string();
         let limits = "limits: ::pkt_runtime::Limits".to_string();
         vec![
@@ -319,7 +321,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view",
                     std::slice::from_ref(&bytes),
-                    std::slice::from_ref(&view),
+                    std::slice::from_ref(&view_type),
                 ),
                 body: "::pkt_runtime::view::view(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
@@ -329,7 +331,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view_with_limits",
                     &[bytes.clone(), limits],
-                    std::slice::from_ref(&view),
+                    std::slice::from_ref(&view_type),
                 ),
                 body: "::pkt_runtime::view::view(bytes, limits)".to_string(),
             },
@@ -343,7 +345,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view_prefix",
                     std::slice::from_ref(&bytes),
-                    &[view.clone(), "usize".to_string()],
+                    &[view_type.clone(), "usize".to_string()],
                 ),
                 body: "::pkt_runtime::view::view_prefix(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
@@ -361,7 +363,7 @@ impl Cx<'_> {
                     "view_each",
                     &[bytes],
                     "::pkt_runtime::view::Each",
-                    &[vec!["'_".to_string()], vec![view]],
+                    &[vec!["'_".to_string()], vec![view_type]],
                 ),
                 body: "::pkt_runtime::view::each(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
@@ -380,7 +382,7 @@ impl Cx<'_> {
                     "for_each_view<'a>",
                     &[
                         "bytes: &'a [u8]".to_string(),
-                        format!("f: impl FnMut(&{name}{VIEW_SUFFIX}<'a>, &'a [u8])"),
+                        format!("f: impl FnMut(&{view}<'a>, &'a [u8])"),
                     ],
                     &["()".to_string()],
                 ),
@@ -504,10 +506,7 @@ struct ViewVariantView {
     fixed_payload: bool,
 }
 
-/// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`.
-fn impl_head(name: &str) -> String {
-    layout::impl_head(
-        "impl<'a> ::pkt_runtime::View<'a>",
-        &format!("{name}{VIEW_SUFFIX}<'a>"),
-    )
+/// `impl<'a> ::pkt_runtime::View<'a> for {view}<'a> {`.
+fn impl_head(view: &str) -> String {
+    layout::impl_head("impl<'a> ::pkt_runtime::View<'a>", &format!("{view}<'a>"))
 }
