@@ -6,7 +6,9 @@
 
 mod support;
 
-use support::mono;
+use support::{mono, node};
+
+use std::path::Path;
 
 use pkt_runtime::quantize::Quantize;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, EncodeErrorKind};
@@ -519,5 +521,146 @@ fn values_built_in_rust_encode_to_the_golden_vectors() {
     assert_eq!(
         Moved::decode(&vectors::get("quantized_moved").bytes),
         Ok(moved)
+    );
+}
+
+/// The TypeScript program of `typescript_rounds_as_the_rust_runtime_does`.
+const TS_PROGRAM: &str = r#"import { PktReader, PktWriter } from "./index";
+declare function require(module: string): { readFileSync(path: string, encoding: string): string };
+declare const process: { argv: string[]; stdout: { write(s: string): void } };
+
+const f64 = new Float64Array(1);
+const u64 = new BigUint64Array(f64.buffer);
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const num = (hex: string): number => {
+  u64[0] = BigInt("0x" + hex);
+  return f64[0] as number;
+};
+const bits64 = (v: number): string => {
+  f64[0] = v;
+  return (u64[0] as bigint).toString(16);
+};
+const bits32 = (v: number): string => {
+  f32[0] = v;
+  return (u32[0] as number).toString(16);
+};
+const width = (steps: number): number => (steps <= 0xff ? 1 : steps <= 0xffff ? 2 : steps <= 0xffffffff ? 4 : 8);
+
+const out: string[] = [];
+for (const line of require("fs").readFileSync(process.argv[2] as string, "utf8").trim().split("\n")) {
+  const w = line.split(" ");
+  const [min, max, step] = [num(w[1] as string), num(w[2] as string), num(w[3] as string)];
+  const steps = Number(w[4]);
+  const buf = new Uint8Array(8);
+  if (w[0] === "e" || w[0] === "f") {
+    try {
+      new PktWriter(buf).writeQuantized(num(w[5] as string), w[0] === "f", min, max, step, steps, "T.x");
+      let q = 0n;
+      for (let i = width(steps) - 1; i >= 0; i--) q = (q << 8n) | BigInt(buf[i] as number);
+      out.push(q.toString());
+    } catch (e) {
+      out.push("out");
+    }
+  } else {
+    const q = BigInt(w[5] as string);
+    for (let i = 0; i < 8; i++) buf[i] = Number((q >> BigInt(8 * i)) & 0xffn);
+    const v = new PktReader(buf.subarray(0, width(steps))).readQuantized(false, min, step, steps);
+    const v32 = new PktReader(buf.subarray(0, width(steps))).readQuantized(true, min, step, steps);
+    out.push(bits64(v) + " " + bits32(v32));
+  }
+}
+process.stdout.write(out.join("\n") + "\n");
+"#;
+
+/// The same edge values through `pkt_runtime::quantize` and the TypeScript
+/// runtime's `writeQuantized` and `readQuantized` (as `compiler/tests/csharp.rs`
+/// does for C#): the same stored integer or refusal, for `f64` fields and for
+/// `f32` fields (whose numbers TypeScript rounds to f32 first), and the same
+/// decoded bits.
+#[test]
+fn typescript_rounds_as_the_rust_runtime_does() {
+    if !node::tools_or_skip("typescript_rounds_as_the_rust_runtime_does") {
+        return;
+    }
+    let quantizations = [
+        (-4096.0, 4096.0, 0.01),
+        (0.0, 1.0, 0.5),
+        (-1.0, 1.0, 0.5),
+        (-3.125, 3.125, 0.001),
+        (-180.0, 180.0, 0.0001),
+        (-1e6, 1e6, 0.1),
+        (0.0, 8_589_934_592.0, 1.0),
+        (0.0, 9_007_199_254_740_992.0, 1.0),
+        (1e-3, 2e-3, 1e-6),
+    ];
+    let mut rng = Rng(0x75);
+    let (mut cases, mut expected) = (String::new(), String::new());
+    for (min, max, step) in quantizations {
+        let steps = ((max - min) / step as f64).round() as u64;
+        let rt = Quantize::new(min, max, step, steps);
+        let head = format!(
+            "{:x} {:x} {:x} {steps}",
+            min.to_bits(),
+            max.to_bits(),
+            step.to_bits()
+        );
+        let mut values = vec![
+            min,
+            max,
+            next_down(min),
+            next_up(max),
+            next_up(min),
+            next_down(max),
+        ];
+        values.extend([0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+        for k in [0, 1, steps / 2, steps - 1] {
+            let tie = min + (k as f64 + 0.5) * step;
+            values.extend([tie, next_down(tie), next_up(tie)]);
+        }
+        for _ in 0..scaled(40, 2000) {
+            let unit = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+            values.push(min - (max - min) * 0.01 + unit * (max - min) * 1.02);
+        }
+        for v in values {
+            for (kind, stored) in [("e", v), ("f", f64::from(v as f32))] {
+                cases.push_str(&format!("{kind} {head} {:x}\n", v.to_bits()));
+                match rt.quantize(stored) {
+                    Some(n) => expected.push_str(&format!("{n}\n")),
+                    None => expected.push_str("out\n"),
+                }
+            }
+        }
+        for n in [0, 1, steps / 3, steps - 1, steps, rng.below(steps + 1)] {
+            cases.push_str(&format!("d {head} {n}\n"));
+            let v = rt.dequantize(n).expect("within the steps");
+            let f = rt.dequantize_f32(n).expect("within the steps");
+            expected.push_str(&format!("{:x} {:x}\n", v.to_bits(), f.to_bits()));
+        }
+    }
+    let dir = mono::work_dir("quantized_typescript");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/typescript/src/index.ts");
+    std::fs::copy(runtime, dir.join("index.ts")).expect("copy the runtime");
+    std::fs::write(dir.join("cases.ts"), TS_PROGRAM).expect("write the program");
+    std::fs::write(dir.join("cases.txt"), &cases).expect("write the cases");
+    node::compile(
+        &dir,
+        &[
+            "--strict", "--target", "ES2020", "--module", "commonjs", "--outDir", "out", "cases.ts",
+        ],
+    );
+    let actual = node::run(&dir, &["out/cases.js", "cases.txt"]);
+    for (i, ((want, got), case)) in expected
+        .lines()
+        .zip(actual.lines())
+        .zip(cases.lines())
+        .enumerate()
+    {
+        assert_eq!(got, want, "case {i}: {case}");
+    }
+    assert_eq!(actual.lines().count(), expected.lines().count());
+    eprintln!(
+        "quantized: {} cases, Rust and TypeScript agree",
+        expected.lines().count()
     );
 }
