@@ -397,6 +397,45 @@ fn csharp_decodes_encodes_and_refuses_as_rust_does() {
         &[("Cases.cs", PROGRAM.to_string())],
         "quantized",
     );
+    csharp_agrees(&dir, &exe);
+}
+
+/// The same with the unsafe output (`gen --unsafe`), whose fixed-size
+/// structs store and load through pointers on 64-bit little-endian hosts.
+#[test]
+fn unsafe_csharp_decodes_encodes_and_refuses_as_rust_does() {
+    if !mono::tools_or_skip("quantized_unsafe") {
+        return;
+    }
+    let checked = pktc::check(&["../schemas/quantized.pkt".into()]).expect("valid");
+    let dir = mono::work_dir("quantized_unsafe");
+    let mut options = pktc::emit::GenOptions::new(pktc::Lang::CSharp);
+    options.unsafe_code = true;
+    let mut files = Vec::new();
+    for f in pktc::emit::generate(&checked.ir, &options) {
+        std::fs::write(dir.join(&f.path), &f.contents).expect("write generated C#");
+        files.push(dir.join(&f.path));
+    }
+    std::fs::write(dir.join("Cases.cs"), PROGRAM).expect("write the program");
+    files.push(dir.join("Cases.cs"));
+    let exe = dir.join("quantized.exe");
+    let out = std::process::Command::new("mcs")
+        .args([
+            "-langversion:7.2",
+            "-optimize+",
+            "-warnaserror",
+            "-nologo",
+            "-unsafe",
+        ])
+        .arg(format!("-out:{}", exe.display()))
+        .args(&files)
+        .output()
+        .expect("run mcs");
+    assert!(out.status.success(), "mcs: {out:?}");
+    csharp_agrees(&dir, &exe);
+}
+
+fn csharp_agrees(dir: &Path, exe: &Path) {
     let mut rng = Rng(0x0c5);
     let mut cases = String::new();
     let mut expected = String::new();
@@ -455,7 +494,7 @@ fn csharp_decodes_encodes_and_refuses_as_rust_does() {
     }
     let input = dir.join("cases.txt");
     std::fs::write(&input, &cases).expect("write cases");
-    let actual = mono::run(&exe, &[&input]);
+    let actual = mono::run(exe, &[&input]);
     let refused = expected.lines().filter(|l| l.starts_with("error")).count();
     for (i, ((want, got), case)) in expected
         .lines()
