@@ -636,7 +636,7 @@ fn typescript_rounds_as_the_rust_runtime_does() {
     let mut rng = Rng(0x75);
     let (mut cases, mut expected) = (String::new(), String::new());
     for (min, max, step) in quantizations {
-        let steps = ((max - min) / step as f64).round() as u64;
+        let steps = ((max - min) / step).round() as u64;
         let rt = Quantize::new(min, max, step, steps);
         let head = format!(
             "{:x} {:x} {:x} {steps}",
