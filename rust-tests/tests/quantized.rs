@@ -622,7 +622,7 @@ fn typescript_rounds_as_the_rust_runtime_does() {
     if !node::tools_or_skip("typescript_rounds_as_the_rust_runtime_does") {
         return;
     }
-    let quantizations = [
+    let quantizations: [(f64, f64, f64); 9] = [
         (-4096.0, 4096.0, 0.01),
         (0.0, 1.0, 0.5),
         (-1.0, 1.0, 0.5),
