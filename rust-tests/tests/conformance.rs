@@ -389,7 +389,7 @@ fn cases() -> Cases {
             2 => limits[3] = rng.below(64),
             _ => {
                 limits[4] = rng.below(256);
-                limits[5] = rng.below(40);
+                limits[5] = rng.below(16);
             }
         }
         if bytes.len() <= max_mutated() {

@@ -32,11 +32,12 @@ export type PktDecodeKind =
   | "TrailingBytes"
   | "VariantLength"
   | "DuplicateMapKey"
-  | "BudgetExceeded";
+  | "BudgetExceeded"
+  | "InvalidQuantized";
 
 /**
  * Why encoding failed: Rust's `EncodeErrorKind` (`BufferTooSmall`,
- * `FieldTooLong`, `DepthExceeded`, `TooLarge`), plus the two mistakes that a
+ * `FieldTooLong`, `DepthExceeded`, `TooLarge`, `OutOfRange`), plus the two mistakes that a
  * typed language rules out before run time: a fixed-length array of the wrong
  * length (`ArrayLength`) and two map keys that encode to the same bytes
  * (`DuplicateMapKey`, strings holding lone surrogates).
@@ -47,7 +48,8 @@ export type PktEncodeKind =
   | "DepthExceeded"
   | "TooLarge"
   | "ArrayLength"
-  | "DuplicateMapKey";
+  | "DuplicateMapKey"
+  | "OutOfRange";
 
 export type PktErrorKind = PktDecodeKind | PktEncodeKind;
 
@@ -697,6 +699,34 @@ export class PktReader {
     return scratchI64[0] as bigint;
   }
 
+  /**
+   * A quantized float (`@quantize(min, max, step)`, docs/wire-format.md):
+   * its stored integer, in the width that holds `steps`, InvalidQuantized at
+   * its first byte when more than `steps`; the value `min + q * step`,
+   * rounded to f32 for an `f32` field.
+   */
+  readQuantized(f32: boolean, min: number, step: number, steps: number): number {
+    const at = this.pos;
+    let q: number;
+    if (steps <= 0xff) q = this.readU8();
+    else if (steps <= 0xffff) q = this.readU16();
+    else if (steps <= 0xffffffff) q = this.readU32();
+    else {
+      const wide = this.readU64();
+      if (wide > BigInt(steps)) throw this.invalidQuantized(at, wide, steps);
+      q = Number(wide);
+    }
+    if (q > steps) throw this.invalidQuantized(at, q, steps);
+    // Two operations, each rounded (JavaScript never fuses them).
+    const scaled = q * step;
+    const v = min + scaled;
+    return f32 ? Math.fround(v) : v;
+  }
+
+  private invalidQuantized(at: number, q: number | bigint, steps: number): PktError {
+    return this.error("InvalidQuantized", at, `quantized value ${q} is more than the field's ${steps} steps`);
+  }
+
   /** An f32 as a number; a NaN keeps its payload (see `f32Nan`). */
   readF32(): number {
     const p = this.pos;
@@ -1260,6 +1290,29 @@ export class PktWriter {
 
   writeI32s(a: readonly number[]): void {
     this.writeU32s(a);
+  }
+
+  /**
+   * A quantized float (`@quantize(min, max, step)`, docs/wire-format.md): an
+   * `f32` field's value is rounded to f32 first; NaN, the infinities and
+   * values outside [min, max] are OutOfRange naming `field`; else the
+   * stored integer `round_half_away_from_zero((v - min) / step)`, at most
+   * `steps` (the quotient is never negative, so `Math.round`, which rounds
+   * halves up, rounds them away from zero), in the width that holds `steps`.
+   */
+  writeQuantized(v: number, f32: boolean, min: number, max: number, step: number, steps: number, field: string): void {
+    const x = f32 ? Math.fround(v) : v;
+    if (!(x >= min && x <= max)) {
+      throw new PktError("OutOfRange", -1, `field \`${field}\` is outside its quantized range`, field, false);
+    }
+    const diff = x - min;
+    const quotient = diff / step;
+    let q = Math.round(quotient);
+    if (q > steps) q = steps;
+    if (steps <= 0xff) this.writeU8(q);
+    else if (steps <= 0xffff) this.writeU16(q);
+    else if (steps <= 0xffffffff) this.writeU32(q);
+    else this.writeU64(BigInt(q));
   }
 
   /** A list or map count prefix; FieldTooLong naming `field` when over `max`. */

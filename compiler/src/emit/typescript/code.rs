@@ -790,6 +790,14 @@ impl<'ir> Gen<'ir> {
             let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
+            if let Some(q) = &f.quantize {
+                parts.push((u64::from(q.stored.size()), self.field_ident(&f.name)));
+                let (w, r) = quantized(f, q, &lv, &field);
+                write.line(w);
+                read.line(format!("const {}: number = {r};", self.local(f)));
+                read_into.line(format!("{lv} = {r};"));
+                continue;
+            }
             parts.push((
                 self.size(&mut size, &f.ty, &lv, 0),
                 self.field_ident(&f.name),
@@ -887,11 +895,21 @@ impl<'ir> Gen<'ir> {
             let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
-            parts.push((
-                self.size(&mut size, &f.ty, &lv, 0),
-                self.field_ident(&f.name),
-            ));
-            self.write(&mut write, &f.ty, &lv, f.max, &place, 0);
+            let quantized = f.quantize.as_ref().map(|q| quantized(f, q, &lv, &field));
+            match &quantized {
+                Some((w, _)) => {
+                    let q = f.quantize.as_ref().expect("quantized");
+                    parts.push((u64::from(q.stored.size()), self.field_ident(&f.name)));
+                    write.line(w);
+                }
+                None => {
+                    parts.push((
+                        self.size(&mut size, &f.ty, &lv, 0),
+                        self.field_ident(&f.name),
+                    ));
+                    self.write(&mut write, &f.ty, &lv, f.max, &place, 0);
+                }
+            }
             let cx = ReadCx {
                 field: &field,
                 place,
@@ -916,7 +934,10 @@ impl<'ir> Gen<'ir> {
             if let Some(peek) = &peek {
                 read.line(peek);
             }
-            self.read(&mut read, &f.ty, &local, false, &cx, 0);
+            match &quantized {
+                Some((_, r)) => read.line(format!("{local} = {r};")),
+                None => self.read(&mut read, &f.ty, &local, false, &cx, 0),
+            }
             if next {
                 read.line("more = r.hasMore();");
             }
@@ -931,7 +952,10 @@ impl<'ir> Gen<'ir> {
             if let Some(peek) = peek {
                 read_into.line(peek);
             }
-            self.read(&mut read_into, &f.ty, &lv, true, &cx, 0);
+            match &quantized {
+                Some((_, r)) => read_into.line(format!("{lv} = {r};")),
+                None => self.read(&mut read_into, &f.ty, &lv, true, &cx, 0),
+            }
             if next {
                 read_into.line("more = r.hasMore();");
             }
@@ -1181,6 +1205,22 @@ fn key_order(ir: &Ir, ty: &Type) -> &'static str {
         Prim::U64 | Prim::I64 => "$pkt.KeyOrder.BigInt",
         _ => "$pkt.KeyOrder.Number",
     }
+}
+
+/// The write statement and the read expression of a quantized float field
+/// (`@quantize`), with its quantization as literals.
+fn quantized(f: &Field, q: &crate::ir::Quantize, lv: &str, field: &str) -> (String, String) {
+    let f32 = f.ty == Type::Prim(Prim::F32);
+    let (min, max, step, steps) = (
+        format!("{:?}", q.min),
+        format!("{:?}", q.max),
+        format!("{:?}", q.step),
+        q.steps,
+    );
+    (
+        format!("w.writeQuantized({lv}, {f32}, {min}, {max}, {step}, {steps}, {field});"),
+        format!("r.readQuantized({f32}, {min}, {step}, {steps})"),
+    )
 }
 
 /// `U8`, `I64`, `F32`, `Bool`: the runtime's read and write method suffix.
