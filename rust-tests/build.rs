@@ -28,6 +28,13 @@ fn main() -> Result<(), pktc::Error> {
             .compile(&[format!("../schemas/evolution/{version}/protocol.pkt")])?;
     }
 
+    // Two versions of a protocol sent as deltas.
+    for version in ["v1", "v2"] {
+        pktc::Config::new()
+            .out_dir(out.join(format!("delta_evo_{version}")))
+            .compile(&[format!("../schemas/delta_evolution/{version}/units.pkt")])?;
+    }
+
     // Two imported files with the same name, which must not overwrite each other.
     pktc::Config::new()
         .out_dir(out.join("same_stem"))

@@ -379,6 +379,11 @@ pub struct TypeDef {
     /// generated code.
     #[serde(skip)]
     pub allow: Vec<crate::diag::Lint>,
+    /// `@delta` (structs and messages): the type also gets an encoder of
+    /// its changes against a baseline and their reader (`crate::delta`).
+    /// Its ordinary encoding is unchanged.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub delta: bool,
 }
 
 impl TypeDef {

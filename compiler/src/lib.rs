@@ -7,6 +7,7 @@
 //! beside the pipeline (`compat`, `fmt`, `inspect`, `layout`).
 
 mod config;
+pub mod delta;
 pub mod diag;
 pub mod emit;
 pub mod ir;

@@ -98,6 +98,14 @@ pub enum DecodeErrorKind {
         /// The largest the field allows.
         steps: u64,
     },
+    /// A delta (`crate::delta`) that no writer writes or that does not fit
+    /// its baseline: a mask with a zero last byte or naming a field a
+    /// struct lacks, a map delta key out of order, missing from the
+    /// baseline or already in it. The offset names the byte.
+    InvalidDelta {
+        /// What is wrong.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -134,6 +142,7 @@ impl fmt::Display for DecodeErrorKind {
                 "union variant {tag} consumed {consumed} of its {expected} bytes"
             ),
             Self::DuplicateMapKey => f.write_str("duplicate map key"),
+            Self::InvalidDelta { reason } => write!(f, "invalid delta: {reason}"),
             Self::BudgetExceeded {
                 field,
                 needed,

@@ -29,6 +29,7 @@
 //! * [`quantize`]: fields declared `@quantize(min, max, step)`, stored as
 //!   an integer number of steps.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
+//! * [`delta`]: delta snapshots of `@delta` types against a baseline.
 //!
 //! With its default features the crate has no dependencies. Its `unsafe`
 //! code is confined to four places: the [`Writer`], which writes into
@@ -62,6 +63,7 @@
 pub mod bytes;
 #[cfg(feature = "tokio")]
 pub mod codec;
+pub mod delta;
 mod error;
 pub mod fixed;
 pub mod frame;

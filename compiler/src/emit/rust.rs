@@ -22,6 +22,7 @@ use crate::names::{self, Companion, Lang, NameKind, Naming};
 use crate::wire;
 
 mod analysis;
+mod delta;
 mod enums;
 mod layout;
 mod max;
@@ -58,6 +59,10 @@ fn templates() -> &'static Templates {
                 include_str!("../../../templates/rust/var_struct.rs.hbs"),
             ),
             ("enum", include_str!("../../../templates/rust/enum.rs.hbs")),
+            (
+                "delta",
+                include_str!("../../../templates/rust/delta.rs.hbs"),
+            ),
             (
                 "union",
                 include_str!("../../../templates/rust/union.rs.hbs"),
@@ -515,6 +520,15 @@ const SERDE_MAX_ARRAY: u32 = 32;
 
 impl Cx<'_> {
     fn render_type(&self, t: &Templates, id: TypeId) -> String {
+        let code = self.render_codec(t, id);
+        if crate::delta::is_delta(self.ir, id) {
+            let delta = t.render("delta", &self.delta_view(self.ir.ty(id)));
+            return format!("{code}\n\n{delta}");
+        }
+        code
+    }
+
+    fn render_codec(&self, t: &Templates, id: TypeId) -> String {
         let def = self.ir.ty(id);
         let decode_boxed = self.boxed.contains(&id);
         // Messages, unions and variable-size structs are followed by their

@@ -125,6 +125,7 @@ impl Lowerer<'_> {
                             kind: TypeKind::Struct { fields: Vec::new() },
                             span: name.span,
                             allow: Vec::new(),
+                            delta: false,
                         });
                         Symbol::Type(id)
                     }
@@ -440,6 +441,7 @@ impl Lowerer<'_> {
                 def.deprecated = attrs.deprecated;
                 def.deprecated_note = attrs.deprecated_note;
                 def.allow = attrs.allow;
+                def.delta = attrs.delta;
             }
         }
     }
@@ -478,14 +480,61 @@ impl Lowerer<'_> {
                         );
                     }
                 }
+                "delta" => {
+                    self.no_args(a);
+                    out.delta = self.delta_attr(item, a);
+                }
                 "allow" => {
                     let lints = self.allow_attr(a);
                     out.allow.extend(lints);
                 }
-                _ => self.unknown_attr(a, &["allow", "deprecated", "preserve_unknown"]),
+                _ => self.unknown_attr(a, &["allow", "delta", "deprecated", "preserve_unknown"]),
             }
         }
         out
+    }
+
+    /// Whether `@delta` holds on `item`: structs and messages of at most
+    /// [`crate::delta::MAX_FIELDS`] fields (a delta's mask has at most 255
+    /// bytes).
+    fn delta_attr(&mut self, item: &ast::Item, a: &ast::Attr) -> bool {
+        let fields = match &item.kind {
+            ast::ItemKind::Struct(r) | ast::ItemKind::Message(r) => r.fields.len(),
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        format!(
+                            "`@delta` applies to structs and messages, not to a {}",
+                            item.keyword()
+                        ),
+                        a.span,
+                        "not allowed here",
+                    )
+                    .with_help(match item.kind {
+                        ast::ItemKind::Union(_) => {
+                            "a union changes as a whole: a field holding it is sent whole when it changes"
+                        }
+                        _ => "an enum is one number: a field holding it is sent whole when it changes",
+                    }),
+                );
+                return false;
+            }
+        };
+        if fields > crate::delta::MAX_FIELDS {
+            self.err(
+                Diagnostic::error(
+                    format!(
+                        "`@delta` on a type of {fields} fields, more than the {} a delta's mask can name",
+                        crate::delta::MAX_FIELDS
+                    ),
+                    a.span,
+                    "too many fields",
+                )
+                .with_help("split the type into nested `@delta` types"),
+            );
+            return false;
+        }
+        true
     }
 
     /// The warnings `@allow(name, ...)` turns off.
@@ -573,7 +622,14 @@ impl Lowerer<'_> {
     }
 
     fn unknown_attr(&mut self, a: &ast::Attr, allowed: &[&str]) {
-        let all = ["allow", "deprecated", "max", "preserve_unknown", "quantize"];
+        let all = [
+            "allow",
+            "delta",
+            "deprecated",
+            "max",
+            "preserve_unknown",
+            "quantize",
+        ];
         let (msg, label) = if all.contains(&a.name.name.as_str()) {
             (
                 format!("`@{}` is not allowed here", a.name.name),
@@ -1284,6 +1340,7 @@ struct ItemAttrs {
     deprecated: bool,
     deprecated_note: Option<String>,
     preserve_unknown: bool,
+    delta: bool,
     allow: Vec<Lint>,
 }
 

@@ -71,6 +71,20 @@ impl<'f> Quantized<'f> {
         )
     }
 
+    /// `mask.quantized(out, index, value, baseline, ..);`: a `@delta`
+    /// type's change of the field, its stored integer when that differs
+    /// from the baseline's.
+    pub(super) fn delta_write(&self, index: usize, this: &str, base: &str) -> String {
+        let mut args = vec![
+            "out".to_string(),
+            index.to_string(),
+            self.value(this),
+            self.value(base),
+        ];
+        args.extend(self.args());
+        layout::statement("mask.quantized", &args, ";")
+    }
+
     /// `read_f32(reader, ..)`, the value read from a `Reader`.
     pub(super) fn read(&self, reader: &str) -> String {
         self.call(&format!("read_{}", self.suffix()), &[reader.to_string()])

@@ -12,6 +12,7 @@
 //! is too.
 
 mod consts;
+mod delta;
 mod enums;
 mod git;
 mod records;
@@ -392,7 +393,8 @@ impl<'a> Comparer<'a> {
         let (o, n) = (self.old.ty(oid), self.new.ty(nid));
         match (&o.kind, &n.kind) {
             (TypeKind::Struct { fields: of }, TypeKind::Struct { fields: nf }) => {
-                self.compare_struct(o, n, of, nf)
+                self.compare_struct(o, n, of, nf);
+                self.compare_delta(o, n);
             }
             (
                 TypeKind::Message {
@@ -405,6 +407,7 @@ impl<'a> Comparer<'a> {
                 },
             ) => {
                 self.compare_message(n, of, nf);
+                self.compare_delta(o, n);
                 if op != np {
                     self.push(
                         Rule::PreserveUnknownChanged,

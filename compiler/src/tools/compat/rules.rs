@@ -54,6 +54,9 @@ rules! {
     FieldRenamed = "field-renamed", SourceOnly, "message or struct field renamed";
     DeprecationChanged = "deprecation-changed", SourceOnly, "type, field, variant or enum value deprecated or undeprecated";
     PreserveUnknownChanged = "preserve-unknown-changed", SourceOnly, "`@preserve_unknown` added or removed";
+    DeltaAdded = "delta-added", Safe, "`@delta` added to a struct or message";
+    DeltaRemoved = "delta-removed", Breaking, "`@delta` removed from a struct or message";
+    DeltaFieldChanged = "delta-field-changed", Breaking, "in a `@delta` type, a field's type (or a map's value type) gained or lost `@delta`";
     StructLayoutChanged = "struct-layout-changed", Breaking, "struct field added, removed or retyped";
     StructFieldsReordered = "struct-fields-reordered", Breaking, "struct fields reordered";
     StructMaxChanged = "struct-max-changed", Breaking, "struct field `@max` added, removed or changed";
