@@ -21,3 +21,5 @@ pub mod public_data;
 pub mod read;
 pub mod suite;
 pub mod text;
+pub mod world;
+pub mod world_report;
