@@ -79,9 +79,10 @@ pub fn section(sizes: &Sizes, time: impl Fn(&str, &str) -> Option<f64>) -> Optio
         );
     }
     out.push_str(
-        "- **met**: C# and Rust write identical bytes for every tick of the run (full encodes and \
-         both deltas) and C# applying them rebuilds every tick: asserted by \
-         `cargo test -p pkt-bench --test world_csharp`, which fails otherwise\n",
+        "- **met**: C# and Rust write identical bytes for the full encode of every tick of the \
+         run: asserted by `cargo test -p pkt-bench --test world_csharp`, which fails otherwise\n\
+         - **missed**: C# and Rust identical deltas: the C# backend does not generate the \
+         `@delta` methods yet, so C# deltas are neither written nor compared\n",
     );
     let _ = writeln!(
         out,
