@@ -28,6 +28,13 @@ fn main() -> Result<(), pktc::Error> {
             .compile(&[format!("../schemas/evolution/{version}/protocol.pkt")])?;
     }
 
+    // Two versions of a protocol sent as deltas.
+    for version in ["v1", "v2"] {
+        pktc::Config::new()
+            .out_dir(out.join(format!("delta_evo_{version}")))
+            .compile(&[format!("../schemas/delta_evolution/{version}/units.pkt")])?;
+    }
+
     // Two imported files with the same name, which must not overwrite each other.
     pktc::Config::new()
         .out_dir(out.join("same_stem"))
@@ -46,7 +53,7 @@ fn main() -> Result<(), pktc::Error> {
             .iter()
             .map(|s| names::ident(Lang::Rust, NameKind::Field, s))
             .collect();
-        path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+        path.push(names::type_ident(Lang::Rust, def));
         let mut qualified = ns.join(".");
         qualified.push('.');
         qualified.push_str(&def.name);
@@ -82,7 +89,7 @@ fn rust_path(ir: &Ir, def: &TypeDef) -> String {
         .iter()
         .map(|s| names::ident(Lang::Rust, NameKind::Field, s))
         .collect();
-    path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+    path.push(names::type_ident(Lang::Rust, def));
     format!("crate::{}", path.join("::"))
 }
 

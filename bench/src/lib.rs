@@ -21,5 +21,6 @@ pub mod public_data;
 pub mod read;
 pub mod suite;
 pub mod text;
+pub mod typescript_report;
 pub mod world;
 pub mod world_report;

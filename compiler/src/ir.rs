@@ -136,6 +136,63 @@ impl Ir {
         };
         self.memory(inner).size
     }
+
+    /// The value of `ty` a decoder makes without reading it: `declared` (a
+    /// message field's `= ...`), else the zero value of `ty`. Backends spell
+    /// what this returns; they do not decide it.
+    pub fn default_value<'a>(
+        &'a self,
+        ty: &'a Type,
+        declared: Option<&'a Value>,
+    ) -> DefaultValue<'a> {
+        if let Some(v) = declared {
+            return DefaultValue::Declared(v);
+        }
+        match ty {
+            Type::Prim(p) => DefaultValue::Scalar(*p),
+            Type::String | Type::Bytes | Type::List(_) | Type::Map(..) => DefaultValue::Empty,
+            Type::Optional(_) => DefaultValue::Absent,
+            Type::Array(elem, len) => DefaultValue::Array { elem, len: *len },
+            Type::Named(r) => self.ty(r.id).zero_value(),
+        }
+    }
+
+    /// What field `f` of a message decodes to when the body ends before it
+    /// (written by an older version): its declared default, else its
+    /// type's zero value. The decode budget is charged
+    /// [`Field::default_charge`] for it.
+    pub fn field_default<'a>(&'a self, f: &'a Field) -> DefaultValue<'a> {
+        self.default_value(&f.ty, f.default.as_ref())
+    }
+}
+
+/// A value a decoder makes without reading bytes for it: a message field
+/// the body ends before ([`Ir::field_default`]), the zero value of a type
+/// ([`Ir::default_value`], [`TypeDef::zero_value`]): what `Default` gives in
+/// Rust, what a new C# object holds, what `pktc inspect` shows for an absent
+/// field. One level deep: parts (array elements, fields, a variant's
+/// payload) are asked for in turn.
+#[derive(Clone, Copy, Debug)]
+pub enum DefaultValue<'a> {
+    /// A message field's declared default, checked against its type.
+    Declared(&'a Value),
+    /// `false`, `0` or `0.0` (positive zero).
+    Scalar(Prim),
+    /// The empty string, bytes, list or map.
+    Empty,
+    /// An absent optional.
+    Absent,
+    /// `len` elements, each the zero value of `elem`.
+    Array { elem: &'a Elem, len: u32 },
+    /// An enum's zero value: its first value (`index` 0 of its values,
+    /// whatever its number).
+    EnumValue { index: usize, value: &'a EnumValue },
+    /// A struct or message with each field at its default
+    /// ([`Ir::field_default`]; struct fields have no declared defaults).
+    Fields(&'a [Field]),
+    /// A union's zero value: its first variant (`index` 0), holding the
+    /// zero value of the variant's type.
+    Variant { index: usize, variant: &'a Variant },
 }
 
 /// `n` rounded up to a multiple of `align` (a power of two), saturating.
@@ -318,6 +375,45 @@ pub struct TypeDef {
     pub delta: bool,
 }
 
+impl TypeDef {
+    /// The value of this type a decoder makes when it reads none: an enum's
+    /// first value, a union's first variant holding its type's zero value,
+    /// a struct's or message's fields each at its default.
+    pub fn zero_value(&self) -> DefaultValue<'_> {
+        match &self.kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+                DefaultValue::Fields(fields)
+            }
+            TypeKind::Enum { values, .. } => DefaultValue::EnumValue {
+                index: 0,
+                value: values.first().expect("enums have values"),
+            },
+            TypeKind::Union { variants, .. } => DefaultValue::Variant {
+                index: 0,
+                variant: variants.first().expect("unions have variants"),
+            },
+        }
+    }
+
+    /// The variant a union's zero value holds (see [`TypeDef::zero_value`]);
+    /// `None` for other kinds.
+    pub fn zero_variant(&self) -> Option<(usize, &Variant)> {
+        match self.zero_value() {
+            DefaultValue::Variant { index, variant } => Some((index, variant)),
+            _ => None,
+        }
+    }
+
+    /// The value an enum's zero value is, with its index (see
+    /// [`TypeDef::zero_value`]); `None` for other kinds.
+    pub fn zero_enum_value(&self) -> Option<(usize, &EnumValue)> {
+        match self.zero_value() {
+            DefaultValue::EnumValue { index, value } => Some((index, value)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TypeKind {
@@ -361,11 +457,23 @@ impl TypeKind {
 #[derive(Clone, Debug, Serialize)]
 pub struct Field {
     pub name: String,
+    /// How errors of every decoder and encoder name the field: the owner's
+    /// [`Ir::qualified_name`], a dot and the field's name as the schema
+    /// spells it (`game.net.Chat.text`); set by `sema::members`.
+    pub path: String,
     pub doc: Vec<String>,
     pub ty: Type,
-    /// The declared default; `None` means the zero value of the type.
+    /// The declared default (message fields only); `None` means the zero
+    /// value of the type. What the field decodes to when a message body
+    /// ends before it is [`Ir::field_default`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
+    /// What the decode budget is charged when a message body ends before
+    /// the field: the bytes of its declared default string, as if that
+    /// string had been decoded (every decoder builds it); `None` when the
+    /// default builds nothing. Set by `sema::members`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_charge: Option<u64>,
     /// `@max(N)`: the most bytes (string, bytes) or elements (list, map).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
@@ -403,6 +511,9 @@ pub struct EnumValue {
 #[derive(Clone, Debug, Serialize)]
 pub struct Variant {
     pub name: String,
+    /// How errors name the variant, as [`Field::path`] names a field
+    /// (`game.net.ServerPacket.Chat`).
+    pub path: String,
     pub doc: Vec<String>,
     pub tag: u16,
     pub ty: Type,

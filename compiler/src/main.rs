@@ -67,7 +67,9 @@ enum Command {
         /// Write nothing; exit 1 and list the files that would change.
         #[arg(long)]
         check: bool,
-        /// C#: do not write the runtime support file PktRuntime.cs.
+        /// C#: do not write the runtime support file PktRuntime.cs;
+        /// TypeScript: import the npm package pkt-runtime instead of writing
+        /// pkt_runtime.ts.
         #[arg(long)]
         no_runtime: bool,
         /// C#: also write the Unity assembly definition NAME.asmdef, which
@@ -148,6 +150,8 @@ enum LangArg {
     Rust,
     #[value(name = "csharp", alias = "cs")]
     CSharp,
+    #[value(name = "typescript", alias = "ts")]
+    TypeScript,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -199,6 +203,7 @@ fn main() -> ExitCode {
             let mut options = pktc::emit::GenOptions::new(match lang {
                 LangArg::Rust => pktc::Lang::Rust,
                 LangArg::CSharp => pktc::Lang::CSharp,
+                LangArg::TypeScript => pktc::Lang::TypeScript,
             });
             options.runtime = !no_runtime;
             options.serde = serde;
@@ -207,9 +212,11 @@ fn main() -> ExitCode {
             if let Some(name) = &asmdef {
                 let set = match lang {
                     LangArg::CSharp => options.set_csharp_asmdef(Some(name)),
-                    LangArg::Rust => Err("--asmdef writes a Unity assembly definition for C# \
+                    LangArg::Rust | LangArg::TypeScript => {
+                        Err("--asmdef writes a Unity assembly definition for C# \
                                           code; use it with --lang csharp"
-                        .to_string()),
+                            .to_string())
+                    }
                 };
                 if let Err(e) = set {
                     eprintln!("error: {e}");

@@ -15,10 +15,11 @@ use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 pub enum Lang {
     Rust,
     CSharp,
+    TypeScript,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::Rust, Lang::CSharp];
+    pub const ALL: [Lang; 3] = [Lang::Rust, Lang::CSharp, Lang::TypeScript];
 
     pub fn display(self) -> &'static str {
         self.naming().language
@@ -82,22 +83,30 @@ pub struct Naming {
     /// (`unknown_fields_`). The result is checked like any other name, so
     /// it may not meet another name of the same scope.
     pub rename_suffix: &'static str,
-    /// Types generated beside schema types, named by a suffix (`ChatView`
-    /// for `Chat`): no schema type in the same namespace may take the name.
+    /// Types generated beside schema types, named by a suffix after the
+    /// converted (not renamed) type name (`ChatView` for `Chat`, `VecView`
+    /// for Rust's `Vec_`): no schema type in the same namespace may take
+    /// the name.
     pub companions: &'static [Companion],
     /// Whether a type may not be named like one of its members (C#, where
     /// a member named like its enclosing type is an error): a struct,
-    /// message or union may not take a name of [`Naming::members`] (the
-    /// checker rejects it), and its fields and variants named like it are
-    /// renamed with [`Naming::rename_suffix`] (`health` in `message Health`
-    /// becomes `HealthValue`). Enum values keep their names (C# allows
-    /// `Mode.Mode`).
+    /// message or union named like one of [`Naming::members`] (or
+    /// [`Naming::inherited_members`], or for a union
+    /// [`Naming::union_own_members`]) is renamed with
+    /// [`Naming::rename_suffix`] ([`Naming::type_name`]: `struct Encode`
+    /// becomes `EncodeValue`), and its fields and variants named like the
+    /// type are renamed in turn (`health` in `message Health` becomes
+    /// `HealthValue`). Enum values keep their names (C# allows
+    /// `Mode.Mode`), and enums their names.
     pub type_named_like_member_forbidden: bool,
     /// Members of a union's own type (besides [`Naming::members`]), when
     /// [`Naming::type_named_like_member_forbidden`].
     pub union_own_members: &'static [&'static str],
-    /// Names generated code uses without a path; a schema type of the same
-    /// name would hide them.
+    /// Types and traits generated code names without a path (Rust's `Vec`,
+    /// `Option`): a schema type converted to one would hide it, so the
+    /// backend renames the type with [`Naming::rename_suffix`]
+    /// ([`Naming::type_name`]: `Vec_`). A backend that names everything by
+    /// path, or has no such names, lists none.
     pub prelude: &'static [&'static str],
     /// The namespace of the runtime support types, which schema namespaces
     /// and top-level types must leave unambiguous.
@@ -149,6 +158,54 @@ impl Naming {
         self.escaped((self.convert)(kind, name))
     }
 
+    /// The identifier, before keyword escaping, written for a schema type:
+    /// converted, with [`Naming::rename_suffix`] appended when the converted
+    /// name is reserved for the type ([`Naming::is_type_taken`]). Every
+    /// reference to the type spells this name; its companions
+    /// ([`Naming::companions_of`]) keep the converted one.
+    pub fn type_name(&self, def: &crate::ir::TypeDef) -> String {
+        let converted = (self.convert)(NameKind::Type, &def.name);
+        if self.is_type_taken(&converted, def) {
+            format!("{converted}{}", self.rename_suffix)
+        } else {
+            converted
+        }
+    }
+
+    /// [`Naming::type_name`] as written in generated source.
+    pub fn type_ident(&self, def: &crate::ir::TypeDef) -> String {
+        self.escaped(self.type_name(def))
+    }
+
+    /// Whether the backend renames the type: then generated code notes the
+    /// schema name at the declaration.
+    pub fn is_type_renamed(&self, def: &crate::ir::TypeDef) -> bool {
+        self.type_name(def) != (self.convert)(NameKind::Type, &def.name)
+    }
+
+    /// Whether `def` may not be written as `converted` (a converted or
+    /// renamed type name): it would hide a name of [`Naming::prelude`], or
+    /// be the name of one of its own members where
+    /// [`Naming::type_named_like_member_forbidden`].
+    pub fn is_type_taken(&self, converted: &str, def: &crate::ir::TypeDef) -> bool {
+        use crate::ir::TypeKind;
+        if self.prelude.contains(&converted) {
+            return true;
+        }
+        if !self.type_named_like_member_forbidden {
+            return false;
+        }
+        let own: &[&str] = match def.kind {
+            TypeKind::Union { .. } => self.union_own_members,
+            // Enums have no generated members.
+            TypeKind::Enum { .. } => return false,
+            TypeKind::Struct { .. } | TypeKind::Message { .. } => &[],
+        };
+        [self.members, self.inherited_members, own]
+            .iter()
+            .any(|l| l.contains(&converted))
+    }
+
     /// The identifier, before keyword escaping, written for a field, union
     /// variant or enum value of `owner`: converted, with
     /// [`Naming::rename_suffix`] appended when the converted name is taken
@@ -176,7 +233,8 @@ impl Naming {
     /// Whether a field, variant or enum value of `owner` may not be written
     /// as `converted` (a converted name): generated code declares that name
     /// in the same scope, or it is the name of the type itself where
-    /// [`Naming::type_named_like_member_forbidden`].
+    /// [`Naming::type_named_like_member_forbidden`] (as renamed by
+    /// [`Naming::type_name`]).
     pub fn is_taken(&self, converted: &str, owner: &crate::ir::TypeDef) -> bool {
         use crate::ir::TypeKind;
         let lists: [&[&str]; 3] = match owner.kind {
@@ -187,8 +245,7 @@ impl Naming {
             }
         };
         lists.iter().any(|l| l.contains(&converted))
-            || (self.type_named_like_member_forbidden
-                && converted == (self.convert)(NameKind::Type, &owner.name))
+            || (self.type_named_like_member_forbidden && converted == self.type_name(owner))
     }
 
     fn escaped(&self, converted: String) -> String {
@@ -224,6 +281,7 @@ impl Lang {
         match self {
             Lang::Rust => &crate::emit::RUST_NAMING,
             Lang::CSharp => &crate::emit::CSHARP_NAMING,
+            Lang::TypeScript => &crate::emit::TYPESCRIPT_NAMING,
         }
     }
 }
@@ -266,6 +324,12 @@ pub fn starts_with_letter(name: &str) -> bool {
 /// when it is a keyword (`r#type` in Rust, `@class` in C#).
 pub fn ident(lang: Lang, kind: NameKind, name: &str) -> String {
     lang.naming().ident(kind, name)
+}
+
+/// A declared type as the language's backend writes it, renamed where its
+/// name is reserved ([`Naming::type_name`]) and escaped.
+pub fn type_ident(lang: Lang, def: &crate::ir::TypeDef) -> String {
+    lang.naming().type_ident(def)
 }
 
 pub fn is_keyword(lang: Lang, s: &str) -> bool {

@@ -712,7 +712,7 @@ fn memory_constants_that_name_other_types_equal_the_model() {
         let ty = format!(
             "global::{}.{}",
             ns.join("."),
-            ident(pktc::names::NameKind::Type, &def.name)
+            pktc::names::type_ident(Lang::CSharp, def)
         );
         prints.push_str(&format!("        Print(\"{}\", typeof({ty}));\n", def.name));
         models.insert(def.name.clone(), def.memory.size);

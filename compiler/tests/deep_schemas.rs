@@ -89,7 +89,7 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
         serde_json::to_string(ir).expect("dump ir").len() > chain_len(),
         "{what}: dump ir"
     );
-    for lang in [Lang::Rust, Lang::CSharp] {
+    for lang in Lang::ALL {
         let files = generate(ir, &GenOptions::new(lang));
         assert!(!files.is_empty(), "{what}: gen {lang:?}");
     }

@@ -146,7 +146,7 @@ fn member_name(code: &str) -> Option<String> {
 }
 
 fn cs_type_name(def: &TypeDef) -> String {
-    names::ident(Lang::CSharp, NameKind::Type, &def.name)
+    names::type_ident(Lang::CSharp, def)
 }
 
 /// Members of generated C# that the schema did not name and `naming` does
@@ -712,18 +712,151 @@ fn hidden_documented_members_are_found() {
     );
 }
 
-/// Every member a backend renames ([`Naming::member`]) carries its schema
-/// name in a comment right above its declaration, in every language, and no
-/// other declaration carries one. The example schemas rename members in
-/// both languages (`schemas/reserved_names.pkt`), so neither check is
-/// vacuous.
+/// The names a generated TypeScript module declares where a schema name
+/// could meet them: its top-level declarations (`export const`, `export
+/// interface`, `export type`, `import * as`, any other `const`, `let`,
+/// `function` or `class` at column 0) and the properties of its interfaces
+/// (each on a line of its own, `name: type;`).
+fn typescript_declarations(text: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+            .collect()
+    };
+    let mut top = Vec::new();
+    let mut properties = Vec::new();
+    let mut interface: Option<String> = None;
+    for line in text.lines() {
+        if let Some(name) = &interface {
+            if line == "}" {
+                interface = None;
+            } else if let Some(p) = line.strip_prefix("    ") {
+                let p = p.trim_start();
+                if !p.starts_with("/**") && !p.starts_with('*') && !p.starts_with("//") {
+                    properties.push((name.clone(), ident(p)));
+                }
+            }
+            continue;
+        }
+        let rest = line.strip_prefix("export ").unwrap_or(line);
+        for keyword in [
+            "const ",
+            "let ",
+            "var ",
+            "function ",
+            "class ",
+            "type ",
+            "interface ",
+            "import * as ",
+        ] {
+            if let Some(decl) = rest.strip_prefix(keyword) {
+                let name = ident(decl);
+                if keyword == "interface " {
+                    interface = Some(name.clone());
+                }
+                top.push(name);
+            }
+        }
+    }
+    (top, properties)
+}
+
+/// Declarations of the TypeScript generated for `ir` that are neither a
+/// schema name nor `$`-prefixed (which no schema name can be): the
+/// TypeScript `Naming` reserves nothing, so there must be none.
+fn unreserved_typescript(ir: &Ir) -> Vec<String> {
+    let naming = Lang::TypeScript.naming();
+    let outputs = pktc::emit::output_files(ir, "ts", naming.reserved_stems, None);
+    let mut problems = Vec::new();
+    for file in generate(ir, &GenOptions::new(Lang::TypeScript)) {
+        let Some(output) = outputs.iter().find(|o| o.path == file.path) else {
+            assert_eq!(file.path.to_string_lossy(), "pkt_runtime.ts");
+            continue;
+        };
+        let (top, properties) = typescript_declarations(&file.contents);
+        assert!(!top.is_empty(), "{}: no declarations", file.path.display());
+        for name in top {
+            let schema = ir
+                .types
+                .iter()
+                .any(|d| naming.ident(NameKind::Type, &d.name) == name)
+                || ir
+                    .files
+                    .iter()
+                    .flat_map(|f| &f.consts)
+                    .any(|c| naming.ident(NameKind::Const, &c.name) == name);
+            if !schema && !name.starts_with('$') {
+                problems.push(format!("{}: declares `{name}`", file.path.display()));
+            }
+        }
+        for (interface, property) in properties {
+            let def = output
+                .file
+                .types
+                .iter()
+                .map(|&id| ir.ty(id))
+                .find(|d| naming.ident(NameKind::Type, &d.name) == interface)
+                .unwrap_or_else(|| panic!("interface {interface} is no schema type"));
+            let field = def
+                .kind
+                .fields()
+                .iter()
+                .any(|f| naming.member_ident(NameKind::Field, &f.name, def) == property);
+            if !field && !property.starts_with('$') {
+                problems.push(format!(
+                    "{}: interface {interface} has `{property}`",
+                    file.path.display()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_generated_typescript_name_is_a_schema_name_or_dollar_prefixed() {
+    let ir = checked_ir();
+    let problems = unreserved_typescript(&ir);
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_typescript_reader_finds_declarations_and_properties() {
+    let (top, properties) = typescript_declarations(
+        "import * as $pkt from \"./pkt_runtime.js\";\n\
+         export const MAX: number = 3;\n\
+         const helper = 1;\n\
+         export interface Chat {\n    /** Doc. */\n    text: string;\n    $unknownFields: globalThis.Uint8Array;\n}\n\
+         export const Chat = {\n    memory: 4,\n};\n",
+    );
+    assert_eq!(top, ["$pkt", "MAX", "helper", "Chat", "Chat"]);
+    assert_eq!(
+        properties,
+        [
+            ("Chat".to_string(), "text".to_string()),
+            ("Chat".to_string(), "$unknownFields".to_string())
+        ]
+    );
+}
+
+/// Every member and type a backend renames ([`Naming::member`],
+/// [`Naming::type_name`]) carries its schema name in a comment right above
+/// its declaration (and its attributes), in every language, and no other
+/// declaration carries one. The example schemas rename members and types in
+/// both languages (`schemas/reserved_names.pkt`,
+/// `schemas/reserved_types.pkt`), so neither check is vacuous.
 #[test]
 fn renamed_members_note_their_schema_name() {
     let ir = checked_ir();
     for lang in Lang::ALL {
         let naming = lang.naming();
         let mut expected: Vec<(String, String)> = Vec::new();
+        let mut types_renamed = 0;
         for def in &ir.types {
+            if naming.is_type_renamed(def) {
+                types_renamed += 1;
+                expected.push((def.name.clone(), naming.type_ident(def)));
+            }
             let members: Vec<(NameKind, &str)> = match &def.kind {
                 TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => fields
                     .iter()
@@ -752,14 +885,35 @@ fn renamed_members_note_their_schema_name() {
             let lines: Vec<&str> = file.contents.lines().collect();
             for (i, line) in lines.iter().enumerate() {
                 if let Some(name) = line.trim().strip_prefix("// schema name: ") {
-                    let decl = lines.get(i + 1).copied().unwrap_or_default();
+                    let decl = lines[i + 1..]
+                        .iter()
+                        .copied()
+                        .find(|l| !l.trim_start().starts_with(['#', '[']))
+                        .unwrap_or_default();
                     noted.push((name.to_string(), decl.to_string()));
                 }
             }
         }
-        assert!(
-            !expected.is_empty(),
-            "no {} member of the example schemas is renamed",
+        // A language that takes no name beside members (TypeScript) renames
+        // none; the others rename some member of the example schemas. Types
+        // likewise, where a language reserves names for them.
+        let takes_names = !(naming.members.is_empty()
+            && naming.inherited_members.is_empty()
+            && naming.variant_members.is_empty()
+            && naming.enum_members.is_empty()
+            && !naming.type_named_like_member_forbidden);
+        let takes_type_names =
+            !naming.prelude.is_empty() || naming.type_named_like_member_forbidden;
+        assert_eq!(
+            types_renamed > 0,
+            takes_type_names,
+            "{}: renamed {expected:?}",
+            naming.language
+        );
+        assert_eq!(
+            expected.len() > types_renamed,
+            takes_names,
+            "{}: renamed members {expected:?}",
             naming.language
         );
         for (name, ident) in &expected {
@@ -847,8 +1001,8 @@ fn members_are_renamed_only_where_their_language_reserves_them() {
     }
 }
 
-/// docs/language.md lists every name a backend renames a member around, so
-/// a name added to a `Naming` list is documented.
+/// docs/language.md lists every name a backend renames a member or a type
+/// around, so a name added to a `Naming` list is documented.
 #[test]
 fn the_language_reference_lists_every_renamed_member() {
     let doc = std::fs::read_to_string(common::root().join("docs/language.md")).expect("doc");
@@ -864,6 +1018,8 @@ fn the_language_reference_lists_every_renamed_member() {
             naming.inherited_members,
             naming.variant_members,
             naming.enum_members,
+            naming.union_own_members,
+            naming.prelude,
         ] {
             let words: HashSet<&str> = names
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -882,4 +1038,167 @@ fn the_language_reference_lists_every_renamed_member() {
             naming.language
         );
     }
+}
+
+/// What each backend writes for the type names `schemas/reserved_types.pkt`
+/// uses: renamed only where the language reserves the name, and referred
+/// to by that name from other types.
+#[test]
+fn types_are_renamed_only_where_their_language_reserves_them() {
+    let ir = checked_ir();
+    let cases: &[(&str, &str, &str)] = &[
+        // schema name, Rust, C#
+        ("Vec", "Vec_", "Vec"),
+        ("Option", "Option_", "Option"),
+        ("String", "String_", "String"),
+        ("Result", "Result_", "Result"),
+        ("Box", "Box_", "Box"),
+        ("Default", "Default_", "Default"),
+        ("FnMut", "FnMut_", "FnMut"),
+        ("Encode", "Encode", "EncodeValue"),
+        ("ToArray", "ToArray", "ToArrayValue"),
+        ("Equals", "Equals", "EqualsValue"),
+        ("Tag", "Tag", "TagValue"),
+        ("Holder", "Holder", "Holder"),
+    ];
+    let generated = |lang| {
+        let mut options = GenOptions::new(lang);
+        options.runtime = false;
+        generate(&ir, &options)
+            .into_iter()
+            .find(|f| f.path.to_string_lossy().starts_with("reserved_types."))
+            .expect("reserved_types.pkt is generated")
+            .contents
+    };
+    let (rust, csharp) = (generated(Lang::Rust), generated(Lang::CSharp));
+    for &(name, in_rust, in_csharp) in cases {
+        let def = ir
+            .types
+            .iter()
+            .find(|d| d.name == name && ir.namespace_of(d) == ["test", "reserved_types"])
+            .unwrap_or_else(|| panic!("no type {name}"));
+        assert_eq!(names::type_ident(Lang::Rust, def), in_rust, "{name}");
+        assert_eq!(names::type_ident(Lang::CSharp, def), in_csharp, "{name}");
+        let keyword = if matches!(def.kind, TypeKind::Enum { .. } | TypeKind::Union { .. }) {
+            "enum"
+        } else {
+            "struct"
+        };
+        assert!(
+            rust.contains(&format!("pub {keyword} {in_rust} ")),
+            "{in_rust}"
+        );
+        assert!(csharp.contains(&format!(" {in_csharp} ")), "{in_csharp}");
+    }
+    // References go through the same name; the view keeps the converted one.
+    assert!(rust.contains("pub vec: Vec_,"), "a field of type Vec");
+    assert!(rust.contains("pub vecs: Vec<Vec_>,"), "a list of Vec");
+    assert!(
+        rust.contains("pub maybe: Option<Option_>,"),
+        "an optional Option"
+    );
+    assert!(rust.contains("Vec(VecView<'a>),"), "Box's view of Vec");
+    assert!(
+        !rust.contains("Vec_View"),
+        "views are named from the converted name"
+    );
+    assert!(csharp.contains("public global::Test.ReservedTypes.EncodeValue EncodeValue;"));
+}
+
+/// The types and traits generated Rust names without a path, read from the
+/// generated code of the example schemas: every name it uses that it does
+/// not declare. Each must be on the Rust backend's prelude list, so that a
+/// schema type of that name is renamed rather than hiding it; and each
+/// listed name is used, so that none is renamed for nothing. `Some`, `None`,
+/// `Ok` and `Err` live in the value namespace, which generated types (braced
+/// structs and enums) never enter; derive macros live in the macro
+/// namespace.
+fn bare_rust_names(ir: &Ir) -> HashSet<String> {
+    let mut options = GenOptions::new(Lang::Rust);
+    options.runtime = false;
+    let files = generate(ir, &options);
+    let mut declared: HashSet<String> = HashSet::new();
+    let mut used: HashSet<String> = HashSet::new();
+    for file in &files {
+        // The indentation of the variants of the enum (or the union in a
+        // `memory!` invocation) being read.
+        let mut variants_at: Option<usize> = None;
+        for line in file.contents.lines() {
+            let code = line.trim();
+            if code.starts_with("//") || code.starts_with("#[") {
+                continue;
+            }
+            let indent = line.len() - line.trim_start().len();
+            if variants_at.is_some_and(|at| indent < at) {
+                variants_at = None;
+            }
+            let words: Vec<&str> = code.split_whitespace().collect();
+            if let Some(at) = words
+                .iter()
+                .position(|w| matches!(*w, "struct" | "enum" | "union" | "trait" | "type"))
+            {
+                if let Some(name) = words.get(at + 1) {
+                    let name: String = name
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    declared.insert(name);
+                }
+                if matches!(words[at], "enum" | "union") {
+                    variants_at = Some(indent + 4);
+                }
+                continue;
+            }
+            // A variant's declaration starts with its name, which is no
+            // reference (variants are named by path elsewhere).
+            let code = if variants_at == Some(indent) {
+                code.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+            } else {
+                code
+            };
+            // Identifiers outside string literals, not after a path
+            // separator or a lifetime quote.
+            let mut prev = ' ';
+            let mut in_string = false;
+            let mut word = String::new();
+            for c in code.chars().chain([' ']) {
+                if in_string {
+                    in_string = c != '"' || prev == '\\';
+                    prev = c;
+                    continue;
+                }
+                if c.is_alphanumeric() || c == '_' {
+                    if word.is_empty() && (prev == ':' || prev == '\'' || prev.is_alphanumeric()) {
+                        word.push('\0');
+                    }
+                    word.push(c);
+                } else {
+                    if word.starts_with(|c: char| c.is_ascii_uppercase())
+                        && word.chars().any(|c| c.is_ascii_lowercase())
+                    {
+                        used.insert(std::mem::take(&mut word));
+                    }
+                    word.clear();
+                    in_string = c == '"';
+                }
+                prev = c;
+            }
+        }
+    }
+    for value_namespace in ["Self", "Some", "None", "Ok", "Err"] {
+        used.remove(value_namespace);
+    }
+    used.retain(|n| !declared.contains(n));
+    used
+}
+
+#[test]
+fn rust_names_without_a_path_are_the_prelude_list() {
+    let naming = Lang::Rust.naming();
+    let used = bare_rust_names(&checked_ir());
+    let listed: HashSet<String> = naming.prelude.iter().map(|s| s.to_string()).collect();
+    assert_eq!(
+        used, listed,
+        "generated Rust names these without a path; the Rust Naming's prelude lists those on the right"
+    );
 }

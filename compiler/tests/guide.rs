@@ -25,9 +25,16 @@
 //!
 //! The Rust server in the guide is built with cargo against the clone's
 //! crates, and the C# client with Mono's `mcs`: without Mono the test fails
-//! under `CI=true` and warns loudly elsewhere.
+//! under `CI=true` and warns loudly elsewhere. The Node.js bot needs node and
+//! npm the same way; its `tsc` is TypeScript 5, installed once under the
+//! target directory (`rust-tests/tests/support/node.rs`), on the guide's
+//! `PATH`.
 
 mod common;
+
+#[allow(dead_code)]
+#[path = "../../rust-tests/tests/support/node.rs"]
+mod node;
 
 use common::{blocks, Block};
 
@@ -68,6 +75,17 @@ impl Scratch {
         std::fs::create_dir_all(&bin).expect("bin dir");
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pktc"), bin.join("pktc"))
             .expect("link pktc");
+        // What `npm install --save-dev typescript` gives a project.
+        std::fs::write(
+            bin.join("tsc"),
+            format!("#!/bin/sh\nexec node '{}' \"$@\"\n", node::tsc().display()),
+        )
+        .expect("write tsc");
+        std::fs::set_permissions(
+            bin.join("tsc"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .expect("make tsc executable");
         let path_env = format!(
             "{}:{}:{}",
             dir.join(".cargo/bin").display(),
@@ -170,7 +188,7 @@ fn mono_available() -> bool {
 
 #[test]
 fn the_guide_runs_as_written() {
-    if !mono_available() {
+    if !mono_available() || !node::tools_or_skip("the_guide_runs_as_written") {
         return;
     }
     let guide = std::fs::read_to_string(common::root().join("docs/guide.md")).expect("guide");

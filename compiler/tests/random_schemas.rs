@@ -6,7 +6,9 @@
 //! function per type that instantiates its encoder, decoders and view, and
 //! the C# of each schema
 //! set is compiled with its `PktRuntime.cs` by `mcs -langversion:7.2
-//! -warnaserror`.
+//! -warnaserror`, and the TypeScript of every set by one `tsc --strict` run
+//! (with `noUnusedLocals`, `noUnusedParameters`, `noImplicitReturns`) that
+//! must report nothing.
 //!
 //! A few random sets run in the inner loop, many more under
 //! `PKT_LONG_TESTS=1`; `PKT_SCHEMA_SEED=N,M` runs the sets of those seeds
@@ -15,6 +17,10 @@
 //! fails under `CI=true` and warns loudly elsewhere.
 
 mod common;
+
+#[allow(dead_code)]
+#[path = "../../rust-tests/tests/support/node.rs"]
+mod node;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -172,6 +178,7 @@ fn accepted_schemas_compile_in_rust_and_csharp() {
     let mut failures = Vec::new();
     failures.extend(build_rust(&base, &cases));
     failures.extend(build_csharp(&base, &cases));
+    failures.extend(build_typescript(&base, &cases));
     assert!(
         failures.is_empty(),
         "{} of {} schema sets do not compile:\n\n{}",
@@ -282,7 +289,7 @@ fn build_rust(base: &Path, cases: &[Case]) -> Vec<String> {
                     .iter()
                     .map(|s| names::ident(Lang::Rust, NameKind::Field, s)),
             );
-            path.push(names::ident(Lang::Rust, NameKind::Type, &def.name));
+            path.push(names::type_ident(Lang::Rust, def));
             let path = path.join("::");
             let _ = writeln!(lib, "    touch::<{path}>();");
             let viewed = matches!(def.kind, TypeKind::Message { .. } | TypeKind::Union { .. })
@@ -360,6 +367,73 @@ fn rustfmt_failures(src: &Path, cases: &[Case]) -> Vec<String> {
         }
     }
     failures
+}
+
+/// Each case's TypeScript in a directory of its own (modules do not see one
+/// another), with its runtime file, all compiled by one `tsc` run.
+fn build_typescript(base: &Path, cases: &[Case]) -> Vec<String> {
+    if !node::tools_or_skip("random_schemas (TypeScript)") {
+        return Vec::new();
+    }
+    let root = base.join("typescript");
+    let _ = std::fs::remove_dir_all(&root);
+    for case in cases {
+        let dir = root.join(&case.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in generate(&case.ir, &GenOptions::new(Lang::TypeScript)) {
+            std::fs::write(dir.join(&f.path), &f.contents).unwrap();
+        }
+    }
+    std::fs::write(
+        root.join("tsconfig.json"),
+        r#"{
+  "compilerOptions": {
+    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
+    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
+  },
+  "include": ["*/*.ts"]
+}
+"#,
+    )
+    .unwrap();
+    let out = Command::new("node")
+        .arg(node::tsc())
+        .args(["-p", "tsconfig.json"])
+        .current_dir(&root)
+        .output()
+        .expect("run tsc");
+    let text = String::from_utf8_lossy(&out.stdout);
+    if out.status.success() && text.trim().is_empty() {
+        return Vec::new();
+    }
+    // Diagnostics start with the file's path, `<case>/<stem>.ts(...)`.
+    cases
+        .iter()
+        .filter_map(|case| {
+            let prefix = format!("{}/", case.name);
+            let errors: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with(&prefix))
+                .take(12)
+                .collect();
+            (!errors.is_empty()).then(|| {
+                format!(
+                    "{} (TypeScript):\n{}\n{}",
+                    case.name,
+                    errors.join("\n"),
+                    case.set.listing()
+                )
+            })
+        })
+        .chain(
+            (!out.status.success() && !text.lines().any(|l| l.contains(".ts("))).then(|| {
+                format!(
+                    "tsc failed:\n{text}{}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            }),
+        )
+        .collect()
 }
 
 /// Each case's C#, with its runtime file, compiled on its own (cases may

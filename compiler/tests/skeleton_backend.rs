@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use pktc::emit::{generate_with, Backend, GenOptions, GeneratedFile, OutputFile, Templates};
 use pktc::ir::{Ir, TypeId, TypeKind};
-use pktc::names::{self, Lang, NameKind, Naming};
+use pktc::names::{self, NameKind, Naming};
 use serde::Serialize;
 
 /// The "type list" language.
@@ -100,7 +100,13 @@ impl Backend for TypeList {
         }
     }
 
-    fn render_type(&self, cx: &Cx<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
+    fn render_type(
+        &self,
+        cx: &Cx<'_>,
+        _: &[OutputFile<'_>],
+        _: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String {
         let def = cx.ir.ty(id);
         let members = match &def.kind {
             TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => fields.len(),
@@ -111,13 +117,19 @@ impl Backend for TypeList {
             "type",
             &TypeView {
                 kind: def.kind.keyword(),
-                name: NAMING.ident(NameKind::Type, &def.name),
+                name: NAMING.type_ident(def),
                 members,
             },
         )
     }
 
-    fn render_file(&self, cx: &Cx<'_>, file: &OutputFile<'_>, items: Vec<String>) -> String {
+    fn render_file(
+        &self,
+        cx: &Cx<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        items: Vec<String>,
+    ) -> String {
         let namespace = file
             .file
             .namespace
@@ -148,7 +160,7 @@ fn generated(schema: &str) -> Vec<GeneratedFile> {
     let checked = pktc::check_with(&[PathBuf::from(schema)], &common::RootReader)
         .unwrap_or_else(|f| panic!("{f}"));
     // The options are the shared ones; this backend reads none of them.
-    generate_with(&TypeList, &checked.ir, &GenOptions::new(Lang::Rust))
+    generate_with(&TypeList, &checked.ir, &GenOptions::default())
 }
 
 #[test]

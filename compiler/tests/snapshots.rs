@@ -67,6 +67,7 @@ fn every_snapshot_belongs_to_an_input() {
         let (expected, writer): (BTreeSet<String>, &str) = match dir.as_str() {
             "ir" | "layout" => (schemas.clone(), "schemas.rs"),
             "csharp" => (schemas.clone(), "csharp.rs"),
+            "typescript" => (schemas.clone(), "typescript_codegen.rs"),
             "rust" => (rust.clone(), "rust_codegen.rs"),
             "diagnostics" => (invalid.clone(), "schemas.rs"),
             "warnings" => (warnings.clone(), "schemas.rs"),

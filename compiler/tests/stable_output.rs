@@ -77,6 +77,11 @@ fn csharp_of_an_unchanged_schema_does_not_change() {
     files_of_an_unchanged_schema_do_not_change(Lang::CSharp, "cs");
 }
 
+#[test]
+fn typescript_of_an_unchanged_schema_does_not_change() {
+    files_of_an_unchanged_schema_do_not_change(Lang::TypeScript, "ts");
+}
+
 /// The C# sums are written so that a reviewer can check them: every
 /// `PktMemory` that is a number lists its parts, padding included, and they
 /// add up to it.

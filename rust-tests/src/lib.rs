@@ -13,6 +13,16 @@ pub mod evo_v2 {
     include!(concat!(env!("OUT_DIR"), "/evo_v2/mod.rs"));
 }
 
+/// Version 1 of the delta protocol in `schemas/delta_evolution/`.
+pub mod delta_evo_v1 {
+    include!(concat!(env!("OUT_DIR"), "/delta_evo_v1/mod.rs"));
+}
+
+/// Version 2 of the delta protocol in `schemas/delta_evolution/`.
+pub mod delta_evo_v2 {
+    include!(concat!(env!("OUT_DIR"), "/delta_evo_v2/mod.rs"));
+}
+
 /// `schemas/same_stem/`: imports of two files named `common.pkt`.
 pub mod same_stem_output {
     include!(concat!(env!("OUT_DIR"), "/same_stem/mod.rs"));

@@ -54,9 +54,10 @@
 //! (`pkt_rust_tests::render`). C#'s is in `conformance/csharp.rs`: the
 //! driver's source, a generator of its per-type dispatch and value text,
 //! and its build through [`cached_build`] (`mcs`, then `mono Driver.exe`).
-//! A language joins with one line in [`LANGUAGES`] and such a module (for
-//! TypeScript: the generated modules and a driver compiled by `tsc` once,
-//! run by `node`).
+//! A language joins with one line in [`LANGUAGES`] and such a module:
+//! TypeScript's, `conformance/typescript.rs`, compiles the generated modules
+//! with a dispatch module (`support/typescript.rs`) and its value text by
+//! `tsc` once and runs its driver under `node`.
 //!
 //! # The cases
 //!
@@ -77,6 +78,8 @@ mod support;
 
 #[path = "conformance/csharp.rs"]
 mod csharp;
+#[path = "conformance/typescript.rs"]
+mod typescript;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -114,6 +117,10 @@ pub const LANGUAGES: &[Language] = &[
     Language {
         name: "C#",
         prepare: csharp::prepare,
+    },
+    Language {
+        name: "TypeScript",
+        prepare: typescript::prepare,
     },
 ];
 
@@ -380,9 +387,11 @@ fn cases() -> Cases {
             0 => limits[0] = rng.below(4),
             1 => limits[1] = rng.below(8),
             2 => limits[3] = rng.below(64),
+            // A budget of at most 7 bytes per input byte, so that the
+            // cases reach BudgetExceeded whatever types the schemas hold.
             _ => {
-                limits[4] = rng.below(512);
-                limits[5] = rng.below(40);
+                limits[4] = rng.below(256);
+                limits[5] = rng.below(8);
             }
         }
         if bytes.len() <= max_mutated() {

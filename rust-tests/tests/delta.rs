@@ -322,3 +322,101 @@ fn the_generated_methods_are_the_runtime_entry_points() {
     assert!(cur.encode_delta(&base, &mut out).is_err());
     assert!(out.is_empty());
 }
+
+/// The examples of docs/wire-format.md, "Deltas".
+#[test]
+fn the_wire_format_examples() {
+    let hex = |b: &[u8]| pkt_test_support::hex::spaced(b);
+    let base = Vec3 {
+        x: 1.0,
+        y: 2.0,
+        z: 3.0,
+    };
+    let cur = Vec3 { y: 2.5, ..base };
+    assert_eq!(hex(&encode_delta(&cur, &base)), "01 02 00 00 20 40");
+    assert_eq!(hex(&encode_delta(&base, &base)), "00");
+    let e = |health| Entity {
+        health,
+        ..Entity::default()
+    };
+    let base = World {
+        tick: 1,
+        entities: BTreeMap::from([(1, e(100)), (2, e(100))]),
+        ..World::default()
+    };
+    let cur = World {
+        tick: 2,
+        entities: BTreeMap::from([(1, e(90))]),
+        ..World::default()
+    };
+    let expected = "22 00 00 00 01 03 02 00 00 00 01 00 00 00 02 00 00 00 \
+                    00 00 00 00 01 00 00 00 01 00 00 00 04 00 00 00 01 08 5a 00";
+    let expected: String = expected.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(hex(&encode_delta(&cur, &base)), expected);
+    assert_eq!(hex(&encode_delta(&base, &base)), "01 00 00 00 00");
+}
+
+/// Random encodings of `name` in the schema `path` (relative to the
+/// repository root).
+fn random_in<T: Decode>(path: &str, name: &str, seed: u64) -> (T, Vec<u8>) {
+    let ir = pktc::check(&[std::path::PathBuf::from("..").join(path)])
+        .expect("checks")
+        .ir;
+    let id = (0..ir.types.len())
+        .map(pktc::ir::TypeId)
+        .find(|&id| qualified(&ir, id) == name)
+        .unwrap_or_else(|| panic!("no type {name}"));
+    let bytes = Gen::new(&ir, seed).encode(id);
+    let value = T::decode(&bytes).unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+    (value, bytes)
+}
+
+/// A delta written with one version's types, applied with the other's:
+/// the reader ends with what decoding the writer's value gives it (an
+/// older reader skips the appended fields' changes; a newer reader keeps
+/// the fields an older writer does not know).
+fn across_versions<W, R>(writer_schema: &str, name: &str)
+where
+    W: Delta + Encode + Decode + Clone,
+    R: Delta + Encode + Decode + Clone + Debug,
+{
+    for seed in 0..pkt_test_support::scaled(60, 600) {
+        let (b, b_bytes): (W, _) = random_in(writer_schema, name, seed * 2);
+        let (v, v_bytes): (W, _) = random_in(writer_schema, name, seed * 2 + 1);
+        let delta = encode_delta(&v, &b);
+        let mut reader = R::decode(&b_bytes).expect("the other version reads it");
+        pkt_runtime::delta::apply(&mut reader, &delta, &Limits::DEFAULT)
+            .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+        let expected = R::decode(&v_bytes).unwrap().encode_to_vec().unwrap();
+        assert_eq!(
+            reader.encode_to_vec().unwrap(),
+            expected,
+            "{name} seed {seed}: {writer_schema}'s delta"
+        );
+    }
+}
+
+#[test]
+fn deltas_cross_schema_versions_both_ways() {
+    use pkt_rust_tests::{delta_evo_v1 as v1, delta_evo_v2 as v2};
+    let (old, new) = (
+        "schemas/delta_evolution/v1/units.pkt",
+        "schemas/delta_evolution/v2/units.pkt",
+    );
+    across_versions::<v2::test::delta_evo::Unit, v1::test::delta_evo::Unit>(
+        new,
+        "test.delta_evo.Unit",
+    );
+    across_versions::<v2::test::delta_evo::Roster, v1::test::delta_evo::Roster>(
+        new,
+        "test.delta_evo.Roster",
+    );
+    across_versions::<v1::test::delta_evo::Unit, v2::test::delta_evo::Unit>(
+        old,
+        "test.delta_evo.Unit",
+    );
+    across_versions::<v1::test::delta_evo::Roster, v2::test::delta_evo::Roster>(
+        old,
+        "test.delta_evo.Roster",
+    );
+}

@@ -2,11 +2,11 @@
 //! writer version × reader version × writer language × reader language.
 //!
 //! Rust is the oracle for values: a Rust reader's decoded value must equal the
-//! value the rules of docs/evolution.md predict, and a C# reader's re-encoding
-//! must equal the Rust reader's (the same bytes in means the same values were
-//! decoded). C# writers must produce the same bytes as Rust writers. A v1
-//! relay, in either language, re-encodes v2 union values and
-//! `@preserve_unknown` messages byte for byte.
+//! value the rules of docs/evolution.md predict, and a C# or TypeScript
+//! reader's re-encoding must equal the Rust reader's (the same bytes in means
+//! the same values were decoded). C# and TypeScript writers must produce the
+//! same bytes as Rust writers. A v1 relay, in any language, re-encodes v2
+//! union values and `@preserve_unknown` messages byte for byte.
 #![allow(deprecated)] // v2 deprecates Profile.legacy_score, which samples set.
 
 mod support;
@@ -18,7 +18,7 @@ use pkt_runtime::{Decode, Encode};
 use pkt_rust_tests::evo_v1::evo::protocol as v1;
 use pkt_rust_tests::evo_v2::evo::protocol as v2;
 use pkt_test_support::hex::{decode as unhex, encode as hex};
-use support::mono;
+use support::{mono, node};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Version {
@@ -30,6 +30,7 @@ enum Version {
 enum Lang {
     Rust,
     CSharp,
+    TypeScript,
 }
 
 /// A value of one of the protocol's top-level types, in one version.
@@ -394,6 +395,131 @@ impl Agent {
     }
 }
 
+const TYPESCRIPT_V1: &str = r#"import { Class, Envelope, Event, Profile, Relay } from "./protocol.js";
+
+export function samples(): [string, Uint8Array][] {
+    const leave: Event = { kind: "Leave", value: 3 };
+    return [
+        ["envelope", Envelope.encode({ seq: 10, event: leave, relay: { hops: 1, origin: "us-2", $unknownFields: new Uint8Array(0) } })],
+        ["join", Event.encode({ kind: "Join", value: { id: 1, name: "amy", class: Class.Mage, legacyScore: 9, $unknownFields: new Uint8Array(0) } })],
+        ["leave", Event.encode({ kind: "Leave", value: 5 })],
+        ["relay", Relay.encode({ hops: 2, origin: "eu-1", $unknownFields: new Uint8Array(0) })],
+    ];
+}
+
+export const types = { Event, Relay, Envelope, Profile };
+"#;
+
+const TYPESCRIPT_V2: &str = r#"import { Class, Envelope, Event, Profile, Relay } from "./protocol.js";
+
+export function samples(): [string, Uint8Array][] {
+    const profile = (id: number, name: string, cls: Class, level: number, title: string): Profile => ({
+        ...Profile.create(), id, name, class: cls, level, title,
+    });
+    return [
+        ["emote", Event.encode({ kind: "Emote", value: { id: 7 } })],
+        ["envelope", Envelope.encode({ seq: 10, event: { kind: "Leave", value: 3 }, relay: { hops: 1, origin: "us-2", region: 9, $unknownFields: new Uint8Array(0) }, sentAt: 99n })],
+        ["join", Event.encode({ kind: "Join", value: { ...profile(1, "amy", Class.Mage, 5, "champion"), legacyScore: 9, guild: "red" } })],
+        ["leave", Event.encode({ kind: "Leave", value: 5 })],
+        ["relay", Relay.encode({ hops: 2, origin: "eu-1", region: 9, $unknownFields: new Uint8Array(0) })],
+        ["rogue", Event.encode({ kind: "Join", value: profile(2, "zed", Class.Rogue, 3, "sneaky") })],
+        ["trade", Event.encode({ kind: "Trade", value: [10, 20, 30] })],
+    ];
+}
+
+export const types = { Event, Relay, Envelope, Profile };
+"#;
+
+/// Writes its samples, or decodes and re-encodes every `type<TAB>hex` line.
+const TYPESCRIPT_MAIN: &str = r#"import { readFileSync, writeFileSync } from "node:fs";
+import { samples, types } from "./samples.js";
+
+const hex = (b) => Buffer.from(b).toString("hex");
+const [mode, output, input] = process.argv.slice(2);
+const out = [];
+if (mode === "samples") {
+  for (const [name, bytes] of samples()) out.push(name + "\t" + hex(bytes));
+} else {
+  for (const line of readFileSync(input, "utf8").split("\n")) {
+    if (!line) continue;
+    const [type, text] = line.split("\t");
+    const codec = types[type];
+    out.push(hex(codec.encode(codec.decode(new Uint8Array(Buffer.from(text, "hex"))))));
+  }
+}
+writeFileSync(output, out.join("\n") + "\n");
+"#;
+
+/// The TypeScript agent of one version: its generated modules and samples
+/// compiled by `tsc --strict`, run by node.
+struct TsAgent {
+    dir: PathBuf,
+}
+
+impl TsAgent {
+    fn build(version: &str, samples: &str) -> TsAgent {
+        let schema = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../schemas/evolution/{version}/protocol.pkt"));
+        let ir = pktc::check(&[schema]).unwrap_or_else(|f| panic!("{f}")).ir;
+        let dir = mono::work_dir(&format!("evolution-ts-{version}"));
+        let src = dir.join("src");
+        std::fs::create_dir_all(&src).expect("mkdir");
+        for f in pktc::emit::generate(&ir, &pktc::emit::GenOptions::new(pktc::Lang::TypeScript)) {
+            std::fs::write(src.join(&f.path), f.contents).expect("write generated TypeScript");
+        }
+        std::fs::write(src.join("samples.ts"), samples).expect("write samples.ts");
+        std::fs::write(
+            dir.join("tsconfig.json"),
+            r#"{ "compilerOptions": { "strict": true, "noUnusedLocals": true, "noUnusedParameters": true,
+  "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"],
+  "rootDir": "src", "outDir": "js" }, "include": ["src/*.ts"] }
+"#,
+        )
+        .expect("write tsconfig.json");
+        node::compile(&dir, &["-p", "tsconfig.json"]);
+        std::fs::write(dir.join("js/package.json"), "{ \"type\": \"module\" }\n").expect("write");
+        std::fs::write(dir.join("js/agent.mjs"), TYPESCRIPT_MAIN).expect("write agent.mjs");
+        TsAgent { dir }
+    }
+
+    fn run(&self, args: &[&std::path::Path]) {
+        let mut all = vec!["agent.mjs"];
+        all.extend(args.iter().map(|p| p.to_str().expect("UTF-8 path")));
+        node::run(&self.dir.join("js"), &all);
+    }
+
+    fn samples(&self) -> BTreeMap<String, Vec<u8>> {
+        let out = self.dir.join("samples.txt");
+        self.run(&[std::path::Path::new("samples"), &out]);
+        std::fs::read_to_string(out)
+            .expect("samples")
+            .lines()
+            .map(|l| {
+                let (n, h) = l.split_once('\t').expect("name<TAB>hex");
+                (n.to_string(), unhex(h))
+            })
+            .collect()
+    }
+
+    fn reencode(&self, inputs: &[(&str, Vec<u8>)]) -> Vec<Vec<u8>> {
+        let input = self.dir.join("in.txt");
+        let out = self.dir.join("out.txt");
+        let text: String = inputs
+            .iter()
+            .map(|(t, b)| format!("{t}\t{}\n", hex(b)))
+            .collect();
+        std::fs::write(&input, text).expect("write input");
+        self.run(&[std::path::Path::new("reencode"), &out, &input]);
+        let lines: Vec<Vec<u8>> = std::fs::read_to_string(out)
+            .expect("output")
+            .lines()
+            .map(unhex)
+            .collect();
+        assert_eq!(lines.len(), inputs.len(), "TypeScript answered every input");
+        lines
+    }
+}
+
 /// One written value: who wrote it and its bytes.
 struct Written {
     version: Version,
@@ -405,11 +531,17 @@ struct Written {
 
 #[test]
 fn every_writer_reader_pairing_agrees() {
-    if !mono::tools_or_skip("every_writer_reader_pairing_agrees") {
+    if !mono::tools_or_skip("every_writer_reader_pairing_agrees")
+        || !node::tools_or_skip("every_writer_reader_pairing_agrees")
+    {
         return;
     }
     let (s1, s2) = (samples_v1(), samples_v2());
     let agents = [Agent::build("v1", CSHARP_V1), Agent::build("v2", CSHARP_V2)];
+    let ts_agents = [
+        TsAgent::build("v1", TYPESCRIPT_V1),
+        TsAgent::build("v2", TYPESCRIPT_V2),
+    ];
 
     let mut written = Vec::new();
     for (version, samples) in [
@@ -432,6 +564,12 @@ fn every_writer_reader_pairing_agrees() {
             samples.len(),
             "{version:?}: C# writes every sample"
         );
+        let typescript = ts_agents[version as usize].samples();
+        assert_eq!(
+            typescript.len(),
+            samples.len(),
+            "{version:?}: TypeScript writes every sample"
+        );
         for (name, type_name, bytes) in samples {
             let cs = &csharp[name];
             assert_eq!(
@@ -439,7 +577,17 @@ fn every_writer_reader_pairing_agrees() {
                 hex(&bytes),
                 "{version:?} {name}: C# and Rust writers differ"
             );
-            for (lang, b) in [(Lang::Rust, bytes.clone()), (Lang::CSharp, cs.clone())] {
+            let ts = &typescript[name];
+            assert_eq!(
+                hex(ts),
+                hex(&bytes),
+                "{version:?} {name}: TypeScript and Rust writers differ"
+            );
+            for (lang, b) in [
+                (Lang::Rust, bytes.clone()),
+                (Lang::CSharp, cs.clone()),
+                (Lang::TypeScript, ts.clone()),
+            ] {
                 written.push(Written {
                     version,
                     lang,
@@ -456,6 +604,10 @@ fn every_writer_reader_pairing_agrees() {
         .map(|w| (w.type_name, w.bytes.clone()))
         .collect();
     let csharp_read = [agents[0].reencode(&inputs), agents[1].reencode(&inputs)];
+    let typescript_read = [
+        ts_agents[0].reencode(&inputs),
+        ts_agents[1].reencode(&inputs),
+    ];
 
     let mut cells = 0;
     for (i, w) in written.iter().enumerate() {
@@ -499,7 +651,17 @@ fn every_writer_reader_pairing_agrees() {
                 w.lang,
                 w.version
             );
-            cells += 2;
+            // And the TypeScript reader.
+            let typescript_again = &typescript_read[reader as usize][i];
+            assert_eq!(
+                hex(typescript_again),
+                hex(&rust_again),
+                "{} written by {:?} {:?}: TypeScript {reader:?} and Rust {reader:?} readers disagree",
+                w.name,
+                w.lang,
+                w.version
+            );
+            cells += 3;
             if w.version == Version::V2
                 && reader == Version::V1
                 && RELAYED_EXACTLY.contains(&w.name)
@@ -516,12 +678,18 @@ fn every_writer_reader_pairing_agrees() {
                     "{}: a C# v1 relay changed the bytes",
                     w.name
                 );
+                assert_eq!(
+                    hex(typescript_again),
+                    hex(&w.bytes),
+                    "{}: a TypeScript v1 relay changed the bytes",
+                    w.name
+                );
             }
         }
     }
-    // v1 samples: 4 × (2 writer languages × 2 readers × 2 reader languages);
+    // v1 samples: 4 × (3 writer languages × 2 readers × 3 reader languages);
     // v2 samples: 7 × the same.
-    assert_eq!(cells, (4 + 7) * 8);
+    assert_eq!(cells, (4 + 7) * 18);
     println!("evolution matrix: {cells} cells agree");
 }
 

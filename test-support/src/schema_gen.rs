@@ -122,6 +122,19 @@ const TYPE_NAMES: &[&str] = &[
     "Decoder",
     "Viewable",
     "Views",
+    // Names one language reserves for types, which its backend renames:
+    // Rust's prelude (`Vec_`), C# members (`EncodeValue`, `TagValue`).
+    "Vec",
+    "Option",
+    "String",
+    "Box",
+    "Result",
+    "Default",
+    "FnMut",
+    "Encode",
+    "ToArray",
+    "Equals",
+    "Tag",
 ];
 
 /// Field and variant names near keywords of either language and members

@@ -26,6 +26,7 @@ use pkt_bench::instructions::{self, Counts};
 use pkt_bench::suite::{
     self, Visitor, CODECS, DATASETS, FIXED, FIXED_LAYOUT, READS, VIEW_DATASETS,
 };
+use pkt_bench::typescript_report;
 use pkt_bench::world::{Run, Sizes, DATASET as WORLD};
 use pkt_bench::world_report;
 use rkyv::util::AlignedVec;
@@ -795,6 +796,12 @@ fn main() {
             "no C# results in {}: the C# section is left out",
             csharp_results.display()
         ),
+    }
+    // The TypeScript section comes from its own bin's run; keep the one
+    // the file has.
+    let previous = std::fs::read_to_string(&doc).unwrap_or_default();
+    if let Some(section) = typescript_report::existing(&previous) {
+        out = typescript_report::splice(&out, section);
     }
     std::fs::write(&doc, out).expect("write docs/benchmarks.md");
     std::fs::write(docs.join("benchmarks.svg"), report.svg()).expect("write docs/benchmarks.svg");

@@ -13,6 +13,7 @@
 //! Ir ──► generate_with(backend) ──► for each schema file (stem from output::stems):
 //!           │                           render_type(type) for each type ─┐
 //!           │                           render_file(file, items) ◄───────┘
+//!           │                           (both see every output file)
 //!           └─► extra_files (mod.rs, PktRuntime.cs)
 //! ```
 
@@ -37,11 +38,26 @@ pub trait Backend {
     /// Builds the shared analyses for one run.
     fn context<'ir>(&self, ir: &'ir Ir, options: &GenOptions) -> Self::Cx<'ir>;
 
-    /// The text of one declared type of `file`.
-    fn render_type(&self, cx: &Self::Cx<'_>, file: &OutputFile<'_>, id: TypeId) -> String;
+    /// The text of one declared type of `file`. `files` is every output
+    /// file of the run (`file` among them, at `file.index`), for languages
+    /// that refer to another file's types by its path.
+    fn render_type(
+        &self,
+        cx: &Self::Cx<'_>,
+        files: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String;
 
-    /// The whole file for `file`, given its types' texts in declaration order.
-    fn render_file(&self, cx: &Self::Cx<'_>, file: &OutputFile<'_>, items: Vec<String>) -> String;
+    /// The whole file for `file`, given its types' texts in declaration
+    /// order (`files` as for [`Backend::render_type`]).
+    fn render_file(
+        &self,
+        cx: &Self::Cx<'_>,
+        files: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        items: Vec<String>,
+    ) -> String;
 
     /// Files the backend writes besides one per schema file (a module tree,
     /// runtime support). Their stems are in [`Naming::reserved_stems`].
@@ -104,11 +120,11 @@ pub fn generate_with<B: Backend>(backend: &B, ir: &Ir, options: &GenOptions) -> 
                 .file
                 .types
                 .iter()
-                .map(|&id| backend.render_type(&cx, f, id))
+                .map(|&id| backend.render_type(&cx, &files, f, id))
                 .collect();
             GeneratedFile {
                 path: f.path.clone(),
-                contents: backend.render_file(&cx, f, items),
+                contents: backend.render_file(&cx, &files, f, items),
             }
         })
         .collect();

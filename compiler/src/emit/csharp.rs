@@ -23,8 +23,7 @@ use super::output;
 use super::templates::Templates;
 use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::{
-    EnumValue, Field, FileIr, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value, Variant,
-    NAN_F64_BITS,
+    EnumValue, Field, FileIr, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Variant, NAN_F64_BITS,
 };
 use crate::names::{self, Lang, NameKind, Naming};
 use crate::wire;
@@ -232,7 +231,13 @@ impl Backend for CSharpBackend {
 
     /// The type's codec and API, then, for structs, messages and unions, its
     /// value semantics as a second partial declaration (`value.rs`).
-    fn render_type(&self, cx: &Shared<'_>, _: &OutputFile<'_>, id: TypeId) -> String {
+    fn render_type(
+        &self,
+        cx: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        _: &OutputFile<'_>,
+        id: TypeId,
+    ) -> String {
         let t = templates();
         let gen = &cx.gen;
         let def = cx.ir.ty(id);
@@ -269,7 +274,13 @@ impl Backend for CSharpBackend {
 
     /// The constants class (if the file declares constants) and the types,
     /// inside the file's namespace.
-    fn render_file(&self, _: &Shared<'_>, file: &OutputFile<'_>, types: Vec<String>) -> String {
+    fn render_file(
+        &self,
+        _: &Shared<'_>,
+        _: &[OutputFile<'_>],
+        file: &OutputFile<'_>,
+        types: Vec<String>,
+    ) -> String {
         let t = templates();
         let mut items = Vec::new();
         if !file.file.consts.is_empty() {
@@ -553,15 +564,27 @@ fn member_doc(doc: &[String], kind: NameKind, name: &str, owner: &TypeDef) -> Ve
     lines
 }
 
-fn type_ident(name: &str) -> String {
-    names::ident(Lang::CSharp, NameKind::Type, name)
+/// A declared type as written ([`Naming::type_name`]): `EncodeValue` for a
+/// struct `Encode`, which would have a generated member of its own name.
+fn type_ident(def: &TypeDef) -> String {
+    NAMING.type_ident(def)
+}
+
+/// The doc comment of a type, and a note of its schema name when the C#
+/// name is renamed.
+fn type_doc(def: &TypeDef) -> Vec<String> {
+    let mut lines = doc_lines(&def.doc);
+    if NAMING.is_type_renamed(def) {
+        lines.push(format!("// schema name: {}", def.name));
+    }
+    lines
 }
 
 /// The fully qualified C# name of a declared type.
 fn qualified(ir: &Ir, def: &TypeDef) -> String {
     match namespace(ir.namespace_of(def)) {
-        Some(ns) => format!("global::{ns}.{}", type_ident(&def.name)),
-        None => format!("global::{}", type_ident(&def.name)),
+        Some(ns) => format!("global::{ns}.{}", type_ident(def)),
+        None => format!("global::{}", type_ident(def)),
     }
 }
 
@@ -693,7 +716,10 @@ struct ConstView {
 
 /// The class holding a file's constants, named after its output file.
 pub fn consts_class(stem: &str) -> String {
-    format!("{}Constants", type_ident(stem))
+    format!(
+        "{}Constants",
+        names::ident(Lang::CSharp, NameKind::Type, stem)
+    )
 }
 
 fn consts_view(f: &FileIr, stem: &str) -> ConstsView {
@@ -738,7 +764,7 @@ struct EnumValueView {
 }
 
 fn enum_view(def: &TypeDef, base: Prim, values: &[EnumValue]) -> EnumView {
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     EnumView {
         doc: doc_lines(&def.doc),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
@@ -841,8 +867,7 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     for f in fields {
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
-        let member = format!("{}.{}", gen.ir.qualified_name(def), f.name);
-        let gen = gen.for_member(&member);
+        let gen = gen.for_member(&f.path);
         for (k, &access) in kinds.iter().enumerate() {
             write[k].lines(&gen.fixed_write(access, &f.ty, &name, &off, 0));
             read[k].lines(&gen.fixed_read(access, &f.ty, &name, &off, 0));
@@ -852,9 +877,9 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
     let [write_span, write_array, write_pointer] = write.map(code::Code::finish);
     let [read_span, read_array, read_pointer] = read.map(code::Code::finish);
     StructView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         size,
         fields: fields
             .iter()
@@ -983,9 +1008,8 @@ struct MessageFieldRead<'a> {
     field: &'a str,
     max: Lines,
     read: Lines,
-    /// Model bytes of a non-empty default string, charged as if
-    /// materialised (as in Rust).
-    default_bytes: Option<usize>,
+    /// [`Field::default_charge`].
+    default_bytes: Option<u64>,
     reset: Lines,
 }
 
@@ -1018,17 +1042,15 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     let mut field_names = Vec::new();
     for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
-        // Errors name the field as `Type.field`, as the Rust runtime does.
-        let schema_name = format!("{}.{}", gen.ir.qualified_name(def), f.name);
-        let gen = &gen.for_member(&schema_name);
+        let gen = &gen.for_member(&f.path);
         constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
         gen.write(&mut write, &f.ty, &name, f.max, 0);
-        field_names.push(string_literal(&schema_name));
+        field_names.push(string_literal(&f.path));
         // Errors name the field through IPktNamed: no string in the hot path.
         let field = format!("this, {index}");
         let cx = ReadCx {
             field: &field,
-            place: schema_name.clone(),
+            place: f.path.clone(),
             fresh: "fresh",
             boxed: f.cyclic.then(|| gen.boxed_memory(&f.ty)),
         };
@@ -1038,10 +1060,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
                     field: &field,
                     max: field_max(f, &field),
                     read: gen.read_lines(&f.ty, &name, true, &cx),
-                    default_bytes: match &f.default {
-                        Some(Value::String(s)) if !s.is_empty() => Some(s.len()),
-                        _ => None,
-                    },
+                    default_bytes: f.default_charge,
                     reset: gen.reset(&f.ty, &name, f.default.as_ref()),
                 };
                 read.lines(&templates().lines("codec/message_field_read", &view));
@@ -1064,9 +1083,9 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
         });
     }
     MessageView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
         field_names,
         preserve_unknown,
@@ -1130,14 +1149,11 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
         ("ReadU16", "WriteU16")
     };
     UnionView {
-        doc: doc_lines(&def.doc),
+        doc: type_doc(def),
         obsolete: obsolete_attr(def.deprecated, &def.deprecated_note),
-        name: type_ident(&def.name),
+        name: type_ident(def),
         schema_name: string_literal(&gen.ir.qualified_name(def)),
-        field_names: variants
-            .iter()
-            .map(|v| string_literal(&format!("{}.{}", gen.ir.qualified_name(def), v.name)))
-            .collect(),
+        field_names: variants.iter().map(|v| string_literal(&v.path)).collect(),
         tag_type: prim_cs(tag),
         tag_size: tag.size(),
         read_tag,
@@ -1146,8 +1162,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
             .iter()
             .enumerate()
             .map(|(index, v)| {
-                let member = format!("{}.{}", gen.ir.qualified_name(def), v.name);
-                let gen = &gen.for_member(&member);
+                let gen = &gen.for_member(&v.path);
                 let mut size = Lines::new();
                 let constant = [
                     (u64::from(wire::union_header(tag)), "header".to_string()),
@@ -1162,7 +1177,7 @@ fn union_view(gen: &Gen, id: TypeId, tag: Prim, variants: &[Variant]) -> UnionVi
                 let field = format!("v, {index}");
                 let cx = ReadCx {
                     field: &field,
-                    place: member.clone(),
+                    place: v.path.clone(),
                     fresh: "false",
                     boxed: v.cyclic.then(|| gen.boxed_memory(&v.ty)),
                 };

@@ -53,6 +53,7 @@ mod model;
 pub mod output;
 mod rust;
 mod templates;
+mod typescript;
 mod write;
 
 use std::path::PathBuf;
@@ -64,6 +65,7 @@ pub use csharp::{
 };
 pub use rust::NAMING as RUST_NAMING;
 pub use templates::Templates;
+pub use typescript::{NAMING as TYPESCRIPT_NAMING, RUNTIME_STEM as TYPESCRIPT_RUNTIME_STEM};
 pub use write::{write_files, WriteError, WriteMode, WriteReport};
 
 use crate::ir::Ir;
@@ -77,10 +79,15 @@ pub struct GeneratedFile {
 }
 
 /// What to generate; shared by the command line and [`crate::Config`].
+/// [`GenOptions::default`] is the options of a backend of one's own (given
+/// to [`generate_with`], which never reads `lang`).
 #[derive(Clone, Debug)]
 pub struct GenOptions {
+    /// The built-in backend [`generate`] runs; nothing else reads it.
     pub lang: Lang,
-    /// C#: also write the runtime support file `PktRuntime.cs`.
+    /// C#: also write the runtime support file `PktRuntime.cs`; TypeScript:
+    /// write `pkt_runtime.ts` beside the modules, which import it (without
+    /// it they import the npm package `pkt-runtime`).
     pub runtime: bool,
     /// Rust: derive `serde::Serialize` and `serde::Deserialize` on every
     /// generated type (the crate using the code depends on `serde`, and on
@@ -102,6 +109,13 @@ pub struct GenOptions {
     /// C#: the assembly definition to write beside the generated files
     /// (see [`GenOptions::set_csharp_asmdef`]).
     asmdef: Option<String>,
+}
+
+impl Default for GenOptions {
+    /// Rust's options: [`GenOptions::new`] with [`Lang::Rust`].
+    fn default() -> Self {
+        GenOptions::new(Lang::Rust)
+    }
 }
 
 impl GenOptions {
@@ -141,13 +155,14 @@ pub fn generate(ir: &Ir, options: &GenOptions) -> Vec<GeneratedFile> {
     match options.lang {
         Lang::Rust => generate_with(&rust::RustBackend, ir, options),
         Lang::CSharp => generate_with(&csharp::CSharpBackend, ir, options),
+        Lang::TypeScript => generate_with(&typescript::TypeScriptBackend, ir, options),
     }
 }
 
 /// The naming description of every built-in backend, in the order the
 /// checker reports their diagnostics.
-pub fn namings() -> [&'static crate::names::Naming; 2] {
-    [&RUST_NAMING, &CSHARP_NAMING]
+pub fn namings() -> [&'static crate::names::Naming; 3] {
+    [&RUST_NAMING, &CSHARP_NAMING, &TYPESCRIPT_NAMING]
 }
 
 /// A constant that is a sum, written so that a reviewer can check it: ` //

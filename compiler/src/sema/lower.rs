@@ -698,9 +698,11 @@ impl Lowerer<'_> {
             let Some(ty) = ty else { continue };
             out.push(Field {
                 name: f.name.name.clone(),
+                path: String::new(),
                 doc: f.doc.clone(),
                 ty,
                 default,
+                default_charge: None,
                 max,
                 deprecated,
                 deprecated_note,
@@ -1197,6 +1199,7 @@ impl Lowerer<'_> {
             let Some(ty) = ty else { continue };
             variants.push(Variant {
                 name: v.name.name.clone(),
+                path: String::new(),
                 doc: v.doc.clone(),
                 tag: n,
                 ty,

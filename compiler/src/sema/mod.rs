@@ -1,7 +1,9 @@
 //! Resolution and checks: syntax trees in, [`Ir`] or diagnostics out.
 //!
 //! Passes, in order: `lower` binds names and checks each declaration on its
-//! own; `layout` computes sizes and offsets and finds containment cycles;
+//! own; `members` settles what backends say about each field and variant
+//! (its path in errors, the charge for an absent default);
+//! `layout` computes sizes and offsets and finds containment cycles;
 //! `memory` models what each type occupies once decoded; `size` bounds what
 //! one value may take;
 //! `naming` checks that every name survives conversion to each target
@@ -9,6 +11,7 @@
 
 mod layout;
 mod lower;
+mod members;
 pub(crate) mod memory;
 mod naming;
 mod size;
@@ -29,6 +32,7 @@ pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
+    members::compute(&mut ir);
     diags.extend(layout::compute(&mut ir));
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);

@@ -3,7 +3,9 @@
 //! escaped, a companion type the backends generate, or a name the generated
 //! code relies on. A field, variant or enum value named like a member one
 //! backend generates is no error: that backend renames it
-//! ([`Naming::member`]), and the renamed name is checked like any other.
+//! ([`Naming::member`]), and so is a type named like a name that backend
+//! reserves for types, such as Rust's `Vec` ([`Naming::type_name`]); the
+//! renamed name is checked like any other.
 //!
 //! Nothing here knows a language by name: each backend describes its naming
 //! rules and reserved names in a [`Naming`] (`emit::Backend::naming`), and
@@ -15,8 +17,8 @@ use crate::diag::{Diagnostic, Lint, Span};
 use crate::ir::*;
 use crate::names::{self, NameKind, Naming};
 
-/// A name as declared, what it denotes, and where.
-type Name<'a> = (&'a str, NameKind, Span);
+/// A name as declared, what it denotes, where, and for a type name the type.
+type Name<'a> = (&'a str, NameKind, Span, Option<&'a TypeDef>);
 
 /// Checks `ir` against the naming rules of every built-in backend.
 pub fn check(ir: &Ir) -> Vec<Diagnostic> {
@@ -43,10 +45,12 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
         };
         for id in &file.types {
             let def = ir.ty(*id);
-            entry.1.push((&def.name, NameKind::Type, def.span));
+            entry
+                .1
+                .push((&def.name, NameKind::Type, def.span, Some(def)));
         }
         for c in &file.consts {
-            entry.1.push((&c.name, NameKind::Const, c.span));
+            entry.1.push((&c.name, NameKind::Const, c.span, None));
         }
     }
     for (_, names) in &by_namespace {
@@ -60,27 +64,6 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
     type_names(namings, ir, &mut diags);
     types_named_like_namespaces(namings, ir, &mut diags);
     constants_classes(namings, ir, &mut diags);
-    for def in &ir.types {
-        for naming in namings.iter().filter(|n| !n.prelude.is_empty()) {
-            let converted = (naming.convert)(NameKind::Type, &def.name);
-            if naming.prelude.contains(&converted.as_str()) {
-                diags.push(
-                    Diagnostic::error(
-                        format!(
-                            "a type named `{}` would hide {}'s `{converted}` in generated code",
-                            def.name, naming.language
-                        ),
-                        def.span,
-                        "reserved type name",
-                    )
-                    .with_help(format!(
-                        "choose another name; reserved: {}",
-                        naming.prelude.join(", ")
-                    )),
-                );
-            }
-        }
-    }
     companions(namings, ir, &mut diags);
 
     for def in &ir.types {
@@ -89,7 +72,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
             TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
                 let names: Vec<_> = fields
                     .iter()
-                    .map(|f| (f.name.as_str(), NameKind::Field, f.span))
+                    .map(|f| (f.name.as_str(), NameKind::Field, f.span, None))
                     .collect();
                 unique(namings, &names, def.kind.keyword(), owner, &mut diags);
                 for f in fields {
@@ -99,7 +82,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
             TypeKind::Union { variants, .. } => {
                 let names: Vec<_> = variants
                     .iter()
-                    .map(|v| (v.name.as_str(), NameKind::Variant, v.span))
+                    .map(|v| (v.name.as_str(), NameKind::Variant, v.span, None))
                     .collect();
                 unique(namings, &names, "union", owner, &mut diags);
                 for v in variants {
@@ -109,7 +92,7 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
             TypeKind::Enum { values, .. } => {
                 let names: Vec<_> = values
                     .iter()
-                    .map(|v| (v.name.as_str(), NameKind::Variant, v.span))
+                    .map(|v| (v.name.as_str(), NameKind::Variant, v.span, None))
                     .collect();
                 unique(namings, &names, "enum", owner, &mut diags);
                 for v in values {
@@ -135,7 +118,7 @@ fn named_like_namespace(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic
         };
         let Some((naming, error)) = namings.iter().find_map(|n| {
             let error = n.namespace_hides_type?;
-            let same = (n.convert)(NameKind::Type, &def.name) == (n.convert)(NameKind::Type, last);
+            let same = n.type_name(def) == (n.convert)(NameKind::Type, last);
             same.then_some((n, error))
         }) else {
             continue;
@@ -146,7 +129,7 @@ fn named_like_namespace(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic
             .map(|s| (naming.convert)(NameKind::Type, s))
             .collect();
         let namespace = segments.join(".");
-        let name = (naming.convert)(NameKind::Type, &def.name);
+        let name = naming.type_name(def);
         let lang = naming.language;
         let where_ = match &segments[..segments.len() - 1] {
             [] => format!("outside namespace `{namespace}`"),
@@ -186,7 +169,7 @@ fn unique(
     owner: Option<&TypeDef>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    for &(name, kind, span) in names {
+    for &(name, kind, span, _) in names {
         let what = match (kind, owner.map(|o| &o.kind)) {
             (NameKind::Type, _) => "type name",
             (NameKind::Const, _) => "constant name",
@@ -206,12 +189,12 @@ fn unique(
     let mut unwritable = vec![false; names.len()];
     for naming in namings {
         let mut seen: HashMap<String, (&str, Span)> = HashMap::new();
-        for (i, &(name, kind, span)) in names.iter().enumerate() {
-            let converted = match owner {
-                // As the backend writes fields, variants and enum values,
-                // renamed where taken.
-                Some(o) => naming.member(kind, name, o),
-                None => (naming.convert)(kind, name),
+        for (i, &(name, kind, span, def)) in names.iter().enumerate() {
+            // As the backend writes them, renamed where taken.
+            let converted = match (owner, def) {
+                (Some(o), _) => naming.member(kind, name, o),
+                (None, Some(def)) => naming.type_name(def),
+                (None, None) => (naming.convert)(kind, name),
             };
             if naming.is_unescapable(&converted) {
                 if !unwritable[i] {
@@ -246,17 +229,16 @@ fn unique(
                     )
                     .with_label(first_span, format!("also becomes `{converted}`"));
                     // Say why, when one of them is renamed around a
-                    // generated member.
+                    // generated member or a reserved type name.
                     let renamed = [first, name]
                         .into_iter()
                         .find(|n| (naming.convert)(kind, n) != converted);
                     if let Some(renamed) = renamed {
                         let taken = (naming.convert)(kind, renamed);
                         let by = match owner {
-                            Some(o) if (naming.convert)(NameKind::Type, &o.name) == taken => {
-                                "the type's own name"
-                            }
-                            _ => "a generated member",
+                            Some(o) if naming.type_name(o) == taken => "the type's own name",
+                            Some(_) => "a generated member",
+                            None => "a name reserved for types",
                         };
                         d = d.with_note(format!(
                             "{} renames `{renamed}` to `{converted}`: `{taken}` is {by} there",
@@ -337,9 +319,8 @@ fn members(
     }
 }
 
-/// A type may not be named like a member it declares where the language
-/// forbids it, and the runtime's namespace must stay unambiguous from
-/// generated code.
+/// A type renamed around a reserved name must be free once renamed, and the
+/// runtime's namespace must stay unambiguous from generated code.
 fn type_names(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
     for def in &ir.types {
         for naming in namings {
@@ -444,38 +425,24 @@ fn type_name(naming: &Naming, ir: &Ir, def: &TypeDef, diags: &mut Vec<Diagnostic
             );
         }
     }
-    if !naming.type_named_like_member_forbidden {
-        return;
-    }
-    let own: &[&str] = match def.kind {
-        TypeKind::Union { .. } => naming.union_own_members,
-        // Enums have no generated members.
-        TypeKind::Enum { .. } => return,
-        _ => &[],
-    };
-    let lists = [naming.members, naming.inherited_members, own];
-    if naming.type_named_like_member_forbidden
-        && lists.iter().any(|l| l.contains(&converted.as_str()))
-    {
-        let reserved = lists.concat();
+    // A type named like a name reserved for types is renamed
+    // ([`Naming::type_name`]); the renamed name must be free in turn.
+    let renamed = naming.type_name(def);
+    if renamed != converted && naming.is_type_taken(&renamed, def) {
         diags.push(
             Diagnostic::error(
                 format!(
-                    "{} `{}` would have a generated member of its own name in {}",
+                    "{} `{}` cannot be written in {}: `{converted}` and `{renamed}` are both reserved",
                     def.kind.keyword(),
                     def.name,
                     naming.language
                 ),
                 def.span,
-                format!(
-                    "reserved: generated {} types have a member of this name",
-                    naming.language
-                ),
+                format!("becomes `{converted}`, renamed `{renamed}`"),
             )
             .with_note(format!(
-                "{} does not allow a member named like its enclosing type; reserved type names: {}",
-                naming.language,
-                reserved.join(", ")
+                "{} renames a type named like a reserved name by appending `{}`",
+                naming.language, naming.rename_suffix
             ))
             .with_help("choose another name"),
         );
@@ -503,7 +470,7 @@ fn types_named_like_namespaces(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Dia
         }
         for def in &ir.types {
             let mut qualified = convert(ir.namespace_of(def));
-            qualified.push((naming.convert)(NameKind::Type, &def.name));
+            qualified.push(naming.type_name(def));
             let Some(file) = namespaces.get(&qualified) else {
                 continue;
             };
@@ -555,7 +522,7 @@ fn constants_class(
         let class = holder(stem);
         for other in &ir.types {
             let same_namespace = ir.namespace_of(other) == file.namespace;
-            if same_namespace && (naming.convert)(NameKind::Type, &other.name) == class {
+            if same_namespace && naming.type_name(other) == class {
                 diags.push(
                     Diagnostic::error(
                         format!(
@@ -599,20 +566,15 @@ fn companions(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
         }
         // Every type by namespace and name as written: one pass, so that a
         // schema of many types is checked in linear time.
-        let written: Vec<String> = ir
-            .types
-            .iter()
-            .map(|def| (naming.convert)(NameKind::Type, &def.name))
-            .collect();
+        let written: Vec<String> = ir.types.iter().map(|def| naming.type_name(def)).collect();
         let mut by_name: HashMap<(&[String], &str), Vec<&TypeDef>> = HashMap::new();
         for (def, name) in ir.types.iter().zip(&written) {
             let namespace = ir.namespace_of(def);
             by_name.entry((namespace, name)).or_default().push(def);
         }
-        for (owner, name) in ir.types.iter().zip(&written) {
+        for owner in &ir.types {
             let namespace = ir.namespace_of(owner);
-            for c in naming.companions.iter().filter(|c| (c.applies)(owner)) {
-                let companion = format!("{name}{}", c.suffix);
+            for (companion, c) in naming.companions_of(owner) {
                 let Some(others) = by_name.get(&(namespace, companion.as_str())) else {
                     continue;
                 };

@@ -291,3 +291,5 @@ pub fn fixed_size(ir: &Ir, ty: &Type) -> Option<u32> {
     }
 }
 pub mod mono;
+pub mod node;
+pub mod typescript;

@@ -53,7 +53,7 @@ pub fn csharp_name(ir: &Ir, id: TypeId) -> String {
         .iter()
         .map(|s| names::ident(Lang::CSharp, NameKind::Type, s))
         .collect();
-    parts.push(names::ident(Lang::CSharp, NameKind::Type, &def.name));
+    parts.push(names::type_ident(Lang::CSharp, def));
     format!("global::{}", parts.join("."))
 }
 

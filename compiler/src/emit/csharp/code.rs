@@ -11,7 +11,7 @@
 
 use super::memory::{self, MemoryConst, MemoryExpr};
 use super::{float_literal, int_literal, prim_cs, qualified, string_literal, NAMING};
-use crate::ir::{Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
+use crate::ir::{DefaultValue, Elem, Ir, Prim, Type, TypeDef, TypeId, TypeKind, Value};
 use crate::names::NameKind;
 use serde::Serialize;
 use std::rc::Rc;
@@ -670,74 +670,89 @@ impl Gen<'_> {
         }
     }
 
-    /// The expression for a type's default (declared or zero value), or
-    /// `None` when the CLR zero value (`default(T)`) is already right.
+    /// The expression of [`crate::ir::Ir::default_value`], or `None` when
+    /// the CLR zero value (`default(T)`) is already right.
     pub(super) fn default_expr(&self, ty: &Type, declared: Option<&Value>) -> Option<String> {
-        match ty {
-            Type::Prim(p) => match declared {
-                None | Some(Value::Bool(false)) | Some(Value::Int(0)) => None,
-                Some(Value::Float(f)) if *f == 0.0 && f.is_sign_positive() => None,
-                Some(Value::Bool(true)) => Some("true".to_string()),
-                Some(Value::Int(v)) => Some(int_literal(*p, *v)),
-                Some(Value::Float(f)) => Some(float_literal(*p, *f)),
-                Some(other) => panic!("a {} default for {ty}", value_kind(other)),
-            },
-            Type::String => Some(match declared {
-                Some(Value::String(s)) => string_literal(s),
-                _ => "\"\"".to_string(),
-            }),
-            Type::Bytes => Some("global::System.Array.Empty<byte>()".to_string()),
-            Type::List(_) => Some(format!("new {}()", self.cs_type(ty))),
-            Type::Map(k, _) => Some(format!("new {}({})", self.cs_type(ty), self.key_order(k))),
-            Type::Array(t, n) => Some(match self.default_expr(t, None) {
-                None => new_array(&self.cs_type(t), *n),
-                Some(d) if *n <= MAX_LISTED_DEFAULTS => {
-                    let items = vec![d; *n as usize].join(", ");
-                    format!("new {}[] {{ {items} }}", self.cs_type(t))
-                }
-                // Value types and strings are copied; objects are made anew
-                // for each element.
-                Some(d) if self.is_value_like(t) => format!(
-                    "global::Pkt.PktArrays.Filled<{}>({n}, {d})",
-                    self.cs_type(t)
-                ),
-                Some(d) => format!(
-                    "global::Pkt.PktArrays.New<{}>({n}, () => {d})",
-                    self.cs_type(t)
-                ),
-            }),
-            Type::Optional(t) => declared.and_then(|v| self.default_expr(t, Some(v))),
-            Type::Named(r) => {
-                let def = self.ir.ty(r.id);
-                let q = qualified(self.ir, def);
-                match &def.kind {
-                    TypeKind::Enum { values, .. } => match declared {
-                        Some(Value::Enum { index, .. }) => Some(format!(
-                            "{q}.{}",
-                            NAMING.member_ident(NameKind::Variant, &values[*index].name, def)
-                        )),
-                        _ => {
-                            let first = values.first().expect("enums have values");
-                            (first.value != 0).then(|| {
-                                format!(
-                                    "{q}.{}",
-                                    NAMING.member_ident(NameKind::Variant, &first.name, def)
-                                )
-                            })
-                        }
-                    },
-                    TypeKind::Struct { .. } if !def.layout.is_fixed() => Some(format!("new {q}()")),
-                    TypeKind::Struct { .. } => self.struct_defaults[r.id.0].clone(),
-                    TypeKind::Message { .. } => Some(format!("new {q}()")),
-                    TypeKind::Union { variants, .. } => {
-                        let first = variants.first().expect("unions have variants");
-                        Some(format!(
-                            "new {q}.{}()",
-                            NAMING.member_ident(NameKind::Variant, &first.name, def)
-                        ))
+        let q = |r: &crate::ir::TypeRef| qualified(self.ir, self.ir.ty(r.id));
+        match (self.ir.default_value(ty, declared), ty) {
+            (
+                DefaultValue::Declared(Value::Bool(false) | Value::Int(0))
+                | DefaultValue::Scalar(_)
+                | DefaultValue::Absent,
+                _,
+            ) => None,
+            (DefaultValue::Declared(Value::Float(f)), _) if *f == 0.0 && f.is_sign_positive() => {
+                None
+            }
+            (DefaultValue::Declared(Value::Bool(true)), _) => Some("true".to_string()),
+            (DefaultValue::Declared(Value::Int(v)), Type::Prim(p)) => Some(int_literal(*p, *v)),
+            (DefaultValue::Declared(Value::Float(f)), Type::Prim(p)) => Some(float_literal(*p, *f)),
+            (DefaultValue::Declared(Value::String(s)), _) => Some(string_literal(s)),
+            (DefaultValue::Declared(Value::Enum { index, .. }), Type::Named(r)) => {
+                let TypeKind::Enum { values, .. } = &self.ir.ty(r.id).kind else {
+                    panic!("an enum default for {ty}");
+                };
+                Some(format!(
+                    "{}.{}",
+                    q(r),
+                    NAMING.member_ident(NameKind::Variant, &values[*index].name, self.ir.ty(r.id))
+                ))
+            }
+            (DefaultValue::Declared(other), _) => {
+                panic!("a {} default for {ty}", value_kind(other))
+            }
+            (DefaultValue::Empty, Type::String) => Some("\"\"".to_string()),
+            (DefaultValue::Empty, Type::Bytes) => {
+                Some("global::System.Array.Empty<byte>()".to_string())
+            }
+            (DefaultValue::Empty, Type::Map(k, _)) => {
+                Some(format!("new {}({})", self.cs_type(ty), self.key_order(k)))
+            }
+            (DefaultValue::Empty, _) => Some(format!("new {}()", self.cs_type(ty))),
+            (DefaultValue::Array { elem: t, len: n }, _) => {
+                Some(match self.default_expr(t, None) {
+                    None => new_array(&self.cs_type(t), n),
+                    Some(d) if n <= MAX_LISTED_DEFAULTS => {
+                        let items = vec![d; n as usize].join(", ");
+                        format!("new {}[] {{ {items} }}", self.cs_type(t))
                     }
+                    // Value types and strings are copied; objects are made
+                    // anew for each element.
+                    Some(d) if self.is_value_like(t) => format!(
+                        "global::Pkt.PktArrays.Filled<{}>({n}, {d})",
+                        self.cs_type(t)
+                    ),
+                    Some(d) => format!(
+                        "global::Pkt.PktArrays.New<{}>({n}, () => {d})",
+                        self.cs_type(t)
+                    ),
+                })
+            }
+            // A C# enum's zero is the number 0, which the first value may
+            // not have.
+            (DefaultValue::EnumValue { value, .. }, Type::Named(r)) => {
+                (value.value != 0).then(|| {
+                    format!(
+                        "{}.{}",
+                        q(r),
+                        NAMING.member_ident(NameKind::Variant, &value.name, self.ir.ty(r.id))
+                    )
+                })
+            }
+            (DefaultValue::Fields(_), Type::Named(r)) => {
+                let def = self.ir.ty(r.id);
+                if matches!(def.kind, TypeKind::Struct { .. }) && def.layout.is_fixed() {
+                    self.struct_defaults[r.id.0].clone()
+                } else {
+                    Some(format!("new {}()", q(r)))
                 }
             }
+            (DefaultValue::Variant { variant, .. }, Type::Named(r)) => Some(format!(
+                "new {}.{}()",
+                q(r),
+                NAMING.member_ident(NameKind::Variant, &variant.name, self.ir.ty(r.id))
+            )),
+            (_, _) => unreachable!("a declared type's zero value for {ty}"),
         }
     }
 
@@ -1050,189 +1065,219 @@ impl Gen<'_> {
         lines
     }
 
+    /// The read codec of a value that is not boxed (or whose box is
+    /// charged around it): one step per type constructor.
     fn read_unboxed(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
-        let t = super::templates();
-        let current = if into { lv } else { "null" };
-        let field = cx.field;
         match ty {
-            Type::Prim(p) => t.lines(
+            Type::Prim(p) => super::templates().lines(
                 "codec/read_prim",
                 &ReadPrim {
                     lv,
                     method: format!("Read{}", prim_method(*p)),
                 },
             ),
-            Type::String | Type::Bytes => t.lines(
-                "codec/read_string",
-                &ReadString {
+            Type::String | Type::Bytes => self.read_string(ty, lv, into, cx),
+            Type::Optional(inner) => self.read_optional(inner, lv, into, cx, d),
+            Type::List(elem) => self.read_list(ty, elem, lv, into, cx, d),
+            Type::Map(kt, vt) => self.read_map(ty, (kt, vt), lv, into, cx, d),
+            Type::Array(elem, count) => self.read_array(elem, *count, lv, into, cx, d),
+            Type::Named(r) => self.read_named(r.id, lv, into, cx),
+        }
+    }
+
+    /// A string or bytes: read anew, or into the current value's storage
+    /// with `into`.
+    fn read_string(&self, ty: &Type, lv: &str, into: bool, cx: &ReadCx) -> Lines {
+        super::templates().lines(
+            "codec/read_string",
+            &ReadString {
+                lv,
+                method: if *ty == Type::String {
+                    "ReadString"
+                } else {
+                    "ReadBytes"
+                },
+                current: if into { lv } else { "null" },
+                field: cx.field,
+            },
+        )
+    }
+
+    /// `T?`: the flag, then `T`; a boxed one is charged only when present.
+    fn read_optional(&self, inner: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) -> Lines {
+        let t = super::templates();
+        let value = self.read_codec(inner, lv, into, &cx.nested(cx.fresh), d + 1);
+        match &cx.boxed {
+            Some(m) => t.lines(
+                "codec/read_optional_boxed",
+                &ReadOptional {
                     lv,
-                    method: if *ty == Type::String {
-                        "ReadString"
-                    } else {
-                        "ReadBytes"
-                    },
-                    current,
-                    field,
+                    b: format!("b{d}"),
+                    bytes: m.clone(),
+                    field: cx.field,
+                    value,
                 },
             ),
-            Type::Optional(inner) => {
-                let value = self.read_codec(inner, lv, into, &cx.nested(cx.fresh), d + 1);
-                match &cx.boxed {
-                    Some(m) => t.lines(
-                        "codec/read_optional_boxed",
-                        &ReadOptional {
-                            lv,
-                            b: format!("b{d}"),
-                            bytes: m.clone(),
-                            field,
-                            value,
-                        },
-                    ),
-                    None => t.lines(
-                        "codec/read_optional",
-                        &ReadOptional {
-                            lv,
-                            b: String::new(),
-                            bytes: String::new(),
-                            field,
-                            value,
-                        },
-                    ),
-                }
-            }
-            Type::List(elem_ty) => {
-                let (l, n, i, e) = (
-                    format!("l{d}"),
-                    format!("c{d}"),
-                    format!("i{d}"),
-                    format!("e{d}"),
-                );
-                let min = self.min_size(elem_ty);
-                let nested = cx.part("false", "[]");
-                let reuse = if into {
-                    self.read_part(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
+            None => t.lines(
+                "codec/read_optional",
+                &ReadOptional {
+                    lv,
+                    b: String::new(),
+                    bytes: String::new(),
+                    field: cx.field,
+                    value,
+                },
+            ),
+        }
+    }
+
+    /// A list: its count checked against the bytes left and charged, then
+    /// each element (numbers at once by the runtime); with `into`, the
+    /// existing elements are decoded into.
+    fn read_list(
+        &self,
+        ty: &Type,
+        elem_ty: &Elem,
+        lv: &str,
+        into: bool,
+        cx: &ReadCx,
+        d: usize,
+    ) -> Lines {
+        let (l, n, i, e) = (
+            format!("l{d}"),
+            format!("c{d}"),
+            format!("i{d}"),
+            format!("e{d}"),
+        );
+        let min = self.min_size(elem_ty);
+        let nested = cx.part("false", "[]");
+        let reuse = if into {
+            self.read_part(elem_ty, &format!("{l}[{i}]"), true, &nested, d + 1)
+        } else {
+            Lines::new()
+        };
+        let view = ReadList {
+            lv,
+            min,
+            elem_memory: self.memory_expr(elem_ty).to_string(),
+            field: cx.field,
+            list: self.cs_type(ty),
+            capacity: if min > 0 { n.clone() } else { String::new() },
+            grow: min > 0,
+            elem_type: self.cs_type(elem_ty),
+            elem: self.read_part(elem_ty, &e, false, &nested, d + 1),
+            reuse,
+            l,
+            n,
+            i,
+            e,
+        };
+        // Numbers: the runtime's ReadList appends them at once.
+        let name = match (into, matches!(elem_ty.ty, Type::Prim(_))) {
+            (true, true) => "codec/read_list_numbers_into",
+            (false, true) => "codec/read_list_numbers",
+            (true, false) => "codec/read_list_into",
+            (false, false) => "codec/read_list",
+        };
+        super::templates().lines(name, &view)
+    }
+
+    /// A map: its count checked and each entry read, key then value; the
+    /// runtime charges the map's nodes.
+    fn read_map(
+        &self,
+        ty: &Type,
+        (kt, vt): (&Elem, &Elem),
+        lv: &str,
+        into: bool,
+        cx: &ReadCx,
+        d: usize,
+    ) -> Lines {
+        let entry = self.memory_expr(kt).add(self.memory_expr(vt));
+        let (k, v) = (format!("k{d}"), format!("v{d}"));
+        let (key_cx, value_cx) = (cx.part("false", "[key]"), cx.part("false", "[value]"));
+        let view = ReadMap {
+            lv,
+            into,
+            min: self.min_size(kt) + self.min_size(vt),
+            entry: entry.to_string(),
+            field: cx.field,
+            map: self.cs_type(ty),
+            order: self.key_order(kt),
+            key_type: self.cs_type(kt),
+            key: self.read_part(kt, &k, false, &key_cx, d + 1),
+            value_type: self.cs_type(vt),
+            value: self.read_part(vt, &v, false, &value_cx, d + 1),
+            m: format!("m{d}"),
+            n: format!("c{d}"),
+            i: format!("i{d}"),
+            at: format!("at{d}"),
+            k,
+            v,
+        };
+        super::templates().lines("codec/read_map", &view)
+    }
+
+    /// `[T; N]`: each element into a new array, or into the existing one
+    /// with `into`.
+    fn read_array(
+        &self,
+        elem_ty: &Elem,
+        count: u32,
+        lv: &str,
+        into: bool,
+        cx: &ReadCx,
+        d: usize,
+    ) -> Lines {
+        let (a, i) = (format!("a{d}"), format!("i{d}"));
+        // A reused array's elements are fresh only if the array is.
+        let fresh = if into { cx.fresh } else { "false" };
+        let elem = format!("{a}[{i}]");
+        let view = ReadArray {
+            lv,
+            into,
+            count,
+            new_array: new_array(&self.cs_type(elem_ty), count),
+            elem: self.read_part(elem_ty, &elem, true, &cx.part(fresh, "[]"), d + 1),
+            a,
+            i,
+        };
+        super::templates().lines("codec/read_array", &view)
+    }
+
+    /// A declared type, through its own reader: an enum's number, a
+    /// struct, message or union by its class; a variable-size one decoded
+    /// into the current object with `into`.
+    fn read_named(&self, id: TypeId, lv: &str, into: bool, cx: &ReadCx) -> Lines {
+        let t = super::templates();
+        let def = self.ir.ty(id);
+        let view = |method: String, fresh: String| ReadNamed {
+            lv,
+            q: qualified(self.ir, def),
+            method,
+            current: if into { lv } else { "null" },
+            fresh,
+        };
+        match &def.kind {
+            TypeKind::Enum { base, .. } => t.lines(
+                "codec/read_enum",
+                &view(format!("Read{}", prim_method(*base)), String::new()),
+            ),
+            TypeKind::Struct { .. } | TypeKind::Message { .. }
+                if into && !def.layout.is_fixed() =>
+            {
+                let fresh = if cx.fresh == "false" {
+                    String::new()
                 } else {
-                    Lines::new()
+                    format!(", {}", cx.fresh)
                 };
-                let view = ReadList {
-                    lv,
-                    min,
-                    elem_memory: self.memory_expr(elem_ty).to_string(),
-                    field,
-                    list: self.cs_type(ty),
-                    capacity: if min > 0 { n.clone() } else { String::new() },
-                    grow: min > 0,
-                    elem_type: self.cs_type(elem_ty),
-                    elem: self.read_part(elem_ty, &e, false, &nested, d + 1),
-                    reuse,
-                    l,
-                    n,
-                    i,
-                    e,
-                };
-                // Numbers: the runtime's ReadList appends them at once.
-                let name = match (into, matches!(elem_ty.ty, Type::Prim(_))) {
-                    (true, true) => "codec/read_list_numbers_into",
-                    (false, true) => "codec/read_list_numbers",
-                    (true, false) => "codec/read_list_into",
-                    (false, false) => "codec/read_list",
-                };
-                t.lines(name, &view)
+                t.lines("codec/read_object_into", &view(String::new(), fresh))
             }
-            Type::Map(kt, vt) => {
-                // A key and a value; the runtime charges the map's nodes.
-                let entry = self.memory_expr(kt).add(self.memory_expr(vt));
-                let (k, v) = (format!("k{d}"), format!("v{d}"));
-                let (key_cx, value_cx) = (cx.part("false", "[key]"), cx.part("false", "[value]"));
-                let view = ReadMap {
-                    lv,
-                    into,
-                    min: self.min_size(kt) + self.min_size(vt),
-                    entry: entry.to_string(),
-                    field,
-                    map: self.cs_type(ty),
-                    order: self.key_order(kt),
-                    key_type: self.cs_type(kt),
-                    key: self.read_part(kt, &k, false, &key_cx, d + 1),
-                    value_type: self.cs_type(vt),
-                    value: self.read_part(vt, &v, false, &value_cx, d + 1),
-                    m: format!("m{d}"),
-                    n: format!("c{d}"),
-                    i: format!("i{d}"),
-                    at: format!("at{d}"),
-                    k,
-                    v,
-                };
-                t.lines("codec/read_map", &view)
+            TypeKind::Struct { .. } | TypeKind::Message { .. } => {
+                t.lines("codec/read_struct", &view(String::new(), String::new()))
             }
-            Type::Array(elem_ty, count) => {
-                let (a, i) = (format!("a{d}"), format!("i{d}"));
-                // A reused array's elements are fresh only if the array is.
-                let fresh = if into { cx.fresh } else { "false" };
-                let elem = format!("{a}[{i}]");
-                let view = ReadArray {
-                    lv,
-                    into,
-                    count: *count,
-                    new_array: new_array(&self.cs_type(elem_ty), *count),
-                    elem: self.read_part(elem_ty, &elem, true, &cx.part(fresh, "[]"), d + 1),
-                    a,
-                    i,
-                };
-                t.lines("codec/read_array", &view)
-            }
-            Type::Named(r) => {
-                let def = self.ir.ty(r.id);
-                let q = qualified(self.ir, def);
-                match &def.kind {
-                    TypeKind::Enum { base, .. } => t.lines(
-                        "codec/read_enum",
-                        &ReadNamed {
-                            lv,
-                            q,
-                            method: format!("Read{}", prim_method(*base)),
-                            current,
-                            fresh: String::new(),
-                        },
-                    ),
-                    TypeKind::Struct { .. } | TypeKind::Message { .. }
-                        if into && !def.layout.is_fixed() =>
-                    {
-                        let fresh = if cx.fresh == "false" {
-                            String::new()
-                        } else {
-                            format!(", {}", cx.fresh)
-                        };
-                        let view = ReadNamed {
-                            lv,
-                            q,
-                            method: String::new(),
-                            current,
-                            fresh,
-                        };
-                        t.lines("codec/read_object_into", &view)
-                    }
-                    TypeKind::Struct { .. } | TypeKind::Message { .. } => t.lines(
-                        "codec/read_struct",
-                        &ReadNamed {
-                            lv,
-                            q,
-                            method: String::new(),
-                            current,
-                            fresh: String::new(),
-                        },
-                    ),
-                    TypeKind::Union { .. } => t.lines(
-                        "codec/read_union",
-                        &ReadNamed {
-                            lv,
-                            q,
-                            method: String::new(),
-                            current,
-                            fresh: String::new(),
-                        },
-                    ),
-                }
+            TypeKind::Union { .. } => {
+                t.lines("codec/read_union", &view(String::new(), String::new()))
             }
         }
     }

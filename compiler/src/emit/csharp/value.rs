@@ -102,12 +102,6 @@ fn seed(name: &str) -> i32 {
     h as i32
 }
 
-fn qualified_schema_name(gen: &Gen, def: &TypeDef) -> String {
-    let mut parts = gen.ir.namespace_of(def).to_vec();
-    parts.push(def.name.clone());
-    parts.join(".")
-}
-
 impl Gen<'_> {
     /// What a field reads as in a null value: its default, or null for the
     /// types whose null already equals their default (strings excepted,
@@ -346,7 +340,7 @@ fn record(gen: &Gen, def: &TypeDef, fields: &[Field], extra: Option<&str>) -> St
     let mut equal = Code::new(level);
     let mut hash = Code::new(level);
     let mut text = Code::new(level);
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     if fields.is_empty() && extra.is_none() {
         text.line(&format!(
             "t.Raw({});",
@@ -392,7 +386,7 @@ fn record(gen: &Gen, def: &TypeDef, fields: &[Field], extra: Option<&str>) -> St
         } else {
             "struct"
         },
-        seed: seed(&qualified_schema_name(gen, def)),
+        seed: seed(&gen.ir.qualified_name(def)),
         name,
         equal: equal.finish(),
         hash: hash.finish(),
@@ -406,9 +400,9 @@ fn record(gen: &Gen, def: &TypeDef, fields: &[Field], extra: Option<&str>) -> St
 struct UnionValue {
     name: String,
     seed: i32,
-    /// The first variant's class: the default a null union equals.
-    first: String,
-    /// Compares the first variant `x` with its default value.
+    /// The zero variant's class: the default a null union equals.
+    zero: String,
+    /// Compares the zero variant `x` with its default value.
     equal_default: String,
     unknown_open: String,
     variants: Vec<VariantValue>,
@@ -421,7 +415,7 @@ struct VariantValue {
     /// Compares `x.Value` and `y.Value`.
     equal: String,
     /// Whether the union `v` hashes as this variant (a null one hashes as
-    /// the first).
+    /// the zero variant).
     present: String,
     /// Mixes the variant's value into `h`.
     hash: String,
@@ -432,22 +426,22 @@ struct VariantValue {
 
 /// The value part of a union.
 fn union(gen: &Gen, def: &TypeDef, variants: &[Variant]) -> String {
-    let name = type_ident(&def.name);
+    let name = type_ident(def);
     let variant_name = |v: &Variant| NAMING.member_ident(NameKind::Variant, &v.name, def);
-    let first = variants.first().expect("unions have variants");
-    let first_default = gen.null_default(&first.ty, None);
+    let (zero, zero_variant) = def.zero_variant().expect("a union");
+    let zero_default = gen.null_default(&zero_variant.ty, None);
     let mut equal_default = Code::new(3);
-    equal_default.lines(&gen.walk(Op::Equal, &first.ty, "x.Value", &first_default, 0));
+    equal_default.lines(&gen.walk(Op::Equal, &zero_variant.ty, "x.Value", &zero_default, 0));
     let views = variants
         .iter()
         .enumerate()
         .map(|(index, v)| {
             let mut equal = Code::new(4);
             equal.lines(&gen.walk(Op::Equal, &v.ty, "x.Value", "y.Value", 0));
-            let (present, value) = if index == 0 {
+            let (present, value) = if index == zero {
                 (
                     "x != null || v == null".to_string(),
-                    format!("(x != null ? x.Value : {first_default})"),
+                    format!("(x != null ? x.Value : {zero_default})"),
                 )
             } else {
                 ("x != null".to_string(), "x.Value".to_string())
@@ -469,8 +463,8 @@ fn union(gen: &Gen, def: &TypeDef, variants: &[Variant]) -> String {
         })
         .collect();
     let view = UnionValue {
-        seed: seed(&qualified_schema_name(gen, def)),
-        first: variant_name(first),
+        seed: seed(&gen.ir.qualified_name(def)),
+        zero: variant_name(zero_variant),
         equal_default: equal_default.finish(),
         unknown_open: string_literal(&format!("{name}.Unknown(")),
         variants: views,

@@ -5,10 +5,10 @@
 
 use serde::Serialize;
 
-use super::{call_statement, member_ident, type_lines, Cx};
+use super::{layout, max::Marker, member_ident, Cx};
 use crate::delta::{compare, field_delta, Compare, FieldDelta};
 use crate::ir::*;
-use crate::names::NameKind;
+use crate::names::{Lang, NameKind};
 
 const PATH: &str = "::pkt_runtime::delta::";
 
@@ -16,17 +16,37 @@ const PATH: &str = "::pkt_runtime::delta::";
 pub(super) struct DeltaView {
     name: String,
     allow_deprecated: bool,
-    patch_type: Vec<String>,
+    /// The patch's tuple type on one line, when it fits; else empty and
+    /// the elements one a line.
+    patch_type: String,
+    patch_elems: Vec<String>,
     min_len: u32,
     field_count: usize,
     message: bool,
+    baseline_param: &'static str,
     write: Vec<String>,
-    read_head: Vec<String>,
-    read: Vec<String>,
+    read_mask: String,
+    read: Vec<ReadView>,
     patch_value: String,
     patch_param: &'static str,
-    baseline_param: &'static str,
-    apply: Vec<String>,
+    destructure: bool,
+    apply: Vec<ApplyView>,
+}
+
+/// The reading of one field's change: the checks before it, then the
+/// value (an expression without its `?`).
+#[derive(Serialize)]
+struct ReadView {
+    var: String,
+    index: usize,
+    checks: Vec<String>,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct ApplyView {
+    var: String,
+    statement: String,
 }
 
 impl Cx<'_> {
@@ -41,57 +61,49 @@ impl Cx<'_> {
         let mut apply = Vec::new();
         for (i, f) in fields.iter().enumerate() {
             let name = member_ident(NameKind::Field, &f.name, def);
-            let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+            let schema_name = format!("\"{}\"", f.path);
             let (this, base) = (format!("&self.{name}"), format!("&baseline.{name}"));
             let var = format!("f{i}");
-            let mut value = Vec::new();
-            match field_delta(self.ir, f) {
+            let target = format!("&mut self.{name}");
+            let mut checks = Vec::new();
+            let (value, statement) = match field_delta(self.ir, f) {
                 FieldDelta::Whole => {
                     elems.push(self.field_type(&f.ty, f.cyclic));
                     let differs = differs_fn(compare(self.ir, &f.ty));
-                    write.push(call_statement(
-                        8,
+                    write.push(layout::statement(
                         "mask.field",
                         &["out".into(), i.to_string(), this, base, differs],
                         ";",
                     ));
-                    value.extend(self.field_checks(reader, 12, def, f));
-                    if super::max::Marker::of(&f.ty, f.max).is_some() {
-                        value.push(super::max::call(
-                            12,
-                            "let v = ",
-                            "field",
-                            &[reader_arg.to_string(), schema_name],
-                            "?;",
-                        ));
+                    checks = self.field_checks(reader, f);
+                    let value = if Marker::of(&f.ty, f.max).is_some() {
+                        super::max::call("", "field", &[reader_arg.to_string(), schema_name], "")
                     } else {
-                        value.push(let_call(12, &format!("{reader}.field"), &[schema_name]));
-                    }
-                    apply.push(format!("        if let Some(v) = {var} {{"));
-                    apply.push(format!("            self.{name} = v;"));
-                    apply.push("        }".to_string());
+                        layout::movable_call(&format!("{reader}.field"), &[schema_name])
+                    };
+                    (value, format!("self.{name} = v;"))
                 }
                 FieldDelta::Nested(id) => {
                     elems.push(format!("{PATH}PatchOf<{}>", self.type_path(id)));
-                    write.push(call_statement(
-                        8,
+                    write.push(layout::statement(
                         "mask.delta",
                         &["out".into(), i.to_string(), this.clone(), base],
                         "?;",
                     ));
-                    value.push(let_call(
-                        12,
+                    if self.ir.ty(id).kind.fields().is_empty() {
+                        // The patch of a type without fields is `()`.
+                        checks.push("#[allow(clippy::let_unit_value)]".to_string());
+                    }
+                    let value = layout::movable_call(
                         &format!("{PATH}read_delta"),
                         &[this, reader_arg.to_string(), schema_name],
-                    ));
-                    apply.push(format!("        if let Some(v) = {var} {{"));
-                    apply.push(call_statement(
-                        12,
+                    );
+                    let apply = layout::statement(
                         &format!("{PATH}Delta::apply_patch"),
-                        &[format!("&mut self.{name}"), "v".into()],
+                        &[target, "v".into()],
                         ";",
-                    ));
-                    apply.push("        }".to_string());
+                    );
+                    (value, apply)
                 }
                 FieldDelta::Map {
                     key,
@@ -99,119 +111,87 @@ impl Cx<'_> {
                     nested,
                 } => {
                     let (k, vt) = (self.rust_type(key), self.rust_type(v));
-                    let (kind, args) = match nested {
-                        Some(_) => (
-                            "delta",
-                            vec!["out".into(), i.to_string(), this.clone(), base],
-                        ),
-                        None => (
-                            "whole",
-                            vec![
-                                "out".into(),
-                                i.to_string(),
-                                this.clone(),
-                                base,
-                                differs_fn(compare(self.ir, v)),
-                            ],
-                        ),
+                    let (kind, patch, method) = match nested {
+                        Some(_) => ("delta", "MapDeltaPatch", "mask.map_delta"),
+                        None => ("whole", "MapWholePatch", "mask.map"),
                     };
-                    let patch = if nested.is_some() {
-                        "MapDeltaPatch"
-                    } else {
-                        "MapWholePatch"
-                    };
+                    let mut args = vec!["out".into(), i.to_string(), this.clone(), base];
+                    if nested.is_none() {
+                        args.push(differs_fn(compare(self.ir, v)));
+                    }
                     elems.push(format!("{PATH}{patch}<{k}, {vt}>"));
-                    let method = if nested.is_some() {
-                        "mask.map_delta"
-                    } else {
-                        "mask.map"
-                    };
-                    write.push(call_statement(8, method, &args, "?;"));
-                    value.push(let_call(
-                        12,
+                    write.push(layout::statement(method, &args, "?;"));
+                    let value = layout::movable_call(
                         &format!("{PATH}read_map_{kind}"),
                         &[this, reader_arg.to_string(), schema_name],
-                    ));
-                    apply.push(format!("        if let Some(v) = {var} {{"));
-                    apply.push(call_statement(
-                        12,
+                    );
+                    let apply = layout::statement(
                         &format!("{PATH}apply_map_{kind}"),
-                        &[format!("&mut self.{name}"), "v".into()],
+                        &[target, "v".into()],
                         ";",
-                    ));
-                    apply.push("        }".to_string());
+                    );
+                    (value, apply)
                 }
-            }
-            read.push(format!("        let {var} = if mask.has({i}) {{"));
-            read.extend(value);
-            read.push("            Some(v)".to_string());
-            read.push("        } else {".to_string());
-            read.push("            None".to_string());
-            read.push("        };".to_string());
+            };
+            read.push(ReadView {
+                var: var.clone(),
+                index: i,
+                checks,
+                value,
+            });
+            apply.push(ApplyView { var, statement });
         }
         let vars: Vec<String> = (0..fields.len()).map(|i| format!("f{i}")).collect();
-        let tuple = |items: &[String]| match items {
-            [one] => format!("({one},)"),
-            _ => format!("({})", items.join(", ")),
-        };
-        if !fields.is_empty() {
-            apply.insert(0, format!("        let {} = patch;", tuple(&vars)));
-        }
         let elems: Vec<String> = elems.into_iter().map(|e| format!("Option<{e}>")).collect();
         // A type without fields reads its mask only to check it.
         let mask = if fields.is_empty() { "" } else { "let mask = " };
-        let read_head = if message {
-            vec![
-                "        let mut body = r.message_body()?;".to_string(),
-                format!("        {mask}{PATH}Mask::read_message(&mut body)?;"),
-            ]
+        let read_mask = if message {
+            format!("{mask}{PATH}Mask::read_message(&mut body)?;")
         } else {
-            vec![call_statement(
-                8,
-                &format!("{mask}{PATH}Mask::read_struct"),
-                &["r".into(), fields.len().to_string()],
-                "?;",
-            )]
+            format!(
+                "{mask}{}",
+                layout::statement(
+                    &format!("{PATH}Mask::read_struct"),
+                    &["r".into(), fields.len().to_string()],
+                    "?;",
+                )
+            )
         };
         DeltaView {
-            name: super::names::ident(crate::names::Lang::Rust, NameKind::Type, &def.name),
+            name: crate::names::ident(Lang::Rust, NameKind::Type, &def.name),
             allow_deprecated: def.deprecated
                 || fields.iter().any(|f| self.field_uses_deprecated(f)),
-            patch_type: patch_type(&elems),
-            min_len: if message { wire_body_prefix() } else { 1 },
+            patch_type: if format!("    type Patch = {};", tuple(&elems)).len() <= 100 {
+                tuple(&elems)
+            } else {
+                String::new()
+            },
+            patch_elems: elems.iter().map(|e| layout::ty(e, false)).collect(),
+            min_len: if message { crate::wire::BODY_PREFIX } else { 1 },
             field_count: fields.len(),
             message,
-            write,
-            read_head,
-            read,
-            patch_value: tuple(&vars),
-            patch_param: if fields.is_empty() { "_patch" } else { "patch" },
             baseline_param: if fields.is_empty() {
                 "_baseline"
             } else {
                 "baseline"
             },
+            write,
+            read_mask,
+            read,
+            patch_value: tuple(&vars),
+            patch_param: if fields.is_empty() { "_patch" } else { "patch" },
+            destructure: !fields.is_empty(),
             apply,
         }
     }
 }
 
-/// `let v = callee(args)?;` as rustfmt lays it out: the call moves to the
-/// next line when it fits there and not here.
-fn let_call(indent: usize, callee: &str, args: &[String]) -> String {
-    let here = call_statement(indent, &format!("let v = {callee}"), args, "?;");
-    if !here.contains('\n') {
-        return here;
+/// `(a, b)`, `(a,)` or `()`.
+fn tuple(items: &[String]) -> String {
+    match items {
+        [one] => format!("({one},)"),
+        _ => format!("({})", items.join(", ")),
     }
-    let next = call_statement(indent + 4, callee, args, "?;");
-    if next.contains('\n') {
-        return here;
-    }
-    format!("{:indent$}let v =\n{next}", "")
-}
-
-fn wire_body_prefix() -> u32 {
-    crate::wire::BODY_PREFIX
 }
 
 /// The function that tells whether two values differ (see [`Compare`]).
@@ -222,24 +202,4 @@ fn differs_fn(c: Compare) -> String {
         Compare::Fixed(n) => format!("{PATH}differs_fixed::<_, {n}>"),
         Compare::Encoded => format!("{PATH}differs_encoded"),
     }
-}
-
-/// `type Patch = (...);` laid out as rustfmt lays a tuple type out: on one
-/// line when it fits, else one element a line with a trailing comma.
-fn patch_type(elems: &[String]) -> Vec<String> {
-    let one = match elems {
-        [] => "()".to_string(),
-        [e] => format!("({e},)"),
-        _ => format!("({})", elems.join(", ")),
-    };
-    let line = format!("    type Patch = {one};");
-    if line.chars().count() <= 100 {
-        return vec![line];
-    }
-    let mut out = vec!["    type Patch = (".to_string()];
-    for e in elems {
-        out.extend(type_lines(8, "", e, ",", false));
-    }
-    out.push("    );".to_string());
-    out
 }

@@ -5,7 +5,7 @@
 //! checks the value through that module instead of `Reader::field` and
 //! `check_max`. A field with only its own `@max` keeps the plain path.
 
-use super::call_statement;
+use super::layout;
 use crate::ir::{Elem, Type};
 
 const PATH: &str = "::pkt_runtime::max::";
@@ -75,9 +75,9 @@ impl Marker {
         format!("{PATH}{name}<{}>", args.join(", "))
     }
 
-    /// `type Max = <marker>;` at `indent` columns.
-    pub(super) fn alias(&self, indent: usize) -> Vec<String> {
-        super::type_lines(indent, "type Max = ", &self.text(), ";", true)
+    /// `type Max = <marker>;`.
+    pub(super) fn alias(&self) -> String {
+        format!("type Max = {};", layout::ty(&self.text(), true))
     }
 }
 
@@ -108,49 +108,19 @@ fn reader_arg(reader: &str) -> String {
 /// `lead::pkt_runtime::max::<function>::<_, Max>(args)tail`: after a
 /// `lead` (`let v = `), the call moves to the next line rather than break
 /// its arguments when it fits there on one line, as rustfmt prefers.
-pub(super) fn call(
-    indent: usize,
-    lead: &str,
-    function: &str,
-    args: &[String],
-    tail: &str,
-) -> String {
-    let here = call_statement(
-        indent,
-        &format!("{lead}{PATH}{function}::<_, Max>"),
-        args,
-        tail,
-    );
-    if lead.is_empty() || !here.contains('\n') {
-        return here;
-    }
-    let next = call_statement(
-        indent + 4,
-        &format!("{PATH}{function}::<_, Max>"),
-        args,
-        tail,
-    );
-    if next.contains('\n') {
-        return here;
-    }
-    format!("{:indent$}{}\n{next}", "", lead.trim_end())
+pub(super) fn call(lead: &str, function: &str, args: &[String], tail: &str) -> String {
+    let callee = format!("{PATH}{function}::<_, Max>");
+    format!("{lead}{}{tail}", layout::movable_call(&callee, args))
 }
 
 /// The value of a bounded field decoded from `reader`.
-pub(super) fn field(indent: usize, reader: &str, name: &str, tail: &str) -> String {
-    call(
-        indent,
-        "",
-        "field",
-        &[reader_arg(reader), name.to_string()],
-        tail,
-    )
+pub(super) fn field(reader: &str, name: &str, tail: &str) -> String {
+    call("", "field", &[reader_arg(reader), name.to_string()], tail)
 }
 
 /// A bounded field decoded from `reader` into `target`.
-pub(super) fn field_into(indent: usize, reader: &str, target: &str, name: &str) -> String {
+pub(super) fn field_into(reader: &str, target: &str, name: &str) -> String {
     call(
-        indent,
         "",
         "field_into",
         &[reader_arg(reader), target.to_string(), name.to_string()],
@@ -159,15 +129,8 @@ pub(super) fn field_into(indent: usize, reader: &str, target: &str, name: &str) 
 }
 
 /// The view of a bounded field read from `reader`, `lead` before it.
-pub(super) fn view_field(
-    indent: usize,
-    lead: &str,
-    reader: &str,
-    name: &str,
-    tail: &str,
-) -> String {
+pub(super) fn view_field(lead: &str, reader: &str, name: &str, tail: &str) -> String {
     call(
-        indent,
         lead,
         "view_field",
         &[reader_arg(reader), name.to_string()],
@@ -176,48 +139,31 @@ pub(super) fn view_field(
 }
 
 /// `Max` and the statement that reads a bounded union variant's payload
-/// from `body` into `v`, at `indent`: `function` is `variant` (decode),
-/// `variant_into` (into the existing `v`) or `view_variant`.
-pub(super) fn variant_lines(
-    marker: &Marker,
-    indent: usize,
-    function: &str,
-    name: &str,
-) -> Vec<String> {
-    let mut lines = marker.alias(indent);
-    lines.push(match function {
+/// from `body` into `v`: `function` is `variant` (decode), `variant_into`
+/// (into the existing `v`) or `view_variant`.
+pub(super) fn variant_lines(marker: &Marker, function: &str, name: &str) -> Vec<String> {
+    let read = match function {
         "variant_into" => call(
-            indent,
             "",
             function,
             &["&mut body".to_string(), "v".to_string(), name.to_string()],
             "?;",
         ),
         _ => call(
-            indent,
             "let v = ",
             function,
             &["&mut body".to_string(), name.to_string()],
             "?;",
         ),
-    });
-    lines
+    };
+    vec![marker.alias(), read]
 }
 
 /// The encoders' check of a bounded field or variant `value`, in a block
-/// of its own with its `Max` at `indent` columns; `tail` after the call.
-pub(super) fn check_block(
-    marker: &Marker,
-    indent: usize,
-    name: &str,
-    value: &str,
-    tail: &str,
-) -> Vec<String> {
-    let pad = " ".repeat(indent);
-    let mut out = vec![format!("{pad}{{")];
-    out.extend(marker.alias(indent + 4));
-    out.push(call(
-        indent + 4,
+/// of its own with its `Max`; `tail` after the call. Lines indented
+/// relative to the block's braces.
+pub(super) fn check_block(marker: &Marker, name: &str, value: &str, tail: &str) -> Vec<String> {
+    let check = call(
         "",
         "check",
         &[
@@ -227,9 +173,13 @@ pub(super) fn check_block(
             "max_depth".to_string(),
         ],
         tail,
-    ));
-    out.push(format!("{pad}}}"));
-    out
+    );
+    vec![
+        "{".to_string(),
+        format!("    {}", marker.alias()),
+        format!("    {check}"),
+        "}".to_string(),
+    ]
 }
 
 #[cfg(test)]
@@ -266,11 +216,20 @@ mod tests {
         );
     }
 
+    /// `Max` laid out at `indent` columns.
+    fn alias_at(m: &Marker, indent: usize) -> Vec<String> {
+        let line = format!("{}{}", " ".repeat(indent), m.alias());
+        layout::lay_out(&line)
+            .split('\n')
+            .map(str::to_string)
+            .collect()
+    }
+
     #[test]
     fn an_alias_moves_to_the_next_line_before_it_breaks() {
         let m = Marker::Opt(Box::new(Marker::Array(Box::new(Marker::Len(24)))));
         assert_eq!(
-            m.alias(12),
+            alias_at(&m, 12),
             [
                 "            type Max =",
                 "                ::pkt_runtime::max::Opt<::pkt_runtime::max::Array<::pkt_runtime::max::Len<24>>>;",
@@ -289,7 +248,7 @@ mod tests {
             )))),
         );
         assert_eq!(
-            m.alias(16),
+            alias_at(&m, 16),
             [
                 "                type Max = ::pkt_runtime::max::Map<",
                 "                    4294967295,",

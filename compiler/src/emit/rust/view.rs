@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::{call_statement, match_arm, split_line, union_default, Cx, MessageView, UnionView};
+use super::{layout, type_ident, union_default, view_ident, Cx, MessageView, UnionView};
 use crate::ir::*;
 use crate::names::{self, Lang, NameKind};
 
@@ -56,7 +56,7 @@ impl Cx<'_> {
             }
             Type::Array(t, n) => format!("::pkt_runtime::view::Array<{}, {n}>", self.view_type(t)),
             Type::Optional(t) => format!("Option<{}>", self.view_type(t)),
-            Type::Named(r) => format!("{}{VIEW_SUFFIX}<'a>", self.type_path(r.id)),
+            Type::Named(r) => format!("{}<'a>", self.view_path(r.id)),
             Type::Prim(_) | Type::Bytes => unreachable!("fixed or matched above"),
         }
     }
@@ -108,42 +108,27 @@ impl Cx<'_> {
         }
     }
 
-    fn view_field(&self, def: &TypeDef, f: &Field, reader: &str, indent: usize) -> ViewFieldView {
+    fn view_field(&self, def: &TypeDef, f: &Field, reader: &str) -> ViewFieldView {
         let name = super::member_ident(NameKind::Field, &f.name, def);
         let ty = self.field_view_type(&f.ty, f.cyclic);
+        let default = self.view_default(&f.ty, f.default.as_ref());
         ViewFieldView {
             doc: super::member_doc(&f.doc, NameKind::Field, &f.name, def),
             deprecated: super::deprecated_attr(f.deprecated, &f.deprecated_note),
-            decl: field_decl(4, &name, &ty),
-            default: split_line(
-                12,
-                &name,
-                ": ",
-                &format!("{},", self.view_default(&f.ty, f.default.as_ref())),
-            ),
-            empty_default: format!(
-                "{:indent$}{}",
-                "",
-                self.view_default(&f.ty, f.default.as_ref()),
-                indent = indent + 4
-            ),
+            decl: super::field_decl(&name, &ty),
+            default: layout::split(&name, ": ", &format!("{default},")),
+            derives_default: default == "Default::default()",
             value: if f.ty.has_element_max() {
-                super::max::view_field(
-                    indent + 4,
-                    "",
-                    reader,
-                    &format!("\"{}.{}\"", self.ir.qualified_name(def), f.name),
-                    "?",
-                )
+                super::max::view_field("", reader, &format!("\"{}\"", f.path), "?")
             } else {
-                call_statement(
-                    indent + 4,
+                layout::statement(
                     &format!("{reader}.view_field"),
-                    &[format!("\"{}.{}\"", self.ir.qualified_name(def), f.name)],
+                    &[format!("\"{}\"", f.path)],
                     "?",
                 )
             },
-            owned: owned_field(12, &name),
+            empty_default: default,
+            owned: layout::owned_field(&name),
             head: String::new(),
             charge_default: None,
             checks: Vec::new(),
@@ -163,7 +148,7 @@ impl Cx<'_> {
             .iter()
             .zip(&owned.fields)
             .map(|(f, o)| {
-                let mut v = self.view_field(def, f, "body", 12);
+                let mut v = self.view_field(def, f, "body");
                 v.head = o.head.clone();
                 v.charge_default = o.raw_charge_default.clone();
                 v.checks = o.raw_checks.clone();
@@ -185,32 +170,33 @@ impl Cx<'_> {
         let fields = fields
             .iter()
             .map(|f| {
-                let mut v = self.view_field(def, f, "r", 4);
+                let mut v = self.view_field(def, f, "r");
                 // Into locals first: `r` and `mark` are the function's own.
                 let local = format!(
                     "field_{}",
                     names::convert(Lang::Rust, NameKind::Field, &f.name)
                 );
-                let schema_name = format!("\"{}.{}\"", self.ir.qualified_name(def), f.name);
+                let schema_name = format!("\"{}\"", f.path);
                 if f.ty.has_element_max() {
                     // Fields back to back in one scope: each `Max` in a
-                    // block.
-                    v.checks = vec![format!("        let {local} = {{")];
-                    v.checks.extend(self.field_checks("r", 12, def, f));
-                    v.value = format!(
-                        "{}\n        }};",
-                        super::max::view_field(12, "", "r", &schema_name, "?")
-                    );
+                    // block, which `value` closes.
+                    v.checks = vec![format!("let {local} = {{")];
+                    v.checks
+                        .extend(self.field_checks("r", f).iter().map(|l| format!("    {l}")));
+                    v.checks.push(format!(
+                        "    {}",
+                        super::max::view_field("", "r", &schema_name, "?")
+                    ));
+                    v.value = "};".to_string();
                 } else {
-                    v.checks = self.field_checks("r", 8, def, f);
-                    v.value = call_statement(
-                        8,
+                    v.checks = self.field_checks("r", f);
+                    v.value = layout::statement(
                         &format!("let {local} = r.view_field"),
                         &[schema_name],
                         "?;",
                     );
                 }
-                v.init = split_line(12, &v.name, ": ", &format!("{local},"));
+                v.init = layout::split(&v.name, ": ", &format!("{local},"));
                 v
             })
             .collect();
@@ -224,10 +210,9 @@ impl Cx<'_> {
         fields: Vec<ViewFieldView>,
         preserve_unknown: bool,
     ) -> MessageViewModel {
-        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
-        let derive_default = fields
-            .iter()
-            .all(|f| f.default.ends_with(": Default::default(),"));
+        let name = type_ident(def);
+        let view = view_ident(def);
+        let derive_default = fields.iter().all(|f| f.derives_default);
         MessageViewModel {
             derive: if derive_default {
                 "#[derive(Clone, Copy, Debug, Default)]"
@@ -235,9 +220,9 @@ impl Cx<'_> {
                 "#[derive(Clone, Copy, Debug)]"
             },
             derive_default,
-            impl_head: impl_head(&name),
-            entry: self.entry_points(&name),
-            view: format!("{name}{VIEW_SUFFIX}"),
+            impl_head: impl_head(&view),
+            entry: self.entry_points(&name, &view),
+            view,
             name,
             allow_deprecated,
             owned_used: !fields.is_empty(),
@@ -253,7 +238,9 @@ impl Cx<'_> {
         variants: &[Variant],
         owned: &UnionView,
     ) -> UnionViewModel {
-        let name = names::ident(Lang::Rust, NameKind::Type, &def.name);
+        let (_, zero_variant) = def.zero_variant().expect("a union");
+        let name = type_ident(def);
+        let view = view_ident(def);
         let views: Vec<ViewVariantView> = variants
             .iter()
             .zip(&owned.variants)
@@ -262,9 +249,8 @@ impl Cx<'_> {
                 ViewVariantView {
                     doc: o.doc.clone(),
                     deprecated: o.deprecated.clone(),
-                    decl: super::variant_decl(&o.name, &ty),
-                    owned_arm: match_arm(
-                        12,
+                    decl: layout::variant_decl(&o.name, &ty),
+                    owned_arm: layout::arm(
                         &format!("Self::{}(v)", o.name),
                         &format!("{name}::{}(v.into_owned())", o.name),
                     ),
@@ -273,14 +259,12 @@ impl Cx<'_> {
                     view_value: match super::Marker::of(&v.ty, None) {
                         Some(m) => super::max::variant_lines(
                             &m,
-                            16,
                             "view_variant",
-                            &format!("\"{}.{}\"", self.ir.qualified_name(def), v.name),
+                            &format!("\"{}\"", v.path),
                         ),
-                        None => vec![
-                            "                let v = ::pkt_runtime::View::view_raw(&mut body)?;"
-                                .to_string(),
-                        ],
+                        None => {
+                            vec!["let v = ::pkt_runtime::View::view_raw(&mut body)?;".to_string()]
+                        }
                     },
                     charge_boxed: o.charge_boxed.clone(),
                     // A large fixed-size payload's view borrows the input
@@ -295,15 +279,14 @@ impl Cx<'_> {
                     .iter()
                     .map(|v| !v.doc.is_empty() || v.deprecated.is_some() || v.decl.contains('\n')),
             ),
-            impl_head: impl_head(&name),
-            entry: self.entry_points(&name),
-            view: format!("{name}{VIEW_SUFFIX}"),
+            impl_head: impl_head(&view),
+            entry: self.entry_points(&name, &view),
+            view,
             allow_deprecated: owned.common.allow_deprecated,
             tag_ty: owned.tag_ty.clone(),
             tag_width: owned.tag_width,
             unknown_ok: owned.unknown_ok.clone(),
-            first: owned.first.clone(),
-            first_default: union_default(&owned.first, &self.view_default(&variants[0].ty, None)),
+            zero_default: union_default(&owned.zero, &self.view_default(&zero_variant.ty, None)),
             variants: views,
             name,
         }
@@ -311,8 +294,8 @@ impl Cx<'_> {
 
     /// `T::view`, `T::view_with_limits` and `T::view_prefix`, laid out as
     /// rustfmt lays out their signatures.
-    fn entry_points(&self, name: &str) -> Vec<EntryPoint> {
-        let view = format!("{name}{VIEW_SUFFIX}<'_>");
+    fn entry_points(&self, name: &str, view: &str) -> Vec<EntryPoint> {
+        let view_type = format!("{view}<'_>");
         let bytes = "bytes: &[u8]".to_string();
         let limits = "limits: ::pkt_runtime::Limits".to_string();
         vec![
@@ -328,7 +311,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view",
                     std::slice::from_ref(&bytes),
-                    std::slice::from_ref(&view),
+                    std::slice::from_ref(&view_type),
                 ),
                 body: "::pkt_runtime::view::view(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
@@ -338,7 +321,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view_with_limits",
                     &[bytes.clone(), limits],
-                    std::slice::from_ref(&view),
+                    std::slice::from_ref(&view_type),
                 ),
                 body: "::pkt_runtime::view::view(bytes, limits)".to_string(),
             },
@@ -352,7 +335,7 @@ impl Cx<'_> {
                 signature: signature(
                     "view_prefix",
                     std::slice::from_ref(&bytes),
-                    &[view.clone(), "usize".to_string()],
+                    &[view_type.clone(), "usize".to_string()],
                 ),
                 body: "::pkt_runtime::view::view_prefix(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
@@ -366,11 +349,11 @@ impl Cx<'_> {
                         .to_string(),
                     "/// from the start of `bytes`. Allocates nothing.".to_string(),
                 ],
-                signature: generic_signature(
+                signature: layout::method_signature(
                     "view_each",
                     &[bytes],
                     "::pkt_runtime::view::Each",
-                    &[vec!["'_".to_string()], vec![view]],
+                    &[vec!["'_".to_string()], vec![view_type]],
                 ),
                 body: "::pkt_runtime::view::each(bytes, ::pkt_runtime::Limits::DEFAULT)"
                     .to_string(),
@@ -389,7 +372,7 @@ impl Cx<'_> {
                     "for_each_view<'a>",
                     &[
                         "bytes: &'a [u8]".to_string(),
-                        format!("f: impl FnMut(&{name}{VIEW_SUFFIX}<'a>, &'a [u8])"),
+                        format!("f: impl FnMut(&{view}<'a>, &'a [u8])"),
                     ],
                     &["()".to_string()],
                 ),
@@ -406,22 +389,10 @@ fn is_byte_list(ty: &Type) -> bool {
     matches!(ty, Type::Bytes) || matches!(ty, Type::List(t) if t.ty == Type::Prim(Prim::U8))
 }
 
-/// `name: self.name.into_owned(),` at `indent`, laid out as rustfmt lays
-/// out a struct field whose value is a method chain: on one line, else one
-/// chain element per line.
-fn owned_field(indent: usize, name: &str) -> String {
-    let pad = " ".repeat(indent);
-    let one = format!("{pad}{name}: self.{name}.into_owned(),");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    format!("{pad}{name}: self\n{pad}    .{name}\n{pad}    .into_owned(),")
-}
-
 /// The signature line(s) of `pub fn {name}(params) -> Result<ok, DecodeError> {`
 /// at 4 columns, where `ok` is one type or a tuple of `ok_parts`.
 fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> {
-    generic_signature(
+    layout::method_signature(
         name,
         params,
         "Result",
@@ -430,58 +401,6 @@ fn signature(name: &str, params: &[String], ok_parts: &[String]) -> Vec<String> 
             vec!["::pkt_runtime::DecodeError".to_string()],
         ],
     )
-}
-
-/// The signature line(s) of `pub fn {name}(params) -> {head}<args> {` at 4
-/// columns, laid out as rustfmt lays it out: on one line; else one
-/// parameter per line; else also one type argument per line. Each argument
-/// is one type or, with several parts, a tuple of them.
-fn generic_signature(
-    name: &str,
-    params: &[String],
-    head: &str,
-    args: &[Vec<String>],
-) -> Vec<String> {
-    let arg = |parts: &Vec<String>| {
-        if parts.len() == 1 {
-            parts[0].clone()
-        } else {
-            format!("({})", parts.join(", "))
-        }
-    };
-    let joined: Vec<String> = args.iter().map(arg).collect();
-    let ret = format!("{head}<{}>", joined.join(", "));
-    let one = format!("    pub fn {name}({}) -> {ret} {{", params.join(", "));
-    if one.chars().count() <= 100 {
-        return vec![one];
-    }
-    let mut lines = vec![format!("    pub fn {name}(")];
-    lines.extend(params.iter().map(|p| format!("        {p},")));
-    let tail = format!("    ) -> {ret}");
-    // rustfmt measures the return type as if it were indented once more
-    // (8 columns, not 4) when it decides whether the brace follows it.
-    if tail.chars().count() + 4 + 2 <= 100 {
-        lines.push(format!("{tail} {{"));
-        return lines;
-    }
-    if tail.chars().count() <= 100 {
-        // The return type fits the line only without the brace.
-        lines.push(tail);
-        lines.push("    {".to_string());
-        return lines;
-    }
-    lines.push(format!("    ) -> {head}<"));
-    for parts in args {
-        if parts.len() == 1 || parts.join(", ").len() <= 60 {
-            lines.push(format!("        {},", arg(parts)));
-        } else {
-            lines.push("        (".to_string());
-            lines.extend(parts.iter().map(|p| format!("            {p},")));
-            lines.push("        ),".to_string());
-        }
-    }
-    lines.push("    > {".to_string());
-    lines
 }
 
 #[derive(Serialize)]
@@ -520,6 +439,10 @@ struct ViewFieldView {
     decl: String,
     /// The field initialiser of the view's `Default`.
     default: String,
+    /// The field's default is its type's: the view's `Default` may be
+    /// derived.
+    #[serde(skip)]
+    derives_default: bool,
     /// The default expression, for a message field absent from the body.
     empty_default: String,
     /// `name: if body.is_empty() {` (messages).
@@ -546,8 +469,8 @@ pub(super) struct UnionViewModel {
     tag_width: u32,
     /// The lines that return an `Unknown` view of the `kept` body.
     unknown_ok: Vec<String>,
-    first: String,
-    first_default: String,
+    /// The body of `Default::default()`: the zero variant with its default.
+    zero_default: String,
     entry: Vec<EntryPoint>,
     /// `Unknown { tag, body }` on one line.
     unknown_one_line: bool,
@@ -573,20 +496,7 @@ struct ViewVariantView {
     fixed_payload: bool,
 }
 
-/// `pub name: ty,` at `indent`, laid out as rustfmt lays out a field: on
-/// one line; else the type on the next line; else the type's outermost
-/// generic arguments one per line, `Head<` staying on the name's line when
-/// it fits there.
-fn field_decl(indent: usize, name: &str, ty: &str) -> String {
-    super::type_lines(indent, &format!("pub {name}: "), ty, ",", true).join("\n")
-}
-
-/// `impl<'a> ::pkt_runtime::View<'a> for {name}View<'a> {`, with the type
-/// on a line of its own when the line passes 100 columns, as rustfmt does.
-fn impl_head(name: &str) -> String {
-    let one = format!("impl<'a> ::pkt_runtime::View<'a> for {name}{VIEW_SUFFIX}<'a> {{");
-    if one.chars().count() <= 100 {
-        return one;
-    }
-    format!("impl<'a> ::pkt_runtime::View<'a>\n    for {name}{VIEW_SUFFIX}<'a>\n{{")
+/// `impl<'a> ::pkt_runtime::View<'a> for {view}<'a> {`.
+fn impl_head(view: &str) -> String {
+    layout::impl_head("impl<'a> ::pkt_runtime::View<'a>", &format!("{view}<'a>"))
 }

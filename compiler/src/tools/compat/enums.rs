@@ -29,9 +29,9 @@ impl Comparer<'_> {
             );
             return;
         }
-        // The first value is the default. A first value that kept its name
-        // but not its number is reported once, as renumbered.
-        if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
+        // The zero value (the first) is what readers fill in. One that kept
+        // its name but not its number is reported once, as renumbered.
+        if let (Some((_, a)), Some((_, b))) = (o.zero_enum_value(), n.zero_enum_value()) {
             if a.value != b.value && a.name != b.name {
                 self.push(
                     Rule::EnumDefaultChanged,

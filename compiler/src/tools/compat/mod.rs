@@ -619,7 +619,7 @@ impl<'a> Comparer<'a> {
                 let numbers: HashMap<&str, u64> =
                     yv.iter().map(|w| (w.name.as_str(), w.value)).collect();
                 x == y
-                    && xv.first().map(|v| v.value) == yv.first().map(|v| v.value)
+                    && zero_number(a) == zero_number(b)
                     && xv
                         .iter()
                         .all(|v| numbers.get(v.name.as_str()).is_none_or(|&n| n == v.value))
@@ -658,6 +658,11 @@ fn enum_base(ir: &Ir, id: TypeId) -> Option<Prim> {
         TypeKind::Enum { base, .. } => Some(base),
         _ => None,
     }
+}
+
+/// The number of an enum's zero value, which readers fill in.
+fn zero_number(def: &TypeDef) -> Option<u64> {
+    def.zero_enum_value().map(|(_, v)| v.value)
 }
 
 /// Whether two types of the same encoding have the same limits on their

@@ -88,25 +88,20 @@ enum Filled {
 }
 
 fn filled(ir: &Ir, ty: &Type, default: Option<&Value>) -> Filled {
-    match default {
-        Some(Value::Bool(b)) => Filled::Bool(*b),
-        Some(Value::Int(i)) => Filled::Int(*i),
-        Some(Value::Float(f)) => Filled::Float(f.to_bits()),
-        Some(Value::String(s)) => Filled::String(s.clone()),
-        Some(Value::Enum { name, value, .. }) => Filled::Enum(name.clone(), *value),
-        None => match ty {
-            Type::Prim(Prim::Bool) => Filled::Bool(false),
-            Type::Prim(p) if p.is_float() => Filled::Float(0f64.to_bits()),
-            Type::Prim(_) => Filled::Int(0),
-            Type::String => Filled::String(String::new()),
-            Type::Named(r) => match &ir.ty(r.id).kind {
-                TypeKind::Enum { values, .. } => values
-                    .first()
-                    .map_or(Filled::Int(0), |v| Filled::Enum(v.name.clone(), v.value)),
-                _ => Filled::Empty,
-            },
-            _ => Filled::Empty,
-        },
+    match ir.default_value(ty, default) {
+        DefaultValue::Declared(Value::Bool(b)) => Filled::Bool(*b),
+        DefaultValue::Declared(Value::Int(i)) => Filled::Int(*i),
+        DefaultValue::Declared(Value::Float(f)) => Filled::Float(f.to_bits()),
+        DefaultValue::Declared(Value::String(s)) => Filled::String(s.clone()),
+        DefaultValue::Declared(Value::Enum { name, value, .. }) => {
+            Filled::Enum(name.clone(), *value)
+        }
+        DefaultValue::Scalar(Prim::Bool) => Filled::Bool(false),
+        DefaultValue::Scalar(p) if p.is_float() => Filled::Float(0f64.to_bits()),
+        DefaultValue::Scalar(_) => Filled::Int(0),
+        DefaultValue::Empty if *ty == Type::String => Filled::String(String::new()),
+        DefaultValue::EnumValue { value, .. } => Filled::Enum(value.name.clone(), value.value),
+        _ => Filled::Empty,
     }
 }
 
@@ -437,9 +432,11 @@ mod tests {
             .split_whitespace()
             .map(|name| Field {
                 name: name.to_string(),
+                path: format!("T.{name}"),
                 doc: Vec::new(),
                 ty: Type::Prim(Prim::U32),
                 default: None,
+                default_charge: None,
                 max: None,
                 deprecated: false,
                 deprecated_note: None,

@@ -29,7 +29,7 @@ impl Comparer<'_> {
             );
             return;
         }
-        if let (Some(a), Some(b)) = (ov.first(), nv.first()) {
+        if let (Some((_, a)), Some((_, b))) = (o.zero_variant(), n.zero_variant()) {
             if a.tag != b.tag {
                 self.push(
                     Rule::UnionDefaultChanged,

@@ -15,7 +15,7 @@ use std::fmt;
 
 use pkt_runtime::{DecodeBudget, DecodeErrorKind, Limits, Reader};
 
-use crate::ir::{Elem, Ir, Layout, Prim, Type, TypeId, TypeKind, Value};
+use crate::ir::{Elem, Ir, Layout, Prim, Type, TypeId, TypeKind};
 use crate::wire;
 
 /// A decoding failure: what, the absolute byte offset, and the path of the
@@ -494,12 +494,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
 
     /// As the generated code's errors name a field (`game.net.Chat.text`).
     fn field_name(&self, id: TypeId, i: usize) -> String {
-        let def = self.ir.ty(id);
-        format!(
-            "{}.{}",
-            self.ir.qualified_name(def),
-            def.kind.fields()[i].name
-        )
+        self.ir.ty(id).kind.fields()[i].path.clone()
     }
 
     fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {
@@ -701,7 +696,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                     let TypeKind::Union { variants, .. } = &def.kind else {
                         unreachable!("a variant segment is in a union");
                     };
-                    let mut name = format!("{}.{}", self.ir.qualified_name(def), variants[i].name);
+                    let mut name = variants[i].path.clone();
                     name.extend(steps.iter().rev().copied());
                     return name;
                 }
@@ -990,8 +985,9 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         let optional = matches!(f.ty, Type::Optional(_));
         let r = self.readers.last_mut().expect("a reader");
         if message && r.is_empty() {
-            if let Some(Value::String(s)) = &f.default {
-                if let Err(e) = r.charge(s.len(), at) {
+            if let Some(n) = f.default_charge {
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                if let Err(e) = r.charge(n, at) {
                     return Err(named(e, self));
                 }
             }

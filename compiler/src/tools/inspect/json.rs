@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use serde_json::Value as Json;
 
 use super::decode::{Kind, NodeId, Tree};
-use crate::ir::{Ir, Prim, Type, TypeKind, Value};
+use crate::ir::{DefaultValue, Ir, Prim, Type, TypeKind, Value};
 
 /// Nesting levels past which pretty output stops indenting further.
 pub const MAX_INDENT: usize = 64;
@@ -197,7 +197,8 @@ pub(super) fn enum_name(ir: &Ir, id: crate::ir::TypeId, value: u64) -> Option<&s
     }
 }
 
-/// Writes a default value: the declared one, else the zero value of `ty`.
+/// Writes a default value: the declared one, else the zero value of `ty`
+/// ([`Ir::default_value`]).
 fn default<'a>(
     out: &mut Out,
     ir: &'a Ir,
@@ -205,68 +206,58 @@ fn default<'a>(
     declared: Option<&'a Value>,
     stack: &mut Vec<Step<'a>>,
 ) {
-    if let Some(v) = declared {
-        let text = match (v, ty) {
-            (Value::Bool(b), _) => b.to_string(),
-            (Value::Int(v), Type::Prim(p))
-                if !matches!(p, Prim::U64 | Prim::U32 | Prim::U16 | Prim::U8) =>
-            {
-                (*v as i64).to_string()
+    match ir.default_value(ty, declared) {
+        DefaultValue::Declared(v) => {
+            let text = match (v, ty) {
+                (Value::Bool(b), _) => b.to_string(),
+                (Value::Int(v), Type::Prim(p))
+                    if !matches!(p, Prim::U64 | Prim::U32 | Prim::U16 | Prim::U8) =>
+                {
+                    (*v as i64).to_string()
+                }
+                (Value::Int(v), _) => (*v as u64).to_string(),
+                (Value::Float(f), Type::Prim(Prim::F32)) => f32_json(*f as f32),
+                (Value::Float(f), _) => f64_json(*f),
+                (Value::String(s), _) => quoted(s),
+                (Value::Enum { name, .. }, _) => quoted(name),
+            };
+            out.scalar(&text);
+        }
+        DefaultValue::Scalar(Prim::Bool) => out.scalar("false"),
+        DefaultValue::Scalar(Prim::F32 | Prim::F64) => out.scalar("0.0"),
+        DefaultValue::Scalar(_) => out.scalar("0"),
+        DefaultValue::Empty => match ty {
+            Type::List(_) => {
+                out.begin('[');
+                out.end(']');
             }
-            (Value::Int(v), _) => (*v as u64).to_string(),
-            (Value::Float(f), Type::Prim(Prim::F32)) => f32_json(*f as f32),
-            (Value::Float(f), _) => f64_json(*f),
-            (Value::String(s), _) => quoted(s),
-            (Value::Enum { name, .. }, _) => quoted(name),
-        };
-        out.scalar(&text);
-        return;
-    }
-    match ty {
-        Type::Prim(Prim::Bool) => out.scalar("false"),
-        Type::Prim(Prim::F32 | Prim::F64) => out.scalar("0.0"),
-        Type::Prim(_) => out.scalar("0"),
-        Type::String => out.scalar("\"\""),
-        Type::Bytes => out.scalar("\"\""),
-        Type::List(_) => {
-            out.begin('[');
-            out.end(']');
-        }
-        Type::Map(..) => {
-            out.begin('{');
-            out.end('}');
-        }
-        Type::Optional(_) => out.scalar("null"),
-        Type::Array(elem, n) => {
+            Type::Map(..) => {
+                out.begin('{');
+                out.end('}');
+            }
+            // A string, and bytes in hex.
+            _ => out.scalar("\"\""),
+        },
+        DefaultValue::Absent => out.scalar("null"),
+        DefaultValue::Array { elem, len } => {
             out.begin('[');
             stack.push(Step::End(']'));
-            stack.push(Step::Repeat(elem, *n));
+            stack.push(Step::Repeat(elem, len));
         }
-        Type::Named(r) => {
-            let def = ir.ty(r.id);
-            match &def.kind {
-                TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
-                    out.begin('{');
-                    stack.push(Step::End('}'));
-                    for f in fields.iter().rev() {
-                        stack.push(Step::Default(&f.ty, f.default.as_ref()));
-                        stack.push(Step::Key(Cow::Borrowed(&f.name)));
-                    }
-                }
-                TypeKind::Enum { values, .. } => match values.first() {
-                    Some(v) => out.scalar(&quoted(&v.name)),
-                    None => out.scalar("0"),
-                },
-                TypeKind::Union { variants, .. } => match variants.first() {
-                    Some(v) => {
-                        out.begin('{');
-                        stack.push(Step::End('}'));
-                        stack.push(Step::Default(&v.ty, None));
-                        stack.push(Step::Key(Cow::Borrowed(&v.name)));
-                    }
-                    None => out.scalar("null"),
-                },
+        DefaultValue::Fields(fields) => {
+            out.begin('{');
+            stack.push(Step::End('}'));
+            for f in fields.iter().rev() {
+                stack.push(Step::Default(&f.ty, f.default.as_ref()));
+                stack.push(Step::Key(Cow::Borrowed(&f.name)));
             }
+        }
+        DefaultValue::EnumValue { value, .. } => out.scalar(&quoted(&value.name)),
+        DefaultValue::Variant { variant, .. } => {
+            out.begin('{');
+            stack.push(Step::End('}'));
+            stack.push(Step::Default(&variant.ty, None));
+            stack.push(Step::Key(Cow::Borrowed(&variant.name)));
         }
     }
 }
