@@ -1,9 +1,10 @@
 //! C# deltas agree with Rust's (`schemas/delta.pkt`): for random (value,
-//! baseline) pairs of every `@delta` type, C#'s `EncodeDelta` writes Rust's
-//! bytes, C#'s `ApplyDelta` of Rust's delta gives the value, and a value
-//! against itself is the smallest delta; hostile deltas (cut, mutated, and
-//! the crafted ones of `delta.rs`) fail in C# with Rust's reason and offset
-//! and leave the value unchanged, or apply to the same value.
+//! baseline) pairs of every `@delta` type, quantized fields included, C#'s
+//! `EncodeDelta` writes Rust's bytes, C#'s `ApplyDelta` of Rust's delta
+//! gives the value, and a value against itself is the smallest delta;
+//! hostile deltas (cut, mutated, and the crafted ones of `delta.rs`) fail in
+//! C# with Rust's reason and offset and leave the value unchanged, or apply
+//! to the same value.
 
 mod support;
 
@@ -12,7 +13,7 @@ use std::fmt::Write as _;
 
 use pkt_runtime::delta::Delta;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, Limits};
-use pkt_rust_tests::test::delta::{Empty, Entity, Stats, Vec3, World};
+use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Vec3, World};
 use pkt_test_support::hex::encode as hex;
 use pkt_test_support::Rng;
 use support::{mono, qualified, Gen};
@@ -106,6 +107,20 @@ static class DeltaCases
         Delta = (v, b) => v.EncodeDelta(b),
         Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
     };
+    static readonly Codec<QPos> Qp = new Codec<QPos>
+    {
+        Decode = b => QPos.Decode(b),
+        Encode = v => v.ToArray(),
+        Delta = (v, b) => v.EncodeDelta(b),
+        Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
+    };
+    static readonly Codec<Mover> Mo = new Codec<Mover>
+    {
+        Decode = b => Mover.Decode(b),
+        Encode = v => v.ToArray(),
+        Delta = (v, b) => v.EncodeDelta(b),
+        Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
+    };
 
     static string Run<T>(Codec<T> c, string[] f)
     {
@@ -139,6 +154,8 @@ static class DeltaCases
                     case "Entity": r = Run(En, f); break;
                     case "World": r = Run(Wo, f); break;
                     case "Empty": r = Run(Em, f); break;
+                    case "QPos": r = Run(Qp, f); break;
+                    case "Mover": r = Run(Mo, f); break;
                     case "NullStats": r = NullStats(f[2]); break;
                     default: throw new Exception("no type " + f[0]);
                 }
@@ -385,6 +402,8 @@ fn csharp_deltas_are_rusts() {
     random_cases::<Entity>(&ir, "Entity", "test.delta.Entity", &mut cases);
     random_cases::<World>(&ir, "World", "test.delta.World", &mut cases);
     random_cases::<Empty>(&ir, "Empty", "test.delta.Empty", &mut cases);
+    random_cases::<QPos>(&ir, "QPos", "test.delta.QPos", &mut cases);
+    random_cases::<Mover>(&ir, "Mover", "test.delta.Mover", &mut cases);
     crafted_cases(&mut cases);
 
     let dir = mono::work_dir("delta-csharp");

@@ -100,15 +100,38 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
         };
         let (ty, write, read, apply) = match field_delta(gen.ir, f) {
             FieldDelta::Whole => {
+                // A quantized float sends its stored integer, and changed
+                // when that differs.
+                let (encode_this, encode_base, read) = match &f.quantize {
+                    Some(q) => {
+                        let one = |expr: &str| {
+                            let (size, line, _) = gen.quantized_record(&f.ty, q, expr);
+                            block(vec![
+                                format!("long n = {size};"),
+                                "var w = d.Writer(n);".to_string(),
+                                line,
+                            ])
+                        };
+                        let read = gen.quantized_record(&f.ty, q, &var).2;
+                        (one(&this), one(&base), read)
+                    }
+                    None => {
+                        let mut read = super::field_max(f, &field);
+                        read.extend(gen.read_lines(&f.ty, &var, false, &cx));
+                        (
+                            encode(&gen, &f.ty, &this, f.max),
+                            encode(&gen, &f.ty, &base, f.max),
+                            read,
+                        )
+                    }
+                };
                 let mut write = vec!["int at = d.Length;".to_string()];
-                write.extend(encode(&gen, &f.ty, &this, f.max));
+                write.extend(encode_this);
                 write.push("int mid = d.Length;".to_string());
-                write.extend(encode(&gen, &f.ty, &base, f.max));
+                write.extend(encode_base);
                 write.push(format!(
                     "if (d.KeepIfDiffers(at, at, mid)) d.Set(mask, {i});"
                 ));
-                let mut read = super::field_max(f, &field);
-                read.extend(gen.read_lines(&f.ty, &var, false, &cx));
                 (
                     gen.cs_type(&f.ty),
                     write,
