@@ -450,3 +450,159 @@ fn csharp_deltas_are_rusts() {
         wrong[..wrong.len().min(10)].join("\n")
     );
 }
+
+/// Applies deltas to baselines of `Test.DeltaEvo`'s `Unit` and `Roster`,
+/// one version of the schema: `Type \t baseline \t delta` lines in, the
+/// encoding of each result out.
+const EVOLUTION: &str = r#"using System;
+using System.IO;
+using Test.DeltaEvo;
+
+static class DeltaEvolution
+{
+    static string Hex(byte[] b)
+    {
+        var sb = new System.Text.StringBuilder(b.Length * 2);
+        foreach (var x in b) sb.Append(x.ToString("x2"));
+        return sb.ToString();
+    }
+
+    static byte[] Unhex(string s)
+    {
+        var b = new byte[s.Length / 2];
+        for (int i = 0; i < b.Length; i++) b[i] = Convert.ToByte(s.Substring(2 * i, 2), 16);
+        return b;
+    }
+
+    static int Main(string[] args)
+    {
+        using (var output = new StreamWriter(args[1]))
+        {
+            foreach (var line in File.ReadAllLines(args[0]))
+            {
+                var f = line.Split('\t');
+                if (f[0] == "Unit")
+                {
+                    var u = Unit.Decode(Unhex(f[1]));
+                    u.ApplyDelta(Unhex(f[2]));
+                    output.WriteLine(Hex(u.ToArray()));
+                }
+                else
+                {
+                    var r = Roster.Decode(Unhex(f[1]));
+                    r.ApplyDelta(Unhex(f[2]));
+                    output.WriteLine(Hex(r.ToArray()));
+                }
+            }
+        }
+        return 0;
+    }
+}
+"#;
+
+/// Random encodings of `name` in the schema `path` and the delta Rust's
+/// writer version writes between two of them.
+fn version_cases<W: Delta + Encode + Decode>(
+    path: &str,
+    ty: &str,
+    name: &str,
+    lines: &mut Vec<(String, Vec<u8>)>,
+) {
+    let ir = pktc::check(&[std::path::PathBuf::from("..").join(path)])
+        .expect("checks")
+        .ir;
+    let id = (0..ir.types.len())
+        .map(pktc::ir::TypeId)
+        .find(|&id| qualified(&ir, id) == name)
+        .unwrap_or_else(|| panic!("no type {name}"));
+    for seed in 0..pkt_test_support::scaled(30, 300) {
+        let b_bytes = Gen::new(&ir, seed * 4 + 1).encode(id);
+        let v_bytes = Gen::new(&ir, seed * 4 + 3).encode(id);
+        let delta = encode_delta(&W::decode(&v_bytes).unwrap(), &W::decode(&b_bytes).unwrap());
+        lines.push((format!("{ty}\t{}\t{}", hex(&b_bytes), hex(&delta)), v_bytes));
+    }
+}
+
+/// Deltas cross schema versions in C# as in Rust: C# built from the other
+/// version applies Rust's delta to the baseline and ends with what decoding
+/// the writer's value gives it.
+#[test]
+fn csharp_applies_deltas_of_the_other_schema_version() {
+    use pkt_rust_tests::{delta_evo_v1 as v1, delta_evo_v2 as v2};
+    if !mono::tools_or_skip("csharp_applies_deltas_of_the_other_schema_version") {
+        return;
+    }
+    let (old, new) = (
+        "schemas/delta_evolution/v1/units.pkt",
+        "schemas/delta_evolution/v2/units.pkt",
+    );
+    // (writer schema, reader schema): the reader decodes the writer's value.
+    let mut from_new = Vec::new();
+    version_cases::<v2::test::delta_evo::Unit>(new, "Unit", "test.delta_evo.Unit", &mut from_new);
+    version_cases::<v2::test::delta_evo::Roster>(
+        new,
+        "Roster",
+        "test.delta_evo.Roster",
+        &mut from_new,
+    );
+    let mut from_old = Vec::new();
+    version_cases::<v1::test::delta_evo::Unit>(old, "Unit", "test.delta_evo.Unit", &mut from_old);
+    version_cases::<v1::test::delta_evo::Roster>(
+        old,
+        "Roster",
+        "test.delta_evo.Roster",
+        &mut from_old,
+    );
+    let expected_old = |line: &str, v: &[u8]| -> Vec<u8> {
+        if line.starts_with("Unit") {
+            v1::test::delta_evo::Unit::decode(v)
+                .unwrap()
+                .encode_to_vec()
+                .unwrap()
+        } else {
+            v1::test::delta_evo::Roster::decode(v)
+                .unwrap()
+                .encode_to_vec()
+                .unwrap()
+        }
+    };
+    let expected_new = |line: &str, v: &[u8]| -> Vec<u8> {
+        if line.starts_with("Unit") {
+            v2::test::delta_evo::Unit::decode(v)
+                .unwrap()
+                .encode_to_vec()
+                .unwrap()
+        } else {
+            v2::test::delta_evo::Roster::decode(v)
+                .unwrap()
+                .encode_to_vec()
+                .unwrap()
+        }
+    };
+    for (reader, cases, expected) in [
+        (
+            old,
+            &from_new,
+            &expected_old as &dyn Fn(&str, &[u8]) -> Vec<u8>,
+        ),
+        (new, &from_old, &expected_new),
+    ] {
+        let ir = pktc::check(&[std::path::PathBuf::from("..").join(reader)])
+            .expect("checks")
+            .ir;
+        let tag = if reader == old { "v1" } else { "v2" };
+        let dir = mono::work_dir(&format!("delta-csharp-{tag}"));
+        let exe = mono::build(&dir, &ir, &[("Evolution.cs", EVOLUTION.to_string())], "evo");
+        let input = dir.join("cases.txt");
+        let text: String = cases.iter().map(|(l, _)| format!("{l}\n")).collect();
+        std::fs::write(&input, text).unwrap();
+        let output = dir.join("answers.txt");
+        mono::run(&exe, &[&input, &output]);
+        let answers = std::fs::read_to_string(&output).unwrap();
+        let answers: Vec<&str> = answers.lines().collect();
+        assert_eq!(answers.len(), cases.len());
+        for ((line, v), a) in cases.iter().zip(answers) {
+            assert_eq!(a, hex(&expected(line, v)), "{tag} reader: {line}");
+        }
+    }
+}
