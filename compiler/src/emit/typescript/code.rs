@@ -932,7 +932,7 @@ impl<'ir> Gen<'ir> {
             into_args: if fixed { "" } else { ", false" }.to_string(),
             fresh_args: if fixed { "" } else { ", true" }.to_string(),
             read_into: read_lines,
-            delta,
+            delta: delta.into_iter().collect(),
         }
     }
 
@@ -1152,8 +1152,8 @@ pub(crate) struct RecordView {
     into_args: String,
     fresh_args: String,
     read_into: Vec<String>,
-    /// `@delta`: how each field changes.
-    delta: Option<super::delta::DeltaView>,
+    /// `@delta` (one element, else none): how each field changes.
+    delta: Vec<super::delta::DeltaView>,
 }
 
 #[derive(Serialize)]
