@@ -193,6 +193,11 @@ fn grammar_scopes_the_example_schemas() {
                 "list" | "map" if next.starts_with('<') => {
                     expect(t.has("support.type"), "support.type")
                 }
+                // A field may be named like a primitive (`string: String`).
+                w if PRIMITIVES.contains(&w) && next.trim_start().starts_with(':') => {
+                    expect(t.has("variable.other.member"), "a field name");
+                    count("field named like a primitive");
+                }
                 w if PRIMITIVES.contains(&w) => {
                     expect(t.has("support.type.primitive"), "support.type.primitive");
                     count("primitive");
