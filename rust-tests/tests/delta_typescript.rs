@@ -100,7 +100,12 @@ struct Cases {
 }
 
 impl Cases {
-    fn pair<T: Delta + Encode + Decode + Clone>(&mut self, name: &str, b: &[u8], v: &[u8]) -> Vec<u8> {
+    fn pair<T: Delta + Encode + Decode + Clone>(
+        &mut self,
+        name: &str,
+        b: &[u8],
+        v: &[u8],
+    ) -> Vec<u8> {
         let (bv, vv) = (T::decode(b).unwrap(), T::decode(v).unwrap());
         let delta = encode_delta(&vv, &bv);
         self.inputs
@@ -128,7 +133,10 @@ impl Cases {
             Err(e) => {
                 let kind = match e.kind() {
                     DecodeErrorKind::InvalidDelta { .. } => "InvalidDelta".to_string(),
-                    k => format!("{k:?}").chars().take_while(char::is_ascii_alphanumeric).collect(),
+                    k => format!("{k:?}")
+                        .chars()
+                        .take_while(char::is_ascii_alphanumeric)
+                        .collect(),
                 };
                 format!("err {kind} {}", e.offset())
             }
@@ -159,11 +167,17 @@ impl Cases {
         );
         let answers = std::fs::read_to_string(&output).expect("driver output");
         let answers: Vec<&str> = answers.lines().collect();
-        assert_eq!(answers.len(), self.inputs.len(), "node answered every input");
+        assert_eq!(
+            answers.len(),
+            self.inputs.len(),
+            "node answered every input"
+        );
         let mut failures = Vec::new();
         for ((input, want), got) in self.inputs.iter().zip(&self.expected).zip(answers) {
             if want != got {
-                failures.push(format!("{input}\n  Rust:       {want}\n  TypeScript: {got}"));
+                failures.push(format!(
+                    "{input}\n  Rust:       {want}\n  TypeScript: {got}"
+                ));
             }
         }
         assert!(
@@ -234,7 +248,14 @@ fn world(n: u32) -> World {
 fn hostile(cases: &mut Cases) {
     let d = Limits::DEFAULT;
     let v3 = Vec3::default().encode_to_vec().unwrap();
-    for bytes in [&[2, 1, 1][..], &[1, 0b1000], &[1, 0], &[], &[1], &[1, 1, 0, 0]] {
+    for bytes in [
+        &[2, 1, 1][..],
+        &[1, 0b1000],
+        &[1, 0],
+        &[],
+        &[1],
+        &[1, 1, 0, 0],
+    ] {
         cases.apply::<Vec3>("test.delta.Vec3", &v3, bytes, &d);
     }
     let e = Empty::default().encode_to_vec().unwrap();
@@ -367,17 +388,29 @@ fn typescript_deltas_cross_schema_versions_both_ways() {
     let (mut on_old, mut on_new) = (Cases::default(), Cases::default());
     for seed in 0..cases() {
         // Newer writer, older reader.
-        let (b, v) = (random(&new_ir, unit, seed * 2), random(&new_ir, unit, seed * 2 + 1));
+        let (b, v) = (
+            random(&new_ir, unit, seed * 2),
+            random(&new_ir, unit, seed * 2 + 1),
+        );
         let delta = on_new.pair::<v2::test::delta_evo::Unit>(unit, &b, &v);
         on_old.apply::<v1::test::delta_evo::Unit>(unit, &b, &delta, &d);
-        let (b, v) = (random(&new_ir, roster, seed * 2), random(&new_ir, roster, seed * 2 + 1));
+        let (b, v) = (
+            random(&new_ir, roster, seed * 2),
+            random(&new_ir, roster, seed * 2 + 1),
+        );
         let delta = on_new.pair::<v2::test::delta_evo::Roster>(roster, &b, &v);
         on_old.apply::<v1::test::delta_evo::Roster>(roster, &b, &delta, &d);
         // Older writer, newer reader.
-        let (b, v) = (random(&old_ir, unit, seed * 2), random(&old_ir, unit, seed * 2 + 1));
+        let (b, v) = (
+            random(&old_ir, unit, seed * 2),
+            random(&old_ir, unit, seed * 2 + 1),
+        );
         let delta = on_old.pair::<v1::test::delta_evo::Unit>(unit, &b, &v);
         on_new.apply::<v2::test::delta_evo::Unit>(unit, &b, &delta, &d);
-        let (b, v) = (random(&old_ir, roster, seed * 2), random(&old_ir, roster, seed * 2 + 1));
+        let (b, v) = (
+            random(&old_ir, roster, seed * 2),
+            random(&old_ir, roster, seed * 2 + 1),
+        );
         let delta = on_old.pair::<v1::test::delta_evo::Roster>(roster, &b, &v);
         on_new.apply::<v2::test::delta_evo::Roster>(roster, &b, &delta, &d);
     }

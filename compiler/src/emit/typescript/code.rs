@@ -503,7 +503,15 @@ impl<'ir> Gen<'ir> {
 
     /// Reads a value of `ty` into the place `lv`; with `into`, `lv` holds
     /// a value of the type whose parts may be reused.
-    pub(super) fn read(&self, code: &mut Code, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) {
+    pub(super) fn read(
+        &self,
+        code: &mut Code,
+        ty: &Type,
+        lv: &str,
+        into: bool,
+        cx: &ReadCx,
+        d: usize,
+    ) {
         if let (Some(m), false) = (&cx.boxed, matches!(ty, Type::Optional(_))) {
             code.line(format!("r.charge({m}, r.pos, {});", cx.field));
         }

@@ -45,11 +45,16 @@ impl Gen<'_> {
                     self.part_fns(&mut code, "Value", &value.ty, &vt, f);
                     code.line(format!("keyMin: {},", self.ir.layout(&key.ty).min_size()));
                     code.line(format!("keyMemory: {},", self.memory_expr(&key.ty)));
-                    code.line(format!("valueMin: {},", self.ir.layout(&value.ty).min_size()));
+                    code.line(format!(
+                        "valueMin: {},",
+                        self.ir.layout(&value.ty).min_size()
+                    ));
                     code.line(format!("valueMemory: {},", self.memory_expr(&value.ty)));
                     if let Some(id) = nested {
                         let n = self.name(id);
-                        code.line(format!("nested: (): $pkt.PktDeltaCodec<{n}> => {n}.$delta,"));
+                        code.line(format!(
+                            "nested: (): $pkt.PktDeltaCodec<{n}> => {n}.$delta,"
+                        ));
                     }
                     code.close("})),");
                 }
@@ -85,14 +90,23 @@ impl Gen<'_> {
         self.read(&mut read, &f.ty, lv, false, &cx, 0);
         closure(code, ("r", "$pkt.PktReader"), ty, read.finish());
         let name = self.field_ident(&f.name);
-        code.line(format!("(t: {ty}, s: {ty}): void => {{ t.{name} = s.{name}; }},"));
+        code.line(format!(
+            "(t: {ty}, s: {ty}): void => {{ t.{name} = s.{name}; }},"
+        ));
         code.close("),");
     }
 
     /// `keySize`, `writeKey`, `readKey` (or `value...`) of a map part.
     fn part_fns(&self, code: &mut Code, part: &str, ty: &Type, ts: &str, f: &Field) {
         let lower = part.to_ascii_lowercase();
-        self.size_fn(code, &format!("{lower}Size: "), &format!("x: {ts}"), "x", ty, "x");
+        self.size_fn(
+            code,
+            &format!("{lower}Size: "),
+            &format!("x: {ts}"),
+            "x",
+            ty,
+            "x",
+        );
         let mut write = Code::default();
         self.write(&mut write, ty, "x", None, &f.path, 0);
         let lines = write.finish();
@@ -117,7 +131,15 @@ impl Gen<'_> {
     }
 
     /// A closure `(param): number` computing the encoded size of `expr`.
-    fn size_fn(&self, code: &mut Code, prefix: &str, param_decl: &str, name: &str, ty: &Type, expr: &str) {
+    fn size_fn(
+        &self,
+        code: &mut Code,
+        prefix: &str,
+        param_decl: &str,
+        name: &str,
+        ty: &Type,
+        expr: &str,
+    ) {
         let mut size = Code::default();
         let constant = self.size(&mut size, ty, expr, 0);
         let lines = size.finish();
