@@ -21,7 +21,8 @@ use support::{node, qualified, typescript, Gen};
 
 /// Answers one line per input: `pair <type> <baseline> <value>` with `<the
 /// delta> <the baseline after applying Rust's delta> <the value against
-/// itself>`; `apply <type> <baseline> <delta> <maxDepth> <budget base>
+/// itself>`; `refuse <type> <baseline>` (a World whose names are over
+/// their `@max`) with the error; `apply <type> <baseline> <delta> <maxDepth> <budget base>
 /// <budget per byte>` with `ok <the value after>` or `err <kind> <offset>`
 /// (`changed` appended when the value is not what it was).
 const DRIVER: &str = r#"import { readFileSync, writeFileSync } from "node:fs";
@@ -37,6 +38,22 @@ for (const line of readFileSync(input, "utf8").split("\n")) {
   const [what, type, base, arg, depth, budgetBase, perByte] = line.split(" ");
   const codec = TYPES[type];
   if (!codec) throw new Error("no type " + type);
+  if (what === "refuse") {
+    // Entity names over their @max(32), the same in the baseline: refused,
+    // as by encode, though unchanged.
+    const b = codec.decode(unhex(base));
+    const v = codec.decode(unhex(base));
+    for (const e of v.entities.values()) e.name = "x".repeat(33);
+    for (const e of b.entities.values()) e.name = "x".repeat(33);
+    try {
+      codec.encodeDelta(v, b);
+      out.push("written");
+    } catch (e) {
+      if (!(e instanceof PktError)) throw e;
+      out.push(`refused ${e.kind} ${e.field}`);
+    }
+    continue;
+  }
   if (what === "pair") {
     const b = codec.decode(unhex(base));
     const v = codec.decode(unhex(arg));
@@ -108,13 +125,18 @@ impl Cases {
     ) -> Vec<u8> {
         let (bv, vv) = (T::decode(b).unwrap(), T::decode(v).unwrap());
         let delta = encode_delta(&vv, &bv);
+        let same = encode_delta(&vv, &vv);
+        assert!(
+            same == [0] || same == [1, 0, 0, 0, 0],
+            "{name}: {same:02x?}"
+        );
         self.inputs
             .push(format!("pair {name} {} {}", hex(b), hex(v)));
         self.expected.push(format!(
             "{} {} {}",
             hex(&delta),
             hex(&vv.encode_to_vec().unwrap()),
-            hex(&encode_delta(&vv, &vv))
+            hex(&same)
         ));
         delta
     }
@@ -364,6 +386,19 @@ fn typescript_deltas_equal_rusts() {
     cases.pair::<Vec3>("test.delta.Vec3", &v(2.0), &v(2.5));
     cases.pair::<Vec3>("test.delta.Vec3", &v(0.0), &v(-0.0));
     cases.pair::<Vec3>("test.delta.Vec3", &v(f32::NAN), &v(f32::NAN));
+    // `@max` holds for what a delta carries.
+    let mut over = world(2);
+    let b = over.encode_to_vec().unwrap();
+    for e in over.entities.values_mut() {
+        e.name = "x".repeat(33);
+    }
+    assert!(pkt_runtime::delta::encode(&over, &over, &mut Vec::new()).is_err());
+    cases
+        .inputs
+        .push(format!("refuse test.delta.World {}", hex(&b)));
+    cases
+        .expected
+        .push("refused FieldTooLong test.delta.Entity.name".to_string());
     cases.check(&js, "delta");
 }
 

@@ -1373,10 +1373,21 @@ export class PktDeltaWriter {
     return at;
   }
 
+  private w: PktWriter | undefined;
+
+  /** A writer at the end, where `n` bytes fit; kept while the buffer is. */
+  writer(n: number): PktWriter {
+    this.ensure(n);
+    let w = this.w;
+    if (w === undefined || w.buf !== this.buf) w = this.w = new PktWriter(this.buf, this.len);
+    w.pos = this.len;
+    w.depth = 0;
+    return w;
+  }
+
   /** Appends `n` bytes written by `write` (exactly `n`). */
   append(n: number, value: unknown, write: (w: PktWriter, v: any) => void): void {
-    this.ensure(n);
-    write(new PktWriter(this.buf, this.len), value);
+    write(this.writer(n), value);
     this.len += n;
   }
 }
@@ -1408,8 +1419,10 @@ interface DeltaPatch<T> {
 const compareScratch = new PktDeltaWriter();
 
 /**
- * The delta of `value` against `baseline`: checks `value` as `encode` does
- * first (its `@max` limits, arrays, nesting), by `check`.
+ * The delta of `value` against `baseline`. `check` checks the nesting and
+ * size of `value` as `encode` does first; writing the delta checks the
+ * rest (`@max` limits, array lengths, map keys), since it writes every part
+ * of `value` at least once: to send it or to compare it with the baseline's.
  */
 export function encodeDelta<T>(codec: PktDeltaCodec<T>, value: T, baseline: T, check: (v: T) => unknown): Uint8Array {
   check(value);
@@ -1520,19 +1533,22 @@ function encodingsDiffer(
 /**
  * A field sent whole when its encoding changed: `size` and `write` encode
  * the field of a value, `read` reads it into the field of a scratch value,
- * `set` moves it from there into a target.
+ * `set` moves it from there into a target. `same`, for scalars and
+ * strings, tells without encoding them that the field of two values encodes
+ * alike (when it says no, the encodings are compared).
  */
 export function wholeField<T>(
   size: (v: T) => number,
   write: (w: PktWriter, v: T) => void,
   read: (r: PktReader, v: T) => void,
   set: (target: T, from: T) => void,
+  same?: (v: T, b: T) => boolean,
 ): PktDeltaField<T> {
   return {
     write(dw, v, b) {
+      if (same !== undefined && same(v, b)) return false;
       const n = size(v);
-      dw.ensure(n);
-      write(new PktWriter(dw.buf, dw.len), v);
+      write(dw.writer(n), v);
       if (!encodingsDiffer(dw, n, b, size, write)) return false;
       dw.len += n;
       return true;
@@ -1640,8 +1656,7 @@ export function mapField<T, K, V>(get: (v: T) => Map<K, V>, describe: () => PktD
           changed = writeDelta(nested(), dw, x, y);
         } else {
           const size = m.valueSize(x);
-          dw.ensure(size);
-          m.writeValue(new PktWriter(dw.buf, dw.len), x);
+          m.writeValue(dw.writer(size), x);
           changed = encodingsDiffer(dw, size, y, m.valueSize, m.writeValue);
           if (changed) dw.len += size;
         }

@@ -93,7 +93,32 @@ impl Gen<'_> {
         code.line(format!(
             "(t: {ty}, s: {ty}): void => {{ t.{name} = s.{name}; }},"
         ));
+        // A field with an `@max` is written to check it, as encode would.
+        let same = match f.max {
+            None => self.same(&f.ty, &format!("v.{name}"), &format!("b.{name}")),
+            Some(_) => None,
+        };
+        if let Some(same) = same {
+            code.line(format!("(v: {ty}, b: {ty}): boolean => {same},"));
+        }
         code.close("),");
+    }
+
+    /// An expression true when `a` and `b`, values of `ty`, certainly
+    /// encode alike, for the types where that is one comparison: integers,
+    /// booleans, enums and strings by value, floats by value but `0` and
+    /// `-0` apart (a NaN, equal to no number, is compared by encoding).
+    fn same(&self, ty: &Type, a: &str, b: &str) -> Option<String> {
+        match ty {
+            Type::Prim(Prim::F32 | Prim::F64) => {
+                Some(format!("{a} === {b} && ({a} !== 0 || 1 / {a} === 1 / {b})"))
+            }
+            Type::Prim(_) | Type::String => Some(format!("{a} === {b}")),
+            Type::Named(r) if matches!(self.ir.ty(r.id).kind, TypeKind::Enum { .. }) => {
+                Some(format!("{a} === {b}"))
+            }
+            _ => None,
+        }
     }
 
     /// `keySize`, `writeKey`, `readKey` (or `value...`) of a map part.
