@@ -16,6 +16,12 @@ fn main() -> Result<(), pktc::Error> {
     ]
     .iter()
     .map(|f| PathBuf::from("../schemas").join(f))
+    .chain(
+        // The delta-snapshot benchmark's world, in its variants.
+        ["sim_full.pkt", "sim_delta.pkt"]
+            .iter()
+            .map(|f| PathBuf::from("schemas").join(f)),
+    )
     .collect();
     pktc::compile(&schemas)
 }

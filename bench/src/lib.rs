@@ -22,3 +22,5 @@ pub mod read;
 pub mod suite;
 pub mod text;
 pub mod typescript_report;
+pub mod world;
+pub mod world_report;

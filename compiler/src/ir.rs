@@ -93,6 +93,17 @@ impl Ir {
         }
     }
 
+    /// The layout of a field on the wire: its type's, or for a quantized
+    /// float its stored integer's.
+    pub fn field_layout(&self, field: &Field) -> Layout {
+        match &field.quantize {
+            Some(q) => Layout::Fixed {
+                size: q.stored.size(),
+            },
+            None => self.layout(&field.ty),
+        }
+    }
+
     /// Whether values of the type always take the same number of bytes.
     pub fn is_fixed(&self, ty: &Type) -> bool {
         self.layout(ty).is_fixed()
@@ -477,6 +488,10 @@ pub struct Field {
     /// `@max(N)`: the most bytes (string, bytes) or elements (list, map).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
+    /// `@quantize(min, max, step)` on an `f32` or `f64` field: stored as
+    /// an integer number of steps, not as the float.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quantize: Option<Quantize>,
     pub deprecated: bool,
     /// The reason of `@deprecated("...")`, which the generated attributes
     /// carry; only when `deprecated`.
@@ -492,6 +507,52 @@ pub struct Field {
     pub cyclic: bool,
     #[serde(skip)]
     pub span: Span,
+}
+
+/// A quantized float field (`x: f32 @quantize(-4096, 4096, 0.01)`): the
+/// value travels as `q`, the number of steps from `min`, in `stored`, the
+/// smallest unsigned integer that holds `steps`. `pkt_runtime::quantize`
+/// holds the arithmetic, which `sema` checks and every language repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Quantize {
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    /// `round((max - min) / step)`: the largest stored integer, 1 to 2^53.
+    pub steps: u64,
+    /// `u8`, `u16`, `u32` or `u64`.
+    pub stored: Prim,
+}
+
+impl Quantize {
+    /// The quantization of `@quantize(min, max, step)` with its steps and
+    /// stored width.
+    pub fn new(min: f64, max: f64, step: f64) -> Quantize {
+        let steps = ((max - min) / step).round() as u64;
+        let stored = match pkt_runtime::quantize::stored_width(steps) {
+            1 => Prim::U8,
+            2 => Prim::U16,
+            4 => Prim::U32,
+            _ => Prim::U64,
+        };
+        Quantize {
+            min,
+            max,
+            step,
+            steps,
+            stored,
+        }
+    }
+
+    /// The runtime's form, which checks, writes and reads values.
+    pub fn runtime(&self) -> pkt_runtime::quantize::Quantize {
+        pkt_runtime::quantize::Quantize::new(self.min, self.max, self.step, self.steps)
+    }
+
+    /// `@quantize(min, max, step)` as a schema would write it.
+    pub fn attribute(&self) -> String {
+        format!("@quantize({}, {}, {})", self.min, self.max, self.step)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -26,7 +26,7 @@ use std::process::Command;
 
 use common::{check, schema_trials, schemas_in, stem, trial};
 use pkt_test_support::full_aot::FullAot;
-use pkt_test_support::long_tests;
+use pkt_test_support::{long_tests, scaled};
 
 fn main() {
     let mut trials = Vec::new();
@@ -97,11 +97,31 @@ fn main() {
             full_aot_refuses_code_that_needs_a_jit,
         )
         .with_ignored_flag(!long_tests()),
+        trial(
+            "quantize_rounds_as_the_rust_runtime_does",
+            quantize_rounds_as_the_rust_runtime_does,
+        ),
     ]);
     common::run(trials)
 }
 use pktc::emit::{generate, GenOptions, GeneratedFile};
 use pktc::Lang;
+
+/// The next `f64` above `x` (finite), as `f64::next_up` (Rust 1.86) does.
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The next `f64` below `x` (finite).
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
 
 fn settings() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
@@ -750,4 +770,165 @@ fn memory_constants_that_name_other_types_equal_the_model() {
         }
     }
     assert!(without.is_empty(), "without a PktMemory: {without:?}");
+}
+
+/// The values of a quantization worth comparing: its edges and the floats
+/// next to them, ties (`min + (k + 0.5) * step`) and the floats next to
+/// them, zeros, NaN, the infinities, random values around the range, and
+/// each of them rounded to `f32` too.
+fn quantize_values(q: &pktc::ir::Quantize, rng: &mut pkt_test_support::Rng) -> Vec<f64> {
+    let mut v = vec![
+        q.min,
+        q.max,
+        next_down(q.min),
+        next_up(q.min),
+        next_down(q.max),
+        next_up(q.max),
+        0.0,
+        -0.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+    ];
+    for k in [0, 1, 2, q.steps / 2, q.steps.saturating_sub(1), q.steps] {
+        let tie = q.min + (k as f64 + 0.5) * q.step;
+        v.extend([tie, next_down(tie), next_up(tie)]);
+    }
+    let span = q.max - q.min;
+    for _ in 0..scaled(40, 4000) {
+        let unit = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        v.push(q.min - span * 0.01 + unit * span * 1.02);
+    }
+    let f32s: Vec<f64> = v.iter().map(|&x| f64::from(x as f32)).collect();
+    v.extend(f32s);
+    v
+}
+
+/// The same edge values through `pkt_runtime::quantize` and C#'s
+/// `PktQuantize`: the same stored integer or the same refusal, and the same
+/// decoded `f64` and `f32` bits, for quantizations of every width.
+fn quantize_rounds_as_the_rust_runtime_does() {
+    if !mono_available() {
+        return;
+    }
+    let quantizations = [
+        (-4096.0, 4096.0, 0.01),
+        (0.0, 1.0, 0.5),
+        (-1.0, 1.0, 0.5),
+        (-128.0, 128.0, 1.0),
+        (-3.125, 3.125, 0.001),
+        (-180.0, 180.0, 0.0001),
+        (0.0, 100.0, 0.25),
+        (0.0, 1.0, 0.001),
+        (-1e6, 1e6, 0.1),
+        (0.0, 360.0, 0.1),
+        (-0.5, 0.25, 0.05),
+        (0.0, 8_589_934_592.0, 1.0),
+        (0.0, 9_007_199_254_740_992.0, 1.0),
+        (-1e300, 1e300, 1e290),
+        (1e-3, 2e-3, 1e-6),
+    ];
+    let mut rng = pkt_test_support::Rng(0x51de);
+    let mut cases = String::new();
+    let mut expected = String::new();
+    for (min, max, step) in quantizations {
+        let q = pktc::ir::Quantize::new(min, max, step);
+        let rt = q.runtime();
+        for v in quantize_values(&q, &mut rng) {
+            cases.push_str(&format!(
+                "e {:x} {:x} {:x} {} {:x}\n",
+                min.to_bits(),
+                max.to_bits(),
+                step.to_bits(),
+                q.steps,
+                v.to_bits()
+            ));
+            match rt.quantize(v) {
+                Some(n) => expected.push_str(&format!("{n}\n")),
+                None => expected.push_str("out\n"),
+            }
+        }
+        let mut stored = vec![0, 1, q.steps / 3, q.steps / 2, q.steps - 1, q.steps];
+        stored.extend((0..20).map(|_| rng.below(q.steps + 1)));
+        for n in stored {
+            cases.push_str(&format!(
+                "d {:x} {:x} {:x} {} {n}\n",
+                min.to_bits(),
+                max.to_bits(),
+                step.to_bits(),
+                q.steps
+            ));
+            let v = rt.dequantize(n).expect("within the steps");
+            let f = rt.dequantize_f32(n).expect("within the steps");
+            expected.push_str(&format!("{:x} {:x}\n", v.to_bits(), f.to_bits()));
+        }
+    }
+    let dir = work_dir("quantize");
+    std::fs::write(dir.join("cases.txt"), &cases).expect("write cases");
+    let program = GeneratedFile {
+        path: "Quantize.cs".into(),
+        contents: r#"using System;
+using System.Globalization;
+using System.IO;
+using System.Text;
+using Pkt;
+
+static class QuantizeCases
+{
+    static double D(string hex) { return BitConverter.Int64BitsToDouble((long)ulong.Parse(hex, NumberStyles.HexNumber)); }
+
+    static int Main(string[] args)
+    {
+        var o = new StringBuilder();
+        foreach (var line in File.ReadAllLines(args[0]))
+        {
+            var w = line.Split(' ');
+            var q = new PktQuantize(D(w[1]), D(w[2]), D(w[3]), ulong.Parse(w[4]));
+            if (w[0] == "e")
+            {
+                ulong n;
+                o.Append(q.TryQuantize(D(w[5]), out n) ? n.ToString(CultureInfo.InvariantCulture) : "out").Append('\n');
+            }
+            else
+            {
+                ulong n = ulong.Parse(w[5]);
+                double v = q.Value(n, 0);
+                float f = q.ValueF32(n, 0);
+                o.Append(((ulong)BitConverter.DoubleToInt64Bits(v)).ToString("x")).Append(' ');
+                o.Append(((uint)BitConverter.SingleToInt32Bits(f)).ToString("x")).Append('\n');
+            }
+        }
+        Console.Out.Write(o.ToString());
+        return 0;
+    }
+}
+"#
+        .into(),
+    };
+    let runtime = GeneratedFile {
+        path: "PktRuntime.cs".into(),
+        contents: std::fs::read_to_string(common::root().join("runtime/csharp/PktRuntime.cs"))
+            .expect("read PktRuntime.cs"),
+    };
+    compile(&dir, &[runtime, program], "-target:exe", "Quantize.exe");
+    let out = Command::new("mono")
+        .arg(dir.join("Quantize.exe"))
+        .arg(dir.join("cases.txt"))
+        .output()
+        .expect("run mono");
+    assert!(out.status.success(), "mono: {out:?}");
+    let actual = String::from_utf8(out.stdout).expect("UTF-8");
+    let lines = expected.lines().count();
+    for (i, ((want, got), case)) in expected
+        .lines()
+        .zip(actual.lines())
+        .zip(cases.lines())
+        .enumerate()
+    {
+        assert_eq!(got, want, "case {i}: {case}");
+    }
+    assert_eq!(actual.lines().count(), lines, "one answer per case");
+    eprintln!("quantize: {lines} cases, Rust and C# agree");
 }

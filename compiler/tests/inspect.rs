@@ -414,3 +414,67 @@ fn errors_qualify_a_type_name_two_namespaces_share() {
     assert!(text.contains("same_stem.client.Note.text"), "{text}");
     assert!(e.path.starts_with("same_stem.client.Note"), "{}", e.path);
 }
+
+#[test]
+fn quantized_fields_decode_to_their_values_and_refuse_integers_past_their_steps() {
+    let ir = ir("compiler/tests/inputs/quantized.pkt");
+    // flag 2 of 2 steps, x 0 of 256 (-128), y 819,200 (4096), z 2^33.
+    let pos = "02 0000 00800c00 0000000002000000";
+    assert_eq!(
+        decode(&ir, "Pos", &bytes(pos)),
+        Ok(json!({"flag": 1.0, "x": -128.0, "y": 4096.0, "z": 8589934592.0}))
+    );
+    // min + q * step: -4096 + 409,650 * 0.01, rounded to f32.
+    let y = "00 8000 32400600 0000000000000000";
+    let v = decode(&ir, "Pos", &bytes(y)).expect("valid");
+    assert_eq!(v["y"], json!((-4096.0 + 409_650.0 * 0.01) as f32 as f64));
+    assert_eq!(v["x"], json!(0.0));
+    let past = |q: &str, at: usize, value: u64, steps: u64| {
+        expect_error(
+            &ir,
+            "Pos",
+            q,
+            ErrorKind::InvalidQuantized { value, steps },
+            at,
+        )
+    };
+    past("03 0000 00000000 0000000000000000", 0, 3, 2);
+    past("00 0101 00000000 0000000000000000", 1, 257, 256);
+    past("00 0000 01800c00 0000000000000000", 3, 819_201, 819_200);
+    past(
+        "00 0000 00000000 0100000002000000",
+        7,
+        (1 << 33) + 1,
+        1 << 33,
+    );
+    // In a message: the offset counts the body prefix; a body without the
+    // field gives its default.
+    let e = decode(
+        &ir,
+        "Moved",
+        &bytes("10000000 00 0000 00000000 0000000000000000 91"),
+    )
+    .expect_err("401 is past 400 steps");
+    assert_eq!((e.offset, e.path.as_str()), (19, "Moved.speed"));
+    let v = decode(
+        &ir,
+        "Moved",
+        &bytes("0f000000 00 0000 00000000 0000000000000000"),
+    );
+    assert_eq!(v.expect("valid")["speed"], json!(1.5));
+}
+
+#[test]
+fn layout_shows_the_stored_width_of_quantized_fields() {
+    let text = pktc::tools::layout::layout(&ir("compiler/tests/inputs/quantized.pkt"));
+    assert!(text.contains("struct Pos: fixed, 15 bytes"), "{text}");
+    for row in [
+        "0     1  flag   f64 @quantize(0, 1, 0.5) -> u8",
+        "1     2  x      f32 @quantize(-128, 128, 1) -> u16",
+        "3     4  y      f32 @quantize(-4096, 4096, 0.01) -> u32",
+        "7     8  z      f64 @quantize(0, 8589934592, 1) -> u64",
+        "2     2  speed  f32 @quantize(0, 100, 0.25) -> u16",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+}

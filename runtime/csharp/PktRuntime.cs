@@ -41,6 +41,7 @@ namespace Pkt
         VariantLength,
         DuplicateMapKey,
         BudgetExceeded,
+        InvalidQuantized,
     }
 
     /// <summary>Malformed or over-limit input. <see cref="Offset"/> is the absolute byte offset.</summary>
@@ -1141,6 +1142,207 @@ namespace Pkt
 
         /// <summary>Length of a bytes value without its prefix (null counts as empty).</summary>
         public static int BytesLength(byte[] b) { return b == null ? 0 : b.Length; }
+    }
+
+    /// <summary>
+    /// A field declared <c>@quantize(min, max, step)</c>: stored as the number of
+    /// steps from <c>min</c> in the smallest unsigned integer that holds
+    /// <see cref="Steps"/>. The arithmetic of docs/wire-format.md ("Quantized
+    /// floats"), as the Rust runtime's <c>pkt_runtime::quantize</c> does it:
+    /// f64 operations, ties away from zero, nothing fused.
+    /// </summary>
+    public sealed class PktQuantize
+    {
+        public readonly double Min;
+        public readonly double Max;
+        public readonly double Step;
+        /// <summary><c>round((max - min) / step)</c>: the largest stored integer.</summary>
+        public readonly ulong Steps;
+        /// <summary>Bytes of the stored integer: 1, 2, 4 or 8.</summary>
+        public readonly int Width;
+
+        public PktQuantize(double min, double max, double step, ulong steps)
+        {
+            Min = min;
+            Max = max;
+            Step = step;
+            Steps = steps;
+            Width = StoredWidth(steps);
+        }
+
+        /// <summary>Bytes of the smallest unsigned integer that holds <paramref name="steps"/>.</summary>
+        public static int StoredWidth(ulong steps)
+        {
+            return steps <= byte.MaxValue ? 1 : steps <= ushort.MaxValue ? 2 : steps <= uint.MaxValue ? 4 : 8;
+        }
+
+        /// <summary>The stored integer of <paramref name="v"/>; false for NaN, the infinities and values outside [Min, Max].</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public bool TryQuantize(double v, out ulong q)
+        {
+            // Written so that NaN fails both comparisons.
+            if (!(v >= Min && v <= Max))
+            {
+                q = 0;
+                return false;
+            }
+            q = Store(v, Min, Max, Step, Steps, null);
+            return true;
+        }
+
+        /// <summary>The stored integer of <paramref name="v"/>, or a PktEncodeException naming <paramref name="field"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public ulong Quantize(double v, string field)
+        {
+            ulong q;
+            if (!TryQuantize(v, out q)) throw OutOfRange(field);
+            return q;
+        }
+
+        /// <summary>Throws unless <paramref name="v"/> can be stored: the encoders' check before anything is written.</summary>
+        public void Check(double v, string field)
+        {
+            ulong q;
+            if (!TryQuantize(v, out q)) throw OutOfRange(field);
+        }
+
+        /// <summary>The value of stored integer <paramref name="q"/>, read at absolute offset <paramref name="at"/>; InvalidQuantized there when it is more than Steps.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public double Value(ulong q, long at)
+        {
+            return Load(q, Min, Step, Steps, at);
+        }
+
+        /// <summary><see cref="Value"/> rounded to float, for f32 fields.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public float ValueF32(ulong q, long at)
+        {
+            return (float)Value(q, at);
+        }
+
+        /// <summary>Writes the stored integer of <paramref name="v"/>.</summary>
+        public void Write(ref PktWriter w, double v, string field)
+        {
+            ulong q = Quantize(v, field);
+            switch (Width)
+            {
+                case 1: w.WriteU8((byte)q); break;
+                case 2: w.WriteU16((ushort)q); break;
+                case 4: w.WriteU32((uint)q); break;
+                default: w.WriteU64(q); break;
+            }
+        }
+
+        /// <summary>Reads a stored integer and returns its value.</summary>
+        public double ReadF64(ref PktReader r)
+        {
+            return Dequantize(ReadStored(ref r));
+        }
+
+        /// <summary>Reads a stored integer and returns its value as a float.</summary>
+        public float ReadF32(ref PktReader r)
+        {
+            return (float)Dequantize(ReadStored(ref r));
+        }
+
+        /// <summary>Reads a stored integer: InvalidQuantized at its first byte when it is more than Steps.</summary>
+        public ulong ReadStored(ref PktReader r)
+        {
+            int at = r.Position;
+            ulong q;
+            switch (Width)
+            {
+                case 1: q = r.ReadU8(); break;
+                case 2: q = r.ReadU16(); break;
+                case 4: q = r.ReadU32(); break;
+                default: q = r.ReadU64(); break;
+            }
+            CheckStored(q, Steps, ref r, at);
+            return q;
+        }
+
+        /// <summary>The value of a stored integer no more than Steps.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public double Dequantize(ulong q)
+        {
+            // Two operations, each rounded: never fused.
+            double scaled = (double)q * Step;
+            return Min + scaled;
+        }
+
+        // What generated code calls, with the field's quantization as
+        // literals, so that no PktQuantize object is needed.
+
+        /// <summary>The stored integer of <paramref name="v"/> for a field of <paramref name="steps"/> steps, or a PktEncodeException naming <paramref name="field"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static ulong Store(double v, double min, double max, double step, ulong steps, string field)
+        {
+            if (!(v >= min && v <= max)) throw OutOfRange(field);
+            double diff = v - min;
+            double quotient = diff / step;
+            ulong q = (ulong)global::System.Math.Round(quotient, global::System.MidpointRounding.AwayFromZero);
+            return q > steps ? steps : q;
+        }
+
+        /// <summary>The value of stored integer <paramref name="q"/>, read at absolute offset <paramref name="at"/>; InvalidQuantized there when it is more than <paramref name="steps"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static double Load(ulong q, double min, double step, ulong steps, long at)
+        {
+            if (q > steps) throw new PktDecodeException(PktDecodeReason.InvalidQuantized, at, Detail(q, steps));
+            double scaled = (double)q * step;
+            return min + scaled;
+        }
+
+        /// <summary>Throws InvalidQuantized at <paramref name="at"/> of <paramref name="r"/> when <paramref name="q"/> is more than <paramref name="steps"/>.</summary>
+        public static void CheckStored(ulong q, ulong steps, ref PktReader r, int at)
+        {
+            if (q > steps) throw r.Error(PktDecodeReason.InvalidQuantized, at, Detail(q, steps));
+        }
+
+        /// <summary>Writes the stored integer of <paramref name="v"/>.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static void Write(ref PktWriter w, double v, double min, double max, double step, ulong steps, string field)
+        {
+            ulong q = Store(v, min, max, step, steps, field);
+            switch (StoredWidth(steps))
+            {
+                case 1: w.WriteU8((byte)q); break;
+                case 2: w.WriteU16((ushort)q); break;
+                case 4: w.WriteU32((uint)q); break;
+                default: w.WriteU64(q); break;
+            }
+        }
+
+        /// <summary>Reads a stored integer and returns its value.</summary>
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public static double Read(ref PktReader r, double min, double step, ulong steps)
+        {
+            int at = r.Position;
+            ulong q;
+            switch (StoredWidth(steps))
+            {
+                case 1: q = r.ReadU8(); break;
+                case 2: q = r.ReadU16(); break;
+                case 4: q = r.ReadU32(); break;
+                default: q = r.ReadU64(); break;
+            }
+            CheckStored(q, steps, ref r, at);
+            double scaled = (double)q * step;
+            return min + scaled;
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static string Detail(ulong q, ulong steps)
+        {
+            return "quantized value " + q + " is more than the field's " + steps + " steps";
+        }
+
+        [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private static PktEncodeException OutOfRange(string field)
+        {
+            return new PktEncodeException("field `" + field + "` is outside its quantized range");
+        }
+
     }
 
     /// <summary>Default values of long arrays, for the initialisers of generated fields (short ones are written out).</summary>

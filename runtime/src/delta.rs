@@ -147,6 +147,31 @@ impl MaskWriter {
         self.whole(out, index, differs(value, baseline), value);
     }
 
+    /// Appends the stored integer of `value`, a quantized float field
+    /// (`@quantize(min, max, step)` of `steps` steps), as the change of
+    /// field `index` when it differs from `baseline`'s: the encoding, not
+    /// the float, is what is compared and sent. `value` was checked.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn quantized(
+        &self,
+        out: &mut Vec<u8>,
+        index: usize,
+        value: f64,
+        baseline: f64,
+        min: f64,
+        max: f64,
+        step: f64,
+        steps: u64,
+    ) {
+        let q = crate::quantize::Quantize::new(min, max, step, steps);
+        let stored = q.quantize(value);
+        if stored != q.quantize(baseline) {
+            self.set(out, index);
+            out.extend_from_slice(&stored.unwrap_or(0).to_le_bytes()[..q.width()]);
+        }
+    }
+
     /// Appends the delta of `value`, a `@delta` type, against `baseline`
     /// as the change of field `index` when it changed.
     #[inline]

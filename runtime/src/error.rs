@@ -89,6 +89,15 @@ pub enum DecodeErrorKind {
         /// Bytes left in the budget before it.
         left: usize,
     },
+    /// A quantized float's stored integer is more than its `steps`
+    /// (`@quantize` in `docs/wire-format.md`). The offset names the
+    /// integer's first byte.
+    InvalidQuantized {
+        /// The stored integer.
+        value: u64,
+        /// The largest the field allows.
+        steps: u64,
+    },
     /// A delta (`crate::delta`) that no writer writes or that does not fit
     /// its baseline: a mask with a zero last byte or naming a field a
     /// struct lacks, a map delta key out of order, missing from the
@@ -149,6 +158,10 @@ impl fmt::Display for DecodeErrorKind {
             } => write!(
                 f,
                 "field `{field}` needs {needed} more bytes of memory, only {left} left in the decode budget"
+            ),
+            Self::InvalidQuantized { value, steps } => write!(
+                f,
+                "quantized value {value} is more than the field's {steps} steps"
             ),
         }
     }
@@ -245,6 +258,12 @@ pub enum EncodeErrorKind {
         /// Bytes the encoding would take.
         len: usize,
     },
+    /// A field declared with `@quantize(min, max, step)` holds NaN, an
+    /// infinity or a value outside `[min, max]`.
+    OutOfRange {
+        /// The field's name (`Type.field`).
+        field: Cow<'static, str>,
+    },
 }
 
 /// An encoding failure.
@@ -305,6 +324,9 @@ impl fmt::Display for EncodeError {
                 "encoding of {len} bytes, more than the {} a length prefix can frame",
                 u32::MAX
             ),
+            EncodeErrorKind::OutOfRange { field } => {
+                write!(f, "field `{field}` is outside its quantized range")
+            }
         }
     }
 }

@@ -292,11 +292,18 @@ macro_rules! fixed_codec {
                 $crate::fixed::write(self, w);
             }
             #[inline]
+            fn check_at(&self, _depth: u32, _max_depth: u32) -> Result<(), $crate::EncodeError> {
+                // Nothing nests in a fixed-size value: only its quantized
+                // floats to check.
+                <$t as $crate::FixedSize>::check_fixed(self)
+            }
+            #[inline]
             fn encode_into(
                 &self,
                 out: &mut ::std::vec::Vec<u8>,
             ) -> Result<(), $crate::EncodeError> {
-                // Nothing to check, and never too large to frame.
+                // Never too large to frame.
+                <$t as $crate::FixedSize>::check_fixed(self)?;
                 $crate::fixed::encode_into(self, out);
                 Ok(())
             }

@@ -286,6 +286,10 @@ impl<T: FixedSize, const N: usize> FixedSize for [T; N] {
         T::write_fixed_slice(self, out);
     }
     #[inline]
+    fn check_fixed(&self) -> Result<(), crate::EncodeError> {
+        self.iter().try_for_each(T::check_fixed)
+    }
+    #[inline]
     fn read_fixed(bytes: &[u8], offset: usize) -> Result<Self, DecodeError> {
         T::read_fixed_array::<N>(bytes, offset)
     }

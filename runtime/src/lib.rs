@@ -26,6 +26,8 @@
 //!   does and then read it in place, allocating nothing.
 //! * [`max`]: `@max` limits on the elements, keys and values of a field's
 //!   type (`list<string @max(24)>`), for decoders, views and encoders.
+//! * [`quantize`]: fields declared `@quantize(min, max, step)`, stored as
+//!   an integer number of steps.
 //! * [`frame::FrameDecoder`]: splits a byte stream into union frames.
 //! * [`delta`]: delta snapshots of `@delta` types against a baseline.
 //!
@@ -71,6 +73,7 @@ pub mod list;
 pub mod max;
 pub mod memory;
 pub mod plain;
+pub mod quantize;
 mod reader;
 #[cfg(feature = "serde")]
 pub mod serde_array;

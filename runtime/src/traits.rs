@@ -482,6 +482,15 @@ pub trait FixedSize: Sized {
     /// bytes long (panics otherwise).
     fn write_fixed(&self, out: &mut [u8]);
 
+    /// Checks that the value can be written: the ranges of the quantized
+    /// floats (`@quantize`) in it, which encoders check before writing
+    /// anything ([`Encode::check_at`] of a fixed-size type). Nothing to
+    /// check for types without any.
+    #[inline]
+    fn check_fixed(&self) -> Result<(), EncodeError> {
+        Ok(())
+    }
+
     /// Reads a value from `bytes`, which is [`SIZE`](FixedSize::SIZE) bytes
     /// long; `offset` is the absolute offset of `bytes[0]`, for errors. Only
     /// types containing a `bool` can fail on correctly sized input; a short

@@ -11,7 +11,7 @@ use std::fmt::Debug;
 
 use pkt_runtime::delta::Delta;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, Limits};
-use pkt_rust_tests::test::delta::{Empty, Entity, Stats, Status, Vec3, World};
+use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Status, Vec3, World};
 use pkt_test_support::Rng;
 use support::{ir, qualified, Gen};
 
@@ -120,6 +120,9 @@ fn every_delta_type_round_trips_random_pairs() {
     property::<Entity>("test.delta.Entity");
     property::<World>("test.delta.World");
     property::<Empty>("test.delta.Empty");
+    // Quantized fields change by their stored integers.
+    property::<QPos>("test.delta.QPos");
+    property::<Mover>("test.delta.Mover");
 }
 
 fn entity(id: u32) -> Entity {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use pkt_runtime::delta::Delta;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, Limits};
-use pkt_rust_tests::test::delta::{Empty, Entity, Stats, Vec3, World};
+use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Vec3, World};
 use pkt_test_support::hex::encode as hex;
 use pkt_test_support::Rng;
 use support::{node, qualified, typescript, Gen};
@@ -360,6 +360,8 @@ fn typescript_deltas_equal_rusts() {
     property::<Entity>(&mut cases, &ir, "test.delta.Entity");
     property::<World>(&mut cases, &ir, "test.delta.World");
     property::<Empty>(&mut cases, &ir, "test.delta.Empty");
+    property::<QPos>(&mut cases, &ir, "test.delta.QPos");
+    property::<Mover>(&mut cases, &ir, "test.delta.Mover");
     hostile(&mut cases);
     // The examples of docs/wire-format.md.
     let e = |health| Entity {

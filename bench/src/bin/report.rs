@@ -2,7 +2,7 @@
 //! `cargo bench -p pkt-bench` run (criterion's `new/estimates.json`, median)
 //! plus wire sizes and allocation counts measured here.
 //!
-//! Usage: `cargo run -p pkt-bench --release --bin report [-- [--csharp-only | --instructions-only] [CRITERION_DIR]]`.
+//! Usage: `cargo run -p pkt-bench --release --bin report [-- [--csharp-only | --instructions-only | --delta-only] [CRITERION_DIR]]`.
 //! CRITERION_DIR defaults to `$CARGO_TARGET_DIR/criterion`, else
 //! `target/criterion` in the workspace.
 //!
@@ -12,7 +12,9 @@
 //! part (and the chart) as they are, so no criterion results are needed.
 //! Likewise `$CARGO_TARGET_DIR/instructions/results.tsv` (from
 //! `--bin instructions`) adds the instruction counts, and
-//! `--instructions-only` replaces just their section.
+//! `--instructions-only` replaces just their section. The delta-snapshot
+//! section needs the results of `cargo bench -p pkt-bench --bench world`;
+//! `--delta-only` replaces just that section.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -25,6 +27,8 @@ use pkt_bench::suite::{
     self, Visitor, CODECS, DATASETS, FIXED, FIXED_LAYOUT, READS, VIEW_DATASETS,
 };
 use pkt_bench::typescript_report;
+use pkt_bench::world::{Run, Sizes, DATASET as WORLD};
+use pkt_bench::world_report;
 use rkyv::util::AlignedVec;
 
 // Counts allocations (including reallocations) per thread; the report is
@@ -654,6 +658,16 @@ impl Report {
     }
 }
 
+/// The delta-snapshot section, from the criterion results in `times`.
+fn world_section(times: &Times) -> Option<String> {
+    let sizes = Sizes::measure(&Run::new());
+    world_report::section(&sizes, |way, op| {
+        times
+            .get(&(WORLD.to_owned(), way.to_owned(), op.to_owned()))
+            .copied()
+    })
+}
+
 /// The heading the instructions section goes before.
 const RESULTS: &str = "## Results";
 
@@ -713,6 +727,20 @@ fn main() {
         .find(|a| !a.starts_with("--"))
         .map_or_else(|| target.join("criterion"), PathBuf::from);
     let times = read_times(&criterion);
+    if args.iter().any(|a| a == "--delta-only") {
+        let Some(section) = world_section(&times) else {
+            eprintln!(
+                "no results of the world benchmark in {}; run `cargo bench -p pkt-bench --bench world` first",
+                criterion.display()
+            );
+            std::process::exit(1);
+        };
+        let text = std::fs::read_to_string(&doc).expect("read docs/benchmarks.md");
+        std::fs::write(&doc, world_report::splice(&text, &section))
+            .expect("write docs/benchmarks.md");
+        println!("replaced the delta-snapshot section of docs/benchmarks.md");
+        return;
+    }
     if times.is_empty() {
         eprintln!(
             "no criterion results in {}; run `cargo bench -p pkt-bench` first",
@@ -752,6 +780,15 @@ fn main() {
     }
     out.push_str(include_str!("report_views.md"));
     report.views(&mut out);
+    match world_section(&report.times) {
+        Some(section) => {
+            out.push_str(&section);
+            out.push('\n');
+        }
+        None => eprintln!(
+            "no results of `cargo bench -p pkt-bench --bench world`: the delta-snapshot section is left out"
+        ),
+    }
     out.push_str(include_str!("report_tail.md"));
     match csharp {
         Some(section) => out = csharp_report::splice(&out, &section),

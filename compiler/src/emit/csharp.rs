@@ -868,6 +868,14 @@ fn struct_view(gen: &Gen, id: TypeId, def: &TypeDef, fields: &[Field]) -> Struct
         let name = field_name(def, f);
         let off = f.offset.expect("struct fields have offsets").to_string();
         let gen = gen.for_member(&f.path);
+        if let Some(q) = &f.quantize {
+            for (k, &access) in kinds.iter().enumerate() {
+                write[k].lines(&gen.quantized_write(access, q, &name, &off));
+                read[k].lines(&gen.quantized_read(access, &f.ty, q, &name, &off));
+            }
+            truncated.lines(&gen.quantized_truncated(q, &off));
+            continue;
+        }
         for (k, &access) in kinds.iter().enumerate() {
             write[k].lines(&gen.fixed_write(access, &f.ty, &name, &off, 0));
             read[k].lines(&gen.fixed_read(access, &f.ty, &name, &off, 0));
@@ -1043,8 +1051,24 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
     for (index, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
         let gen = &gen.for_member(&f.path);
-        constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
-        gen.write(&mut write, &f.ty, &name, f.max, 0);
+        let quantized = f
+            .quantize
+            .as_ref()
+            .map(|q| gen.quantized_record(&f.ty, q, &name));
+        match &quantized {
+            Some((stored, line, _)) => {
+                constant.push((*stored, name.clone()));
+                write.line(line);
+            }
+            None => {
+                constant.push((gen.size_lines(&mut size, &f.ty, &name), name.clone()));
+                gen.write(&mut write, &f.ty, &name, f.max, 0);
+            }
+        }
+        let read_value = |cx: &code::ReadCx| match &quantized {
+            Some((_, _, read)) => read.clone(),
+            None => gen.read_lines(&f.ty, &name, true, cx),
+        };
         field_names.push(string_literal(&f.path));
         // Errors name the field through IPktNamed: no string in the hot path.
         let field = format!("this, {index}");
@@ -1059,7 +1083,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
                 let view = MessageFieldRead {
                     field: &field,
                     max: field_max(f, &field),
-                    read: gen.read_lines(&f.ty, &name, true, &cx),
+                    read: read_value(&cx),
                     default_bytes: f.default_charge,
                     reset: gen.reset(&f.ty, &name, f.default.as_ref()),
                 };
@@ -1068,7 +1092,7 @@ fn record_view(gen: &Gen, id: TypeId, fields: &[Field], record: Record) -> Messa
             }
             Record::VarStruct => {
                 read.lines(&field_max(f, &field));
-                read.lines(&gen.read_lines(&f.ty, &name, true, &cx));
+                read.lines(&read_value(&cx));
                 None
             }
         };

@@ -27,6 +27,7 @@ mod enums;
 mod layout;
 mod max;
 mod messages;
+mod quantize;
 mod structs;
 mod unions;
 mod view;

@@ -42,7 +42,7 @@ pub fn compute(ir: &mut Ir) -> Vec<Diagnostic> {
             .kind
             .fields()
             .iter()
-            .map(|f| ir.layout(&f.ty))
+            .map(|f| ir.field_layout(f))
             .collect();
         if let TypeKind::Struct { fields: fs } | TypeKind::Message { fields: fs, .. } =
             &mut ir.types[i].kind
@@ -141,7 +141,10 @@ fn struct_layout(ir: &mut Ir, root: TypeId, state: &mut [Visit], diags: &mut Vec
             }
             let f = &top.fields[top.field];
             if top.ok {
-                match ir.layout(&f.ty) {
+                match ir.field_layout(f) {
+                    Layout::Fixed { size } if f.quantize.is_some() => {
+                        top.size = top.size.saturating_add(u64::from(size))
+                    }
                     // Computed in 64 bits: the 32-bit layout saturates, and
                     // the error below should state the real size.
                     Layout::Fixed { .. } => {

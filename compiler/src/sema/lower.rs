@@ -622,7 +622,14 @@ impl Lowerer<'_> {
     }
 
     fn unknown_attr(&mut self, a: &ast::Attr, allowed: &[&str]) {
-        let all = ["allow", "delta", "deprecated", "max", "preserve_unknown"];
+        let all = [
+            "allow",
+            "delta",
+            "deprecated",
+            "max",
+            "preserve_unknown",
+            "quantize",
+        ];
         let (msg, label) = if all.contains(&a.name.name.as_str()) {
             (
                 format!("`@{}` is not allowed here", a.name.name),
@@ -670,6 +677,7 @@ impl Lowerer<'_> {
             let mut deprecated = false;
             let mut deprecated_note = None;
             let mut max = None;
+            let mut quantize = None;
             for a in self.once(&f.attrs) {
                 match a.name.name.as_str() {
                     "deprecated" => {
@@ -677,7 +685,8 @@ impl Lowerer<'_> {
                         deprecated_note = self.deprecation_note(a);
                     }
                     "max" => max = self.max_attr(file, a, ty.as_ref()),
-                    _ => self.unknown_attr(a, &["deprecated", "max"]),
+                    "quantize" => quantize = self.quantize_attr(file, a, ty.as_ref()),
+                    _ => self.unknown_attr(a, &["deprecated", "max", "quantize"]),
                 }
             }
             let default = match (&f.default, &ty) {
@@ -695,6 +704,18 @@ impl Lowerer<'_> {
                 (Some(lit), Some(ty)) => self.default_value(file, lit, ty),
                 _ => None,
             };
+            if let (Some(q), Some(Value::Float(v)), Some(lit)) = (&quantize, &default, &f.default) {
+                if !(*v >= q.min && *v <= q.max) {
+                    self.err(
+                        Diagnostic::error(
+                            "the default is outside the quantized range",
+                            lit.span,
+                            format!("not between {} and {}", q.min, q.max),
+                        )
+                        .with_help("a quantized field holds values from its min to its max; give a default inside them"),
+                    );
+                }
+            }
             let Some(ty) = ty else { continue };
             out.push(Field {
                 name: f.name.name.clone(),
@@ -704,6 +725,7 @@ impl Lowerer<'_> {
                 default,
                 default_charge: None,
                 max,
+                quantize,
                 deprecated,
                 deprecated_note,
                 layout: Layout::Variable { min_size: 0 },
@@ -745,6 +767,65 @@ impl Lowerer<'_> {
             return None;
         }
         Some(n as u32)
+    }
+
+    /// `@quantize(min, max, step)` on an `f32` or `f64` field; the rules
+    /// are `super::quantize`'s.
+    fn quantize_attr(&mut self, file: usize, a: &ast::Attr, ty: Option<&Type>) -> Option<Quantize> {
+        let prim = match ty? {
+            Type::Prim(p) if p.is_float() => *p,
+            t => {
+                self.err(
+                    Diagnostic::error(
+                        format!("`@quantize` does not apply to `{t}`"),
+                        a.span,
+                        "only for `f32` and `f64` fields",
+                    )
+                    .with_help("`@quantize(min, max, step)` stores a float field as a whole number of steps; for an optional or a collection, quantize a field of a struct it holds"),
+                );
+                return None;
+            }
+        };
+        if a.args.len() != 3 {
+            self.err(
+                Diagnostic::error(
+                    "`@quantize` takes three arguments",
+                    a.span,
+                    "expected `@quantize(min, max, step)`",
+                )
+                .with_help("for example `x: f32 @quantize(-4096, 4096, 0.01)`: values from -4096 to 4096 in steps of 0.01"),
+            );
+            return None;
+        }
+        let mut args = Vec::with_capacity(3);
+        for lit in &a.args {
+            let value = match &lit.kind {
+                LitKind::Float(v) => *v,
+                LitKind::Int(v) => *v as f64,
+                LitKind::Ident(name) if name == "inf" => f64::INFINITY,
+                LitKind::Ident(name) if name == "nan" => f64::NAN,
+                LitKind::Ident(name) => self.const_value(file, name, lit.span)? as f64,
+                other => {
+                    self.err(Diagnostic::error(
+                        "expected a number for `@quantize`",
+                        lit.span,
+                        format!("this is {}", describe_literal(other)),
+                    ));
+                    return None;
+                }
+            };
+            args.push(super::quantize::Arg {
+                value,
+                span: lit.span,
+            });
+        }
+        match super::quantize::check(a.span, prim, args[0], args[1], args[2]) {
+            Ok(q) => Some(q),
+            Err(d) => {
+                self.err(d);
+                None
+            }
+        }
     }
 
     fn default_value(&mut self, file: usize, lit: &Literal, ty: &Type) -> Option<Value> {
@@ -974,6 +1055,14 @@ impl Lowerer<'_> {
         for a in self.once(&t.attrs) {
             match a.name.name.as_str() {
                 "max" => max = self.max_attr(file, a, ty.as_ref()),
+                "quantize" => self.err(
+                    Diagnostic::error(
+                        "`@quantize` applies to fields, not to elements, keys or values",
+                        a.span,
+                        "not allowed here",
+                    )
+                    .with_help("declare a struct with the quantized field and hold that struct: `struct Pos { x: f32 @quantize(0, 1, 0.01) }`, `list<Pos>`"),
+                ),
                 _ => self.unknown_attr(a, &["max"]),
             }
         }

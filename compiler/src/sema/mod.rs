@@ -14,6 +14,7 @@ mod lower;
 mod members;
 pub(crate) mod memory;
 mod naming;
+mod quantize;
 mod size;
 
 use crate::diag::Diagnostic;

@@ -61,7 +61,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
             let _ = writeln!(out, "  frozen, no length prefix: the fields back to back");
             header = ["offset", "wire", "field", "type"];
             for f in fields {
-                let mut ty = ir.show(&f.ty).to_string();
+                let mut ty = field_type(ir, f);
                 if let Some(max) = f.max {
                     ty.push_str(&format!(" @max({max})"));
                 }
@@ -80,7 +80,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
                     f.offset.map_or(String::new(), |o| o.to_string()),
                     f.layout.min_size().to_string(),
                     f.name.clone(),
-                    ir.show(&f.ty).to_string(),
+                    field_type(ir, f),
                 ]);
             }
         }
@@ -99,7 +99,7 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
             );
             header = ["#", "wire", "field", "type"];
             for (i, f) in fields.iter().enumerate() {
-                let mut ty = ir.show(&f.ty).to_string();
+                let mut ty = field_type(ir, f);
                 if let Some(max) = f.max {
                     ty.push_str(&format!(" @max({max})"));
                 }
@@ -173,6 +173,16 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
     out.push_str(&line(header));
     for r in &rows {
         out.push_str(&line([&r[0], &r[1], &r[2], &r[3]]));
+    }
+}
+
+/// A field's type, and for a quantized float what it is stored as:
+/// `f32 @quantize(-4096, 4096, 0.01) -> u32`.
+fn field_type(ir: &Ir, f: &Field) -> String {
+    let ty = ir.show(&f.ty).to_string();
+    match &f.quantize {
+        Some(q) => format!("{ty} {} -> {}", q.attribute(), q.stored.name()),
+        None => ty,
     }
 }
 

@@ -190,6 +190,14 @@ namespace PktTests
             Run("frozen.golden", FrozenTests.Golden);
             Run("frozen.errors", FrozenTests.Errors);
             Run("frozen.decode_into_reuse", FrozenTests.DecodeIntoReuse);
+            Run("quantize.widths", QuantizeTests.Widths);
+            Run("quantize.edges", QuantizeTests.Edges);
+            Run("quantize.ties", QuantizeTests.Ties);
+            Run("quantize.refused", QuantizeTests.Refused);
+            Run("quantize.negative_zero", QuantizeTests.NegativeZero);
+            Run("quantize.past_steps", QuantizeTests.PastSteps);
+            Run("quantize.largest_steps", QuantizeTests.LargestSteps);
+            Run("quantize.decode_then_encode", QuantizeTests.DecodeThenEncode);
 
             Run("hostile.truncated_everywhere", HostileTests.TruncatedEverywhere);
             Run("hostile.mutated_bytes", HostileTests.MutatedBytes);

@@ -8,6 +8,7 @@ import {
   PktWriter,
   completeFrameLength,
   mapMemory,
+  utf8ValidUpTo,
   type PktDecodeKind,
 } from "../src/index.js";
 
@@ -278,6 +279,41 @@ test("strings: BOM kept, short and long, ASCII and not", () => {
     input.set(bytes, 4);
     assert.equal(decode((r) => r.readString(), input), s);
   }
+});
+
+test("short and long strings decode as TextDecoder does, invalid UTF-8 failing at the first bad byte", () => {
+  const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  let seed = 12345;
+  const next = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed >>> 8;
+  };
+  const interesting = [0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f, 0x8f, 0x90];
+  let invalid = 0;
+  for (let k = 0; k < 5000; k++) {
+    const len = next() % 80;
+    const bytes = new Uint8Array(4 + len);
+    new DataView(bytes.buffer).setUint32(0, len, true);
+    // Mostly valid text with a few stray bytes, so both outcomes occur.
+    const text = new TextEncoder().encode(Array.from({ length: len }, () => String.fromCodePoint([0x61, 0xe9, 0x65e5, 0x1f600][next() % 4] as number)).join(""));
+    bytes.set(text.subarray(0, len), 4);
+    for (let j = 4; j < bytes.length; j++) if (next() % 23 === 0) bytes[j] = interesting[next() % interesting.length] as number;
+    let expected: string | undefined;
+    try {
+      expected = fatal.decode(bytes.subarray(4));
+    } catch {
+      expected = undefined;
+    }
+    const validUpTo = utf8ValidUpTo(bytes, 4, bytes.length);
+    assert.equal(validUpTo < 0, expected !== undefined, toHex(bytes));
+    if (expected !== undefined) {
+      assert.equal(decode((r) => r.readString(), bytes), expected);
+    } else {
+      invalid++;
+      fails(() => decode((r) => r.readString(), bytes), "InvalidUtf8", 4 + validUpTo);
+    }
+  }
+  assert(invalid > 500, `${invalid} of the strings were invalid`);
 });
 
 test("a reader over a subarray reports offsets from the subarray's start", () => {

@@ -57,7 +57,9 @@ function randomStrings(count: number, seed: number): string[] {
   ];
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
-    const len = Math.floor(next() * 24);
+    // Past 64 UTF-16 units the writer hands a string to TextEncoder, and past
+    // 64 bytes the reader to TextDecoder: lengths on both sides of both.
+    const len = Math.floor(next() * 80);
     let s = "";
     for (let j = 0; j < len; j++) {
       const r = next();
@@ -85,6 +87,39 @@ test("strings are written as TextEncoder encodes them, lone surrogates as U+FFFD
     if (expected.length !== s.length) nonAscii++;
   }
   assert(nonAscii > 1000, `${nonAscii} strings were not ASCII`);
+  for (const n of [16, 63, 64, 65, 100]) {
+    const s = "x".repeat(n);
+    const w = PktWriter.ofSize(stringSize(s));
+    w.writeString(s);
+    assert.equal(new PktReader(w.buf).readString(), s);
+  }
+});
+
+test("lists of integers are written and read in one loop each, wrapping and sign-extending as the element writes do", () => {
+  const values = [0, 1, -1, 127, 128, 255, 256, -129, 32767, 32768, 65535, -32769, 2147483647, -2147483648, 4294967295];
+  type Case = [number, (w: PktWriter, a: number[]) => void, (r: PktReader, n: number) => number[], (r: PktReader) => number, (v: number) => number];
+  const cases: Case[] = [
+    [1, (w, a) => w.writeU8s(a), (r, n) => r.readU8s(n), (r) => r.readU8(), (v) => v & 0xff],
+    [1, (w, a) => w.writeI8s(a), (r, n) => r.readI8s(n), (r) => r.readI8(), (v) => (v << 24) >> 24],
+    [2, (w, a) => w.writeU16s(a), (r, n) => r.readU16s(n), (r) => r.readU16(), (v) => v & 0xffff],
+    [2, (w, a) => w.writeI16s(a), (r, n) => r.readI16s(n), (r) => r.readI16(), (v) => (v << 16) >> 16],
+    [4, (w, a) => w.writeU32s(a), (r, n) => r.readU32s(n), (r) => r.readU32(), (v) => v >>> 0],
+    [4, (w, a) => w.writeI32s(a), (r, n) => r.readI32s(n), (r) => r.readI32(), (v) => v | 0],
+  ];
+  for (const [size, write, read, readOne, wrap] of cases) {
+    const w = PktWriter.ofSize(1 + size * values.length);
+    w.writeU8(7);
+    write(w, values);
+    assert.equal(w.pos, 1 + size * values.length);
+    const r = new PktReader(w.buf);
+    assert.equal(r.readU8(), 7);
+    assert.deepEqual(read(r, values.length), values.map(wrap));
+    assert.equal(r.pos, w.pos);
+    // The same bytes element by element.
+    const one = new PktReader(w.buf);
+    one.readU8();
+    assert.deepEqual(values.map(() => readOne(one)), values.map(wrap));
+  }
 });
 
 test("the UTF-8 validator finds the first invalid byte where Rust's from_utf8 does", () => {

@@ -139,6 +139,21 @@ impl<'a> Gen<'a> {
         (key, bytes)
     }
 
+    /// A field's value: for a quantized float, a stored integer of its
+    /// width no more than its steps (edges often), which every decoder
+    /// reads as a value that encodes back to it.
+    fn field(&mut self, f: &pktc::ir::Field, out: &mut Vec<u8>) {
+        let Some(q) = &f.quantize else {
+            return self.value(&f.ty, f.max, out);
+        };
+        let n = match self.rng.below(4) {
+            0 => 0,
+            1 => q.steps,
+            _ => self.rng.below(q.steps + 1),
+        };
+        out.extend_from_slice(&n.to_le_bytes()[..q.stored.size() as usize]);
+    }
+
     pub fn value(&mut self, ty: &Type, max: Option<u32>, out: &mut Vec<u8>) {
         match ty {
             Type::Prim(p) => self.prim(*p, out),
@@ -198,7 +213,7 @@ impl<'a> Gen<'a> {
         match &def.kind {
             TypeKind::Struct { fields } => {
                 for f in fields {
-                    self.value(&f.ty, f.max, out);
+                    self.field(f, out);
                 }
             }
             TypeKind::Enum { base, values } => {
@@ -218,7 +233,7 @@ impl<'a> Gen<'a> {
                 out.extend_from_slice(&[0; 4]);
                 self.depth += 1;
                 for f in fields {
-                    self.value(&f.ty, f.max, out);
+                    self.field(f, out);
                 }
                 self.depth -= 1;
                 if *preserve_unknown && self.rng.chance(2) {

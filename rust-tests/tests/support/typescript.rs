@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use pktc::emit::{generate, output_files, GenOptions, TYPESCRIPT_RUNTIME_STEM};
 use pktc::ir::{Ir, TypeId, TypeKind};
-use pktc::names::{self, Lang, NameKind};
+use pktc::names::{self, Lang};
 
 use super::{node, qualified};
 

@@ -513,7 +513,9 @@ impl<'a> Gen<'a> {
         for id in structs_inner_first(ir) {
             let fields = ir.ty(id).kind.fields();
             let default = gen.struct_default(ir.ty(id), fields);
+            // A quantized float's memory is not its encoding.
             let raw = fields.iter().all(|f| match &f.ty {
+                _ if f.quantize.is_some() => false,
                 Type::Prim(p) => *p != Prim::Bool,
                 Type::Named(r) => match &ir.ty(r.id).kind {
                     TypeKind::Enum { .. } => true,
@@ -1653,5 +1655,124 @@ fn load(access: Access, p: Prim, off: &str) -> String {
             prim_method(p),
             access.bytes_args(off)
         ),
+    }
+}
+
+/// Quantized float fields (`x: f32 @quantize(min, max, step)`): the stored
+/// integer is written, read and checked through `PktQuantize`'s static
+/// helpers with the quantization as literals.
+impl Gen<'_> {
+    /// `min, max, step, steps` (`max` left out for reads).
+    fn quantize_args(q: &crate::ir::Quantize, with_max: bool) -> String {
+        let lit = |v: f64| format!("{v:?}");
+        if with_max {
+            format!(
+                "{}, {}, {}, {}UL",
+                lit(q.min),
+                lit(q.max),
+                lit(q.step),
+                q.steps
+            )
+        } else {
+            format!("{}, {}, {}UL", lit(q.min), lit(q.step), q.steps)
+        }
+    }
+
+    /// `(float)` for an `f32` field.
+    fn quantize_cast(ty: &Type) -> &'static str {
+        if *ty == Type::Prim(Prim::F32) {
+            "(float)"
+        } else {
+            ""
+        }
+    }
+
+    /// The store of a quantized field of a fixed-size struct.
+    pub(super) fn quantized_write(
+        &self,
+        access: Access,
+        q: &crate::ir::Quantize,
+        expr: &str,
+        off: &str,
+    ) -> Lines {
+        let stored = format!(
+            "({})global::Pkt.PktQuantize.Store({expr}, {}, {})",
+            prim_cs(q.stored),
+            Self::quantize_args(q, true),
+            string_literal(self.member)
+        );
+        vec![store(access, q.stored, &stored, off)]
+    }
+
+    /// The load of a quantized field of a fixed-size struct into `lv`.
+    pub(super) fn quantized_read(
+        &self,
+        access: Access,
+        ty: &Type,
+        q: &crate::ir::Quantize,
+        lv: &str,
+        off: &str,
+    ) -> Lines {
+        vec![format!(
+            "{lv} = {}global::Pkt.PktQuantize.Load({}, {}, {});",
+            Self::quantize_cast(ty),
+            load(access, q.stored, off),
+            Self::quantize_args(q, false),
+            index("at", off)
+        )]
+    }
+
+    /// [`Gen::fixed_truncated`] of a quantized field: cut off, or past its
+    /// steps.
+    pub(super) fn quantized_truncated(&self, q: &crate::ir::Quantize, off: &str) -> Lines {
+        let t = super::templates();
+        let size = q.stored.size();
+        let end = if off == "0" {
+            size.to_string()
+        } else {
+            format!("{off} + {size}")
+        };
+        let value = match q.stored {
+            Prim::U8 => format!("s[{off}]"),
+            p => format!("global::Pkt.PktBytes.Get{}(ref s, {off})", prim_method(p)),
+        };
+        let view = Truncated {
+            end,
+            cut: t.lines(
+                "codec/truncated_value",
+                &FixedStruct {
+                    q: String::new(),
+                    off,
+                    size,
+                },
+            ),
+            validate: vec![format!(
+                "global::Pkt.PktQuantize.CheckStored({value}, {}UL, ref r, {});",
+                q.steps,
+                index("at", off)
+            )],
+        };
+        t.lines("codec/fixed_truncated", &view)
+    }
+
+    /// The statements of a quantized message or variable-size struct
+    /// field: its size, its write, its read into `lv`.
+    pub(super) fn quantized_record(
+        &self,
+        ty: &Type,
+        q: &crate::ir::Quantize,
+        lv: &str,
+    ) -> (u64, String, Lines) {
+        let write = format!(
+            "global::Pkt.PktQuantize.Write(ref w, {lv}, {}, {});",
+            Self::quantize_args(q, true),
+            string_literal(self.member)
+        );
+        let read = vec![format!(
+            "{lv} = {}global::Pkt.PktQuantize.Read(ref r, {});",
+            Self::quantize_cast(ty),
+            Self::quantize_args(q, false)
+        )];
+        (u64::from(q.stored.size()), write, read)
     }
 }

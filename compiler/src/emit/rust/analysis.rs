@@ -31,9 +31,11 @@ pub(super) fn boxed_types(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
     out
 }
 
-/// The variable-size structs whose encoder check (`Encode::check_at`) has
-/// something to do: a field with `@max`, or a field holding a message, a
-/// union or such a struct. Found backwards from the structs that check
+/// The structs whose encoder check (`Encode::check_at`) has something to
+/// do: a variable-size struct with a field with `@max`, or a field holding a
+/// message or a union; a struct with a quantized float (`@quantize`, checked
+/// by `FixedSize::check_fixed` in a fixed-size struct); or a struct holding
+/// such a struct. Found backwards from the structs that check
 /// something themselves, so that struct chains of any depth take no
 /// recursion.
 pub(super) fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
@@ -45,12 +47,9 @@ pub(super) fn checked_structs(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
         let TypeKind::Struct { fields } = &def.kind else {
             continue;
         };
-        if def.layout.is_fixed() {
-            continue;
-        }
         let mut own = false;
         for f in fields {
-            own |= f.max.is_some() || f.ty.has_element_max();
+            own |= f.max.is_some() || f.ty.has_element_max() || f.quantize.is_some();
             let mut parts = Vec::new();
             f.ty.named_parts(&mut parts);
             for t in parts {
@@ -114,7 +113,8 @@ pub(super) fn plain_structs(ir: &Ir) -> Vec<bool> {
         }
         let mut deps = Vec::new();
         for f in fields {
-            if f.cyclic {
+            // A quantized float's memory is not its encoding.
+            if f.cyclic || f.quantize.is_some() {
                 return None;
             }
             deps.extend(named(&f.ty).ok()?);
@@ -222,6 +222,10 @@ pub(super) fn total_structs(ir: &Ir) -> Vec<bool> {
         }
         let mut deps = Vec::new();
         for f in fields {
+            // A quantized float's stored integer may exceed its steps.
+            if f.quantize.is_some() {
+                return None;
+            }
             deps.extend(named(ir, &f.ty).ok()?);
         }
         Some(deps)

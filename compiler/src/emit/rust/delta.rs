@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{layout, max::Marker, member_ident, Cx};
+use super::{layout, max::Marker, member_ident, quantize::Quantized, Cx};
 use crate::delta::{compare, field_delta, Compare, FieldDelta};
 use crate::ir::*;
 use crate::names::NameKind;
@@ -67,6 +67,17 @@ impl Cx<'_> {
             let target = format!("&mut self.{name}");
             let mut checks = Vec::new();
             let (value, statement) = match field_delta(self.ir, f) {
+                FieldDelta::Whole if Quantized::of(f).is_some() => {
+                    // The change is the stored integer, compared as such.
+                    let q = Quantized::of(f).expect("quantized");
+                    elems.push(self.field_type(&f.ty, f.cyclic));
+                    write.push(q.delta_write(
+                        i,
+                        &format!("self.{name}"),
+                        &format!("baseline.{name}"),
+                    ));
+                    (q.read(reader_arg), format!("self.{name} = v;"))
+                }
                 FieldDelta::Whole => {
                     elems.push(self.field_type(&f.ty, f.cyclic));
                     let differs = differs_fn(compare(self.ir, &f.ty));
@@ -161,7 +172,11 @@ impl Cx<'_> {
             name: super::type_ident(def),
             allow_deprecated: def.deprecated
                 || fields.iter().any(|f| self.field_uses_deprecated(f)),
-            patch_type: if format!("    type Patch = {};", tuple(&elems)).len() <= 100 {
+            // rustfmt keeps a tuple type on one line when its elements
+            // take at most 60 columns (`fn_call_width`) and the line 100.
+            patch_type: if tuple(&elems).len() - 2 <= 60
+                && format!("    type Patch = {};", tuple(&elems)).len() <= 100
+            {
                 tuple(&elems)
             } else {
                 String::new()

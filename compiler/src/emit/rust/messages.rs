@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::quantize::Quantized;
 use super::*;
 
 impl Cx<'_> {
@@ -233,16 +234,22 @@ impl Cx<'_> {
                 "?;",
             )
         });
+        let quantized = Quantized::of(f);
         MessageFieldView {
-            encode_raw: layout::statement(
-                "::pkt_runtime::Encode::encode_raw",
-                &[format!("&self.{name}"), "w".to_string()],
-                ";",
-            ),
+            encode_raw: match &quantized {
+                Some(q) => q.put(&format!("self.{name}")),
+                None => layout::statement(
+                    "::pkt_runtime::Encode::encode_raw",
+                    &[format!("&self.{name}"), "w".to_string()],
+                    ";",
+                ),
+            },
             head: layout::if_head(&format!("{name}: if body.is_empty()")),
             raw_charge_default: charge_default.clone(),
             raw_checks: checks.clone(),
-            raw_value: if bounded {
+            raw_value: if let Some(q) = &quantized {
+                format!("{}?", q.read("&mut body"))
+            } else if bounded {
                 max::field("body", &schema_name, "?")
             } else {
                 layout::statement("body.field", std::slice::from_ref(&schema_name), "?")
@@ -260,7 +267,9 @@ impl Cx<'_> {
             } else {
                 format!("self.{name} = {};", layout::expr(&default, true))
             },
-            field_into: if bounded {
+            field_into: if let Some(q) = &quantized {
+                format!("self.{name} = {}?;", q.read_after_lead("&mut body"))
+            } else if bounded {
                 max::field_into("body", &format!("&mut self.{name}"), &schema_name)
             } else {
                 layout::statement(
@@ -287,6 +296,10 @@ impl Cx<'_> {
         let mut nested = false;
         for f in fields {
             let name = member_ident(NameKind::Field, &f.name, def);
+            if let Some(q) = Quantized::of(f) {
+                limit_checks.push(q.check(&f.path, &format!("self.{name}")));
+                continue;
+            }
             if let Some(marker) = Marker::of(&f.ty, f.max) {
                 // The limits and the nested messages' checks in one walk,
                 // in wire order.
@@ -379,6 +392,9 @@ impl Cx<'_> {
                 ));
                 v.into_checks = lines;
                 v.field_into = "}".to_string();
+            } else if let Some(q) = Quantized::of(f) {
+                v.into_checks = Vec::new();
+                v.field_into = format!("self.{} = {}?;", v.name, q.read_after_lead("r"));
             } else {
                 v.into_checks = self.field_checks("r", f);
                 v.field_into = layout::statement("r.field_into", &[target, schema_name], "?;");

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::quantize::Quantized;
 use super::*;
 
 impl Cx<'_> {
@@ -38,35 +39,65 @@ impl Cx<'_> {
                 } else {
                     format!("offset + {start}")
                 };
+                let quantized = Quantized::of(f);
+                let range = format!("{start}..{end}");
                 StructFieldView {
-                    write_fixed: format!(
-                        "{};",
-                        layout::call(
-                            "::pkt_runtime::FixedSize::write_fixed",
-                            &[format!("&self.{name}"), format!("&mut out[{start}..{end}]")],
-                        )
-                    ),
-                    read_fixed: layout::split(
-                        &name,
-                        ": ",
-                        &format!(
-                            "::pkt_runtime::FixedSize::read_fixed(&bytes[{start}..{end}], {offset})?,"
+                    write_fixed: match &quantized {
+                        Some(q) => q.write_fixed(&range, &format!("self.{name}")),
+                        None => format!(
+                            "{};",
+                            layout::call(
+                                "::pkt_runtime::FixedSize::write_fixed",
+                                &[format!("&self.{name}"), format!("&mut out[{range}]")],
+                            )
                         ),
-                    ),
-                    read_valid: layout::split(
-                        &name,
-                        ": ",
-                        &format!("::pkt_runtime::FixedSize::read_valid(&bytes[{start}..{end}]),"),
-                    ),
-                    valid_check: (!self.is_total(&f.ty)).then(|| format!("{ty} = {start}..{end}")),
-                    short_field: layout::split(&format!("let _: {ty}"), " = ", "f.field()?;"),
+                    },
+                    read_fixed: match &quantized {
+                        Some(q) => format!("{name}: {}?,", q.read_fixed(&range, &offset)),
+                        None => layout::split(
+                            &name,
+                            ": ",
+                            &format!(
+                                "::pkt_runtime::FixedSize::read_fixed(&bytes[{range}], {offset})?,"
+                            ),
+                        ),
+                    },
+                    read_valid: match &quantized {
+                        Some(q) => format!("{name}: {},", q.read_valid(&range)),
+                        None => layout::split(
+                            &name,
+                            ": ",
+                            &format!("::pkt_runtime::FixedSize::read_valid(&bytes[{range}]),"),
+                        ),
+                    },
+                    valid_check: match &quantized {
+                        Some(q) => Some(format!("{} = {range}", q.stored_type())),
+                        None => (!self.is_total(&f.ty)).then(|| format!("{ty} = {range}")),
+                    },
+                    check: match &quantized {
+                        Some(q) => Some(q.check(&f.path, &format!("self.{name}"))),
+                        None if self.needs_check(&f.ty) => Some(layout::statement(
+                            "::pkt_runtime::FixedSize::check_fixed",
+                            &[format!("&self.{name}")],
+                            "?;",
+                        )),
+                        None => None,
+                    },
+                    short_field: match &quantized {
+                        Some(q) => layout::split(
+                            &format!("let _: {}", q.stored_type()),
+                            " = ",
+                            "f.field()?;",
+                        ),
+                        None => layout::split(&format!("let _: {ty}"), " = ", "f.field()?;"),
+                    },
                     doc: member_doc(&f.doc, NameKind::Field, &f.name, def),
                     deprecated: deprecated_attr(f.deprecated, &f.deprecated_note),
                     attrs: self.member_attrs(&f.ty, false, NameKind::Field, &f.name, def),
                     decl: field_decl(&name, &ty),
                     name,
                     ty,
-                    range: format!("{start}..{end}"),
+                    range,
                     default: default.unwrap_or_else(|| "Default::default()".to_string()),
                 }
             })
@@ -82,11 +113,13 @@ impl Cx<'_> {
             .iter()
             .filter_map(|f| f.valid_check.clone())
             .collect();
+        let checks: Vec<String> = fields.iter().filter_map(|f| f.check.clone()).collect();
         let defaults: Vec<(String, String)> = fields
             .iter()
             .map(|f| (f.name.clone(), f.default.clone()))
             .collect();
         StructView {
+            checks,
             default_body: layout::fields(&defaults),
             total: self.total[id.0],
             valid_checks,
@@ -158,6 +191,9 @@ pub(super) struct StructView {
     /// `type = range` of each field `is_valid` checks, for
     /// `pkt_runtime::fixed_is_valid!`.
     valid_checks: Vec<String>,
+    /// The statements of `FixedSize::check_fixed`: the ranges of the
+    /// quantized floats, in this struct and the structs it holds.
+    checks: Vec<String>,
     fields: Vec<StructFieldView>,
 }
 
@@ -180,9 +216,13 @@ struct StructFieldView {
     read_fixed: String,
     /// The field initialiser of `read_valid`.
     read_valid: String,
-    /// `type = range` when the field can be invalid (holds a `bool`).
+    /// `type = range` when the field can be invalid (holds a `bool`, or
+    /// is quantized).
     #[serde(skip)]
     valid_check: Option<String>,
+    /// The field's statement of `check_fixed`, if it has something to check.
+    #[serde(skip)]
+    check: Option<String>,
     /// The statement of `short_error` that reads the field.
     short_field: String,
     default: String,

@@ -118,7 +118,14 @@ impl Cx<'_> {
             decl: super::field_decl(&name, &ty),
             default: layout::split(&name, ": ", &format!("{default},")),
             derives_default: default == "Default::default()",
-            value: if f.ty.has_element_max() {
+            value: if let Some(q) = super::quantize::Quantized::of(f) {
+                let reader = if reader == "body" {
+                    "&mut body"
+                } else {
+                    reader
+                };
+                format!("{}?", q.read(reader))
+            } else if f.ty.has_element_max() {
                 super::max::view_field("", reader, &format!("\"{}\"", f.path), "?")
             } else {
                 layout::statement(
@@ -188,6 +195,9 @@ impl Cx<'_> {
                         super::max::view_field("", "r", &schema_name, "?")
                     ));
                     v.value = "};".to_string();
+                } else if let Some(q) = super::quantize::Quantized::of(f) {
+                    v.checks = Vec::new();
+                    v.value = format!("let {local} = {}?;", q.read_after_lead("r"));
                 } else {
                     v.checks = self.field_checks("r", f);
                     v.value = layout::statement(

@@ -433,6 +433,18 @@ impl<'ir> Gen<'ir> {
                 code.line(format!("w.write{method}({a});"));
                 code.close("}");
             }
+            Type::List(e) if int_elements(e).is_some() => {
+                let method = int_elements(e).expect("integers");
+                let l = format!("l{d}");
+                code.open("{");
+                code.line(format!("const {l} = {expr};"));
+                code.line(format!(
+                    "w.writeCount({l}.length{});",
+                    Self::max_args(max, place)
+                ));
+                code.line(format!("w.write{method}({l});"));
+                code.close("}");
+            }
             Type::List(e) => {
                 let (l, x) = (format!("l{d}"), format!("x{d}"));
                 code.open("{");
@@ -565,6 +577,14 @@ impl<'ir> Gen<'ir> {
                 let (method, _) = float_elements(e).expect("floats");
                 code.line(format!("{lv} = r.read{method}({n});"));
             }
+            Type::List(e) if !into && int_elements(e).is_some() => {
+                let method = int_elements(e).expect("integers");
+                code.line(format!(
+                    "{lv} = r.read{method}(r.readCount({}, {}, {field}));",
+                    self.ir.layout(&e.ty).min_size(),
+                    self.memory_expr(&e.ty)
+                ));
+            }
             Type::List(e) => {
                 let (c, l, i) = (format!("c{d}"), format!("l{d}"), format!("i{d}"));
                 let nested = cx.part("false", "[]");
@@ -578,7 +598,10 @@ impl<'ir> Gen<'ir> {
                     code.line(format!("const {l} = {lv};"));
                     code.line(format!("if ({l}.length > {c}) {l}.length = {c};"));
                 } else {
-                    code.line(format!("const {l}: {} = [];", self.ts_type(ty)));
+                    code.line(format!(
+                        "const {l}: {} = $pkt.newList({c});",
+                        self.ts_type(ty)
+                    ));
                 }
                 code.open(format!("for (let {i} = 0; {i} < {c}; {i}++) {{"));
                 self.read_elem(code, e, &l, &i, into, &nested, d);
@@ -597,7 +620,10 @@ impl<'ir> Gen<'ir> {
                     code.line(format!("const {l} = {lv};"));
                     code.line(format!("if ({l}.length > {n}) {l}.length = {n};"));
                 } else {
-                    code.line(format!("const {l}: {} = [];", self.ts_type(ty)));
+                    code.line(format!(
+                        "const {l}: {} = $pkt.newList({n});",
+                        self.ts_type(ty)
+                    ));
                 }
                 code.open(format!("for (let {i} = 0; {i} < {n}; {i}++) {{"));
                 self.read_elem(code, e, &l, &i, into, &nested, d);
@@ -684,12 +710,18 @@ impl<'ir> Gen<'ir> {
             code.line(format!("{l}.push({x});"));
             code.close("}");
         } else {
-            code.line(format!("let {x}: {};", self.ts_type(&e.ty)));
-            self.read_part(code, e, &x, false, cx, d + 1);
-            if into {
-                code.line(format!("{l}[{i}] = {x};"));
-            } else {
-                code.line(format!("{l}.push({x});"));
+            let mut part = Code::default();
+            self.read_part(&mut part, e, &x, false, cx, d + 1);
+            let part = part.finish();
+            match only_assignment(&part, &x) {
+                Some(value) => code.line(format!("{l}[{i}] = {value}")),
+                None => {
+                    code.line(format!("let {x}: {};", self.ts_type(&e.ty)));
+                    for line in part {
+                        code.line(line);
+                    }
+                    code.line(format!("{l}[{i}] = {x};"));
+                }
             }
         }
     }
@@ -760,11 +792,20 @@ impl<'ir> Gen<'ir> {
         let mut size = Code::default();
         let mut parts = Vec::new();
         let mut write = Code::default();
+        let mut read = Code::default();
         let mut read_into = Code::default();
         for f in fields {
             let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
+            if let Some(q) = &f.quantize {
+                parts.push((u64::from(q.stored.size()), self.field_ident(&f.name)));
+                let (w, r) = quantized(f, q, &lv, &field);
+                write.line(w);
+                read.line(format!("const {}: number = {r};", self.local(f)));
+                read_into.line(format!("{lv} = {r};"));
+                continue;
+            }
             parts.push((
                 self.size(&mut size, &f.ty, &lv, 0),
                 self.field_ident(&f.name),
@@ -777,13 +818,17 @@ impl<'ir> Gen<'ir> {
                 boxed: f.cyclic.then(|| self.boxed_memory(&f.ty)),
             };
             if let Some(max) = f.max {
-                read_into.line(format!(
+                let peek = format!(
                     "r.peekMax({max}, {field}, {});",
                     matches!(f.ty, Type::Optional(_))
-                ));
+                );
+                read.line(&peek);
+                read_into.line(peek);
             }
+            self.read_local(&mut read, f, &cx);
             self.read(&mut read_into, &f.ty, &lv, true, &cx, 0);
         }
+        self.literal(&mut read, fields, None);
         self.record_view(
             id,
             def,
@@ -795,8 +840,50 @@ impl<'ir> Gen<'ir> {
             size,
             parts,
             write,
-            read_into,
+            (read, read_into),
         )
+    }
+
+    /// The local a fresh read decodes field `f` into, before the value is
+    /// built as one object literal.
+    fn local(&self, f: &Field) -> String {
+        format!("f_{}", self.field_ident(&f.name))
+    }
+
+    /// Reads field `f` into its local: `const f_x: T = r.readU8();` where one
+    /// statement does, else declared first and assigned by the read.
+    fn read_local(&self, code: &mut Code, f: &Field, cx: &ReadCx) {
+        let local = self.local(f);
+        let ty = self.ts_type(&f.ty);
+        let mut body = Code::default();
+        self.read(&mut body, &f.ty, &local, false, cx, 0);
+        let body = body.finish();
+        match only_assignment(&body, &local) {
+            Some(value) => code.line(format!("const {local}: {ty} = {value}")),
+            None => {
+                code.line(format!("let {local}: {ty};"));
+                for l in body {
+                    code.line(l);
+                }
+            }
+        }
+    }
+
+    /// `return { a: f_a, ... };`: every field in order, so that every value
+    /// of a type has one shape (V8 hidden class) from its first property.
+    fn literal(&self, code: &mut Code, fields: &[Field], unknown: Option<&str>) {
+        if fields.is_empty() && unknown.is_none() {
+            code.line("return {};");
+            return;
+        }
+        code.open("return {");
+        for f in fields {
+            code.line(format!("{}: {},", self.field_ident(&f.name), self.local(f)));
+        }
+        if let Some(u) = unknown {
+            code.line(format!("$unknownFields: {u},"));
+        }
+        code.close("};");
     }
 
     pub fn message_view(&self, id: TypeId, fields: &[Field], preserve_unknown: bool) -> RecordView {
@@ -805,61 +892,107 @@ impl<'ir> Gen<'ir> {
         let mut size = Code::default();
         let mut parts = vec![(u64::from(wire::BODY_PREFIX), "length".to_string())];
         let mut write = Code::default();
+        let mut read = Code::default();
         let mut read_into = Code::default();
+        read.line("const outer = r.enterFrame();");
         read_into.line("const outer = r.enterFrame();");
         if !fields.is_empty() {
+            read.line("let more = r.hasMore();");
             read_into.line("let more = r.hasMore();");
         }
         for (index, f) in fields.iter().enumerate() {
             let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
-            parts.push((
-                self.size(&mut size, &f.ty, &lv, 0),
-                self.field_ident(&f.name),
-            ));
-            self.write(&mut write, &f.ty, &lv, f.max, &place, 0);
+            let quantized = f.quantize.as_ref().map(|q| quantized(f, q, &lv, &field));
+            match &quantized {
+                Some((w, _)) => {
+                    let q = f.quantize.as_ref().expect("quantized");
+                    parts.push((u64::from(q.stored.size()), self.field_ident(&f.name)));
+                    write.line(w);
+                }
+                None => {
+                    parts.push((
+                        self.size(&mut size, &f.ty, &lv, 0),
+                        self.field_ident(&f.name),
+                    ));
+                    self.write(&mut write, &f.ty, &lv, f.max, &place, 0);
+                }
+            }
             let cx = ReadCx {
                 field: &field,
                 place,
                 fresh: "fresh",
                 boxed: f.cyclic.then(|| self.boxed_memory(&f.ty)),
             };
-            read_into.open("if (more) {");
-            if let Some(max) = f.max {
-                read_into.line(format!(
+            let peek = f.max.map(|max| {
+                format!(
                     "r.peekMax({max}, {field}, {});",
                     matches!(f.ty, Type::Optional(_))
-                ));
+                )
+            });
+            let next = index + 1 < fields.len() || preserve_unknown;
+            let charge = f
+                .default_charge
+                .map(|n| format!("r.charge({n}, r.pos, {field});"));
+            let default = self.default_expr(&f.ty, self.ir.field_default(f));
+
+            let local = self.local(f);
+            read.line(format!("let {local}: {};", self.ts_type(&f.ty)));
+            read.open("if (more) {");
+            if let Some(peek) = &peek {
+                read.line(peek);
             }
-            self.read(&mut read_into, &f.ty, &lv, true, &cx, 0);
-            if index + 1 < fields.len() || preserve_unknown {
+            match &quantized {
+                Some((_, r)) => read.line(format!("{local} = {r};")),
+                None => self.read(&mut read, &f.ty, &local, false, &cx, 0),
+            }
+            if next {
+                read.line("more = r.hasMore();");
+            }
+            read.reopen("} else {");
+            if let Some(charge) = &charge {
+                read.line(charge);
+            }
+            read.line(format!("{local} = {default};"));
+            read.close("}");
+
+            read_into.open("if (more) {");
+            if let Some(peek) = peek {
+                read_into.line(peek);
+            }
+            match &quantized {
+                Some((_, r)) => read_into.line(format!("{lv} = {r};")),
+                None => self.read(&mut read_into, &f.ty, &lv, true, &cx, 0),
+            }
+            if next {
                 read_into.line("more = r.hasMore();");
             }
             read_into.reopen("} else {");
-            if let Some(n) = f.default_charge {
-                read_into.line(format!("r.charge({n}, r.pos, {field});"));
+            if let Some(charge) = charge {
+                read_into.line(charge);
             }
-            read_into.line(format!(
-                "if (!fresh) {lv} = {};",
-                self.default_expr(&f.ty, self.ir.field_default(f))
-            ));
+            read_into.line(format!("if (!fresh) {lv} = {default};"));
             read_into.close("}");
         }
+        let mut unknown = None;
         if preserve_unknown {
             parts.push((0, String::new()));
             size.line("n += v.$unknownFields.length;");
             write.line("w.writeRaw(v.$unknownFields);");
             let name = string_literal(&qualified);
-            if fields.is_empty() {
-                read_into.line(format!("v.$unknownFields = r.readRest({name});"));
+            let rest = if fields.is_empty() {
+                format!("r.readRest({name})")
             } else {
-                read_into.line(format!(
-                    "v.$unknownFields = more ? r.readRest({name}) : new globalThis.Uint8Array(0);"
-                ));
-            }
+                format!("more ? r.readRest({name}) : new globalThis.Uint8Array(0)")
+            };
+            read.line(format!("const unknown = {rest};"));
+            read_into.line(format!("v.$unknownFields = {rest};"));
+            unknown = Some("unknown");
         }
+        read.line("r.leaveMessage(outer);");
         read_into.line("r.leaveMessage(outer);");
+        self.literal(&mut read, fields, unknown);
         self.record_view(
             id,
             def,
@@ -869,7 +1002,7 @@ impl<'ir> Gen<'ir> {
             size,
             parts,
             write,
-            read_into,
+            (read, read_into),
         )
     }
 
@@ -884,7 +1017,7 @@ impl<'ir> Gen<'ir> {
         size: Code,
         parts: Vec<(u64, String)>,
         write: Code,
-        read_into: Code,
+        (read, read_into): (Code, Code),
     ) -> RecordView {
         let name = type_ident(def);
         let qualified = self.ir.qualified_name(def);
@@ -903,6 +1036,7 @@ impl<'ir> Gen<'ir> {
         if message {
             write_lines.push("w.endLength(start);".to_string());
         }
+        let fresh_lines = read.finish();
         let read_lines = read_into.finish();
         let fresh_used = !fixed && uses(&read_lines, "fresh");
         RecordView {
@@ -930,6 +1064,7 @@ impl<'ir> Gen<'ir> {
             write_w: param("w", &write_lines),
             write_v: param("v", &write_lines),
             write: write_lines,
+            read_fresh_r: param("r", &fresh_lines),
             read_r: param("r", &read_lines),
             read_v: param("v", &read_lines),
             fresh_param: match (fixed, fresh_used) {
@@ -938,7 +1073,7 @@ impl<'ir> Gen<'ir> {
                 (false, false) => ", _fresh: boolean".to_string(),
             },
             into_args: if fixed { "" } else { ", false" }.to_string(),
-            fresh_args: if fixed { "" } else { ", true" }.to_string(),
+            read: fresh_lines,
             read_into: read_lines,
             delta: delta.into_iter().collect(),
         }
@@ -1015,6 +1150,15 @@ pub(super) fn uses(lines: &[String], word: &str) -> bool {
     })
 }
 
+/// `value;` when `lines` is the one statement `{target} = value;`, which a
+/// declaration or a store can take over.
+fn only_assignment<'a>(lines: &'a [String], target: &str) -> Option<&'a str> {
+    match lines {
+        [one] => one.strip_prefix(target)?.strip_prefix(" = "),
+        _ => None,
+    }
+}
+
 /// A parameter's name: `_name` where the body does not use it.
 pub(super) fn param(name: &str, lines: &[String]) -> String {
     if uses(lines, name) {
@@ -1042,6 +1186,21 @@ fn float_elements(e: &Elem) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// For a list of integers of up to 32 bits (`number[]`), read and written
+/// by one runtime loop rather than a call per element: the runtime's method
+/// suffix (`I32s`).
+fn int_elements(e: &Elem) -> Option<&'static str> {
+    match e.ty {
+        Type::Prim(Prim::U8) => Some("U8s"),
+        Type::Prim(Prim::I8) => Some("I8s"),
+        Type::Prim(Prim::U16) => Some("U16s"),
+        Type::Prim(Prim::I16) => Some("I16s"),
+        Type::Prim(Prim::U32) => Some("U32s"),
+        Type::Prim(Prim::I32) => Some("I32s"),
+        _ => None,
+    }
+}
+
 /// The runtime's key order for map keys of type `ty`.
 pub(super) fn key_order(ir: &Ir, ty: &Type) -> &'static str {
     let prim = match ty {
@@ -1058,6 +1217,27 @@ pub(super) fn key_order(ir: &Ir, ty: &Type) -> &'static str {
         Prim::U64 | Prim::I64 => "$pkt.KeyOrder.BigInt",
         _ => "$pkt.KeyOrder.Number",
     }
+}
+
+/// The write statement and the read expression of a quantized float field
+/// (`@quantize`), with its quantization as literals.
+pub(super) fn quantized(
+    f: &Field,
+    q: &crate::ir::Quantize,
+    lv: &str,
+    field: &str,
+) -> (String, String) {
+    let f32 = f.ty == Type::Prim(Prim::F32);
+    let (min, max, step, steps) = (
+        format!("{:?}", q.min),
+        format!("{:?}", q.max),
+        format!("{:?}", q.step),
+        q.steps,
+    );
+    (
+        format!("w.writeQuantized({lv}, {f32}, {min}, {max}, {step}, {steps}, {field});"),
+        format!("r.readQuantized({f32}, {min}, {step}, {steps})"),
+    )
 }
 
 /// `U8`, `I64`, `F32`, `Bool`: the runtime's read and write method suffix.
@@ -1151,14 +1331,15 @@ pub(crate) struct RecordView {
     write_w: String,
     write_v: String,
     write: Vec<String>,
+    read_fresh_r: String,
     read_r: String,
     read_v: String,
     /// `, fresh: boolean` (not for fixed-size structs, always fresh-free).
     fresh_param: String,
-    /// The arguments after the target of `decodeInto`'s and `read`'s
-    /// `readInto` calls.
+    /// The arguments after the target of `decodeInto`'s `readInto` call.
     into_args: String,
-    fresh_args: String,
+    /// `read`: the fields into locals, then one object literal.
+    read: Vec<String>,
     read_into: Vec<String>,
     /// `@delta` (one element, else none): how each field changes.
     delta: Vec<super::delta::DeltaView>,

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::code::{key_order, param, uses, Code, Gen, ReadCx};
+use super::code::{key_order, param, quantized, uses, Code, Gen, ReadCx};
 use super::string_literal;
 use crate::delta::{field_delta, FieldDelta};
 use crate::ir::*;
@@ -69,6 +69,24 @@ impl Gen<'_> {
     /// `$pkt.wholeField(size, write, read, set)` for field `f` at `lv`.
     fn whole_field(&self, code: &mut Code, ty: &str, f: &Field, lv: &str) {
         code.open("$pkt.wholeField(");
+        let name = self.field_ident(&f.name);
+        let set = format!("(t: {ty}, s: {ty}): void => {{ t.{name} = s.{name}; }},");
+        if let Some(q) = &f.quantize {
+            // The change is the stored integer, compared as such; writing
+            // it checks the range, so there is no shortcut by value.
+            let (write, read) = quantized(f, q, lv, &string_literal(&f.path));
+            code.line(format!("(_v: {ty}): number => {},", q.stored.size()));
+            closure(code, ("w", "$pkt.PktWriter"), ty, vec![write]);
+            closure(
+                code,
+                ("r", "$pkt.PktReader"),
+                ty,
+                vec![format!("{lv} = {read};")],
+            );
+            code.line(set);
+            code.close("),");
+            return;
+        }
         self.size_fn(code, "", &format!("v: {ty}"), "v", &f.ty, lv);
         let mut write = Code::default();
         self.write(&mut write, &f.ty, lv, f.max, &f.path, 0);
@@ -89,10 +107,7 @@ impl Gen<'_> {
         }
         self.read(&mut read, &f.ty, lv, false, &cx, 0);
         closure(code, ("r", "$pkt.PktReader"), ty, read.finish());
-        let name = self.field_ident(&f.name);
-        code.line(format!(
-            "(t: {ty}, s: {ty}): void => {{ t.{name} = s.{name}; }},"
-        ));
+        code.line(set);
         // A field with an `@max` is written to check it, as encode would.
         let same = match f.max {
             None => self.same(&f.ty, &format!("v.{name}"), &format!("b.{name}")),

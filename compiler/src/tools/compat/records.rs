@@ -128,6 +128,7 @@ impl Comparer<'_> {
         same_places(old, new)
             && old.iter().zip(new).all(|(a, b)| {
                 a.max == b.max
+                    && a.quantize == b.quantize
                     && same_element_max(&a.ty, &b.ty)
                     && same_number(
                         &filled(self.old, &a.ty, a.default.as_ref()),
@@ -190,6 +191,7 @@ impl Comparer<'_> {
             }
             self.compare_field_source(n, a, b);
             self.compare_max(Rule::StructMaxChanged, n, a, b);
+            self.compare_quantize(n, a, b);
         }
         for &i in &p.removed {
             self.push(
@@ -234,6 +236,31 @@ impl Comparer<'_> {
                 Some("the side with the lower limit rejects values the other side may send"),
             );
         }
+    }
+
+    /// A field's `@quantize` added, removed or changed: the stored integer
+    /// means another value, or the field another width.
+    fn compare_quantize(&mut self, owner: &TypeDef, a: &Field, b: &Field) {
+        if a.quantize == b.quantize {
+            return;
+        }
+        let show = |q: &Option<Quantize>| match q {
+            Some(q) => format!("`{} -> {}`", q.attribute(), q.stored.name()),
+            None => "none".to_string(),
+        };
+        self.push(
+            Rule::QuantizeChanged,
+            format!(
+                "the quantization of `{}.{}` changed from {} to {}",
+                owner.display_name,
+                b.name,
+                show(&a.quantize),
+                show(&b.quantize)
+            ),
+            Some((a.span, show(&a.quantize))),
+            Some((b.span, show(&b.quantize))),
+            Some("the bytes of a quantized field are a number of steps, which another range, step or width reads as another value; add a new field instead"),
+        );
     }
 
     /// Changes that leave the bytes alone: names, spelled types, deprecation.
@@ -324,6 +351,7 @@ impl Comparer<'_> {
             self.compare_field_source(n, a, b);
             self.compare_default(n, a, b);
             self.compare_max(Rule::MessageMaxChanged, n, a, b);
+            self.compare_quantize(n, a, b);
         }
         let last = p.kept.iter().chain(&p.renamed).map(|&(_, j)| j).max();
         for &i in &p.removed {
@@ -438,6 +466,7 @@ mod tests {
                 default: None,
                 default_charge: None,
                 max: None,
+                quantize: None,
                 deprecated: false,
                 deprecated_note: None,
                 layout: Layout::Fixed { size: 4 },

@@ -60,6 +60,7 @@ rules! {
     StructLayoutChanged = "struct-layout-changed", Breaking, "struct field added, removed or retyped";
     StructFieldsReordered = "struct-fields-reordered", Breaking, "struct fields reordered";
     StructMaxChanged = "struct-max-changed", Breaking, "struct field `@max` added, removed or changed";
+    QuantizeChanged = "quantize-changed", Breaking, "`@quantize` on a struct or message field added, removed or changed";
     ElementMaxChanged = "element-max-changed", Breaking, "`@max` on an element, key or value (`list<string @max(24)>`) added, removed or changed";
     SameEncodingRetyped = "same-encoding-retyped", SourceOnly, "field or payload type changed to one with the same encoding (a renamed or moved type, an enum and its base integer, `bytes` and `list<u8>`)";
     UnionVariantAdded = "union-variant-added", Safe, "union variant added";

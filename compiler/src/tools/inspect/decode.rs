@@ -15,7 +15,7 @@ use std::fmt;
 
 use pkt_runtime::{DecodeBudget, DecodeErrorKind, Limits, Reader};
 
-use crate::ir::{Elem, Ir, Layout, Prim, Type, TypeId, TypeKind};
+use crate::ir::{Elem, Field, Ir, Layout, Prim, Quantize, Type, TypeId, TypeKind};
 use crate::wire;
 
 /// A decoding failure: what, the absolute byte offset, and the path of the
@@ -400,6 +400,13 @@ enum Task<'i> {
         seg: Seg,
         max: Option<u32>,
     },
+    /// A quantized float field (`@quantize`): its stored integer.
+    Quantized {
+        q: &'i Quantize,
+        is_f32: bool,
+        parent: NodeId,
+        seg: Seg,
+    },
     /// Element `i` of `n` of a list, array, map or struct.
     Next {
         node: NodeId,
@@ -531,6 +538,23 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                 }
                 self.value(ty, node).map_err(|e| (e, node))?;
             }
+            Task::Quantized {
+                q,
+                is_f32,
+                parent,
+                seg,
+            } => {
+                let at = self.pos();
+                let node = self.tree.push(parent, seg, at);
+                let rt = q.runtime();
+                let r = self.reader();
+                let kind = if is_f32 {
+                    rt.read_f32(r).map(Kind::F32)
+                } else {
+                    rt.read_f64(r).map(Kind::F64)
+                };
+                self.done(node, kind.map_err(|e| (e, node))?);
+            }
             Task::Next { node, items, i, n } => {
                 if i == n {
                     return Ok(());
@@ -548,12 +572,10 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
                         seg: Seg::Index(i),
                         max: e.max,
                     }),
-                    Items::Fields(id) => self.tasks.push(Task::Value {
-                        ty: &self.ir.ty(id).kind.fields()[i].ty,
-                        parent: node,
-                        seg: Seg::Field(id, i),
-                        max: None,
-                    }),
+                    Items::Fields(id) => {
+                        let f = &self.ir.ty(id).kind.fields()[i];
+                        self.tasks.push(field_task(f, node, Seg::Field(id, i)));
+                    }
                     Items::Entries(k, v) => {
                         let at = self.pos();
                         self.tasks.push(Task::Value {
@@ -830,7 +852,23 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
             let inner = match t {
                 Type::Array(elem, n) => (part < *n).then_some(&elem.ty),
                 Type::Named(r) => match &ir.ty(r.id).kind {
-                    TypeKind::Struct { fields } => fields.get(part as usize).map(|f| &f.ty),
+                    TypeKind::Struct { fields } => match fields.get(part as usize) {
+                        Some(
+                            f @ Field {
+                                quantize: Some(q), ..
+                            },
+                        ) => {
+                            let rt = q.runtime();
+                            let read = self.read_fixed_part(&stack, |r| rt.read(r).map(drop));
+                            if read.is_err() {
+                                self.fixed_path.push('.');
+                                self.fixed_path.push_str(&f.name);
+                            }
+                            read?;
+                            continue;
+                        }
+                        f => f.map(|f| &f.ty),
+                    },
                     TypeKind::Enum { base, .. } if part == 0 => {
                         let width = base.size() as usize;
                         self.read_fixed_part(&stack, |r| r.read_slice(width).map(drop))?;
@@ -1009,13 +1047,27 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         }
         self.fields.push((id, i));
         self.tasks.push(Task::FieldDone);
-        self.tasks.push(Task::Value {
-            ty: &f.ty,
-            parent: node,
-            seg: Seg::Field(id, i),
-            max: None,
-        });
+        self.tasks.push(field_task(f, node, Seg::Field(id, i)));
         Ok(())
+    }
+}
+
+/// The task that decodes field `f`: its value, or for a quantized float its
+/// stored integer.
+fn field_task(f: &Field, parent: NodeId, seg: Seg) -> Task<'_> {
+    match &f.quantize {
+        Some(q) => Task::Quantized {
+            q,
+            is_f32: f.ty == Type::Prim(Prim::F32),
+            parent,
+            seg,
+        },
+        None => Task::Value {
+            ty: &f.ty,
+            parent,
+            seg,
+            max: None,
+        },
     }
 }
 
