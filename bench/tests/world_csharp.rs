@@ -1,8 +1,9 @@
 //! C# and Rust write the same bytes for the whole delta-snapshot run
 //! (docs/benchmarks.md, "Delta snapshots"). Rust writes the world of every
-//! tick; C#, generated from the same schema, decodes each and encodes it
-//! again, and every byte must equal what Rust wrote. (The C# backend does
-//! not generate `@delta`'s methods yet, so C# deltas are not compared.)
+//! tick, whole and quantized; C#, generated from the same schemas, decodes
+//! each and encodes it again, and every byte must equal what Rust wrote.
+//! (The C# backend does not generate `@delta`'s methods yet, so C# deltas
+//! are not compared.)
 //!
 //! Needs Mono's `mcs` and `mono`: without them the test fails under
 //! `CI=true` and warns loudly elsewhere.
@@ -15,7 +16,7 @@ use pkt_runtime::Encode;
 use pktc::emit::{generate, GenOptions};
 use pktc::Lang;
 
-const SCHEMAS: [&str; 1] = ["sim_full.pkt"];
+const SCHEMAS: [&str; 2] = ["sim_full.pkt", "sim_quantized.pkt"];
 
 /// Reads and writes `u32 length | bytes` records.
 const PROGRAM: &str = r#"using System;
@@ -47,10 +48,15 @@ static class WorldRun
     static int Main(string[] args)
     {
         var dir = args[0];
-        var full = Read(Path.Combine(dir, "full.in"));
         using (var w = new BinaryWriter(File.Create(Path.Combine(dir, "full.out"))))
         {
-            foreach (var bytes in full) Write(w, Sim.Full.World.Decode(bytes).ToArray());
+            foreach (var bytes in Read(Path.Combine(dir, "full.in")))
+                Write(w, Sim.Full.World.Decode(bytes).ToArray());
+        }
+        using (var w = new BinaryWriter(File.Create(Path.Combine(dir, "quantized.out"))))
+        {
+            foreach (var bytes in Read(Path.Combine(dir, "quantized.in")))
+                Write(w, Sim.Quantized.World.Decode(bytes).ToArray());
         }
         return 0;
     }
@@ -167,7 +173,16 @@ fn csharp_encodes_every_tick_to_rusts_bytes() {
         .iter()
         .map(|w| w.encode_to_vec().unwrap())
         .collect();
+    let quantized: Vec<Vec<u8>> = run
+        .quantized
+        .iter()
+        .map(|w| w.encode_to_vec().unwrap())
+        .collect();
     write_records(&dir.join("full.in"), full.iter().map(Vec::as_slice));
+    write_records(
+        &dir.join("quantized.in"),
+        quantized.iter().map(Vec::as_slice),
+    );
 
     let out = Command::new("mono")
         .arg(&exe)
@@ -181,5 +196,10 @@ fn csharp_encodes_every_tick_to_rusts_bytes() {
         String::from_utf8_lossy(&out.stderr)
     );
     same_records("full", &read_records(&dir.join("full.out")), &full);
+    same_records(
+        "quantized",
+        &read_records(&dir.join("quantized.out")),
+        &quantized,
+    );
     std::fs::remove_dir_all(&dir).expect("remove work dir");
 }
