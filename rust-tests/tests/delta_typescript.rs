@@ -224,8 +224,8 @@ fn property<T: Delta + Encode + Decode + Clone>(cases: &mut Cases, ir: &pktc::ir
     let mut rng = Rng(0x5eed ^ name.len() as u64);
     let d = Limits::DEFAULT;
     for seed in 0..self::cases() {
-        let b = random(ir, name, seed * 2);
-        let v = random(ir, name, seed * 2 + 1);
+        let b = random(ir, name, seed * 4 + 1);
+        let v = random(ir, name, seed * 4 + 3);
         let delta = cases.pair::<T>(name, &b, &v);
         cases.pair::<T>(name, &b, &b);
         let step = delta.len().div_ceil(48).max(1);
@@ -426,27 +426,27 @@ fn typescript_deltas_cross_schema_versions_both_ways() {
     for seed in 0..cases() {
         // Newer writer, older reader.
         let (b, v) = (
-            random(&new_ir, unit, seed * 2),
-            random(&new_ir, unit, seed * 2 + 1),
+            random(&new_ir, unit, seed * 4 + 1),
+            random(&new_ir, unit, seed * 4 + 3),
         );
         let delta = on_new.pair::<v2::test::delta_evo::Unit>(unit, &b, &v);
         on_old.apply::<v1::test::delta_evo::Unit>(unit, &b, &delta, &d);
         let (b, v) = (
-            random(&new_ir, roster, seed * 2),
-            random(&new_ir, roster, seed * 2 + 1),
+            random(&new_ir, roster, seed * 4 + 1),
+            random(&new_ir, roster, seed * 4 + 3),
         );
         let delta = on_new.pair::<v2::test::delta_evo::Roster>(roster, &b, &v);
         on_old.apply::<v1::test::delta_evo::Roster>(roster, &b, &delta, &d);
         // Older writer, newer reader.
         let (b, v) = (
-            random(&old_ir, unit, seed * 2),
-            random(&old_ir, unit, seed * 2 + 1),
+            random(&old_ir, unit, seed * 4 + 1),
+            random(&old_ir, unit, seed * 4 + 3),
         );
         let delta = on_old.pair::<v1::test::delta_evo::Unit>(unit, &b, &v);
         on_new.apply::<v2::test::delta_evo::Unit>(unit, &b, &delta, &d);
         let (b, v) = (
-            random(&old_ir, roster, seed * 2),
-            random(&old_ir, roster, seed * 2 + 1),
+            random(&old_ir, roster, seed * 4 + 1),
+            random(&old_ir, roster, seed * 4 + 3),
         );
         let delta = on_old.pair::<v1::test::delta_evo::Roster>(roster, &b, &v);
         on_new.apply::<v2::test::delta_evo::Roster>(roster, &b, &delta, &d);
