@@ -18,7 +18,7 @@ fn main() -> Result<(), pktc::Error> {
     .map(|f| PathBuf::from("../schemas").join(f))
     .chain(
         // The delta-snapshot benchmark's world, in its variants.
-        ["sim_full.pkt", "sim_delta.pkt"]
+        ["sim_full.pkt", "sim_delta.pkt", "sim_quantized.pkt"]
             .iter()
             .map(|f| PathBuf::from("schemas").join(f)),
     )

@@ -4,7 +4,7 @@
 //!
 //! - `pktc full`, `bitcode`: encode every tick's whole world into a reused
 //!   buffer; decode every tick's encoding into a new world;
-//! - `pktc delta`: encode every tick's delta from
+//! - `pktc delta`, `pktc delta + quantized`: encode every tick's delta from
 //!   the tick before into a reused `Vec`; apply them in order to a copy of
 //!   the first world (copied outside the timed loop).
 //!
@@ -83,6 +83,7 @@ fn main() {
     let mut g = c.benchmark_group(DATASET);
     full(&mut g, "pktc full", &run.full);
     delta(&mut g, "pktc delta", &run.delta);
+    delta(&mut g, "pktc delta + quantized", &run.quantized);
     let mut buffer = bitcode::Buffer::new();
     g.bench_function("bitcode/encode", |b| {
         b.iter(|| {

@@ -5,18 +5,21 @@
 //!
 //! - `bench/schemas/sim_full.pkt`: the world encoded whole;
 //! - `bench/schemas/sim_delta.pkt`: the same types with `@delta`;
+//! - `bench/schemas/sim_quantized.pkt`: `@delta` and quantized vectors;
 //! - [`mirror`]: hand-written Rust types with the same fields for bitcode.
 //!
 //! The simulation runs on the `sim_full` types; the other variants are
-//! converted from them.
+//! converted from them. The quantized world of a tick is the value its
+//! encoding decodes to, as a server that quantizes its state holds it (a
+//! client applying the deltas then ends with exactly the server's world).
 
 use std::collections::BTreeMap;
 
 use pkt_runtime::{Decode, Encode};
 
 use crate::data::Rng;
-use crate::pkt::sim::delta;
 use crate::pkt::sim::full::{Entity, Item, Position, Rotation, Velocity, World};
+use crate::pkt::sim::{delta, quantized};
 
 /// The criterion group of the benchmark (`benches/world.rs`).
 pub const DATASET: &str = "World deltas";
@@ -28,7 +31,8 @@ pub const TICKS: usize = 300;
 pub const CHANGED_PER_TICK: usize = ENTITIES / 10;
 /// Seconds per tick (20 ticks per second).
 const DT: f32 = 0.05;
-/// Entities stay within this distance of the centre on x and z.
+/// Entities stay within this distance of the centre on x and z (the
+/// quantized positions hold ±1024).
 const EDGE: f32 = 1_000.0;
 /// One tick in this many despawns an entity and spawns a new one.
 const RESPAWN_ONE_IN: u64 = 10;
@@ -194,6 +198,7 @@ macro_rules! convert {
 }
 
 convert!(delta);
+convert!(quantized);
 
 /// Hand-written Rust types with the fields of `sim_full.pkt`, for bitcode's
 /// derive (vectors as `[f32; 3]`, as such code usually has them).
@@ -283,11 +288,13 @@ macro_rules! delta {
 }
 
 delta!(delta);
+delta!(quantized);
 
 /// Every tick's world in every variant (index = tick, `0..=TICKS`).
 pub struct Run {
     pub full: Vec<World>,
     pub delta: Vec<delta::World>,
+    pub quantized: Vec<quantized::World>,
     pub mirror: Vec<mirror::World>,
 }
 
@@ -295,10 +302,19 @@ impl Run {
     pub fn new() -> Run {
         let full = simulate();
         let delta = full.iter().map(delta::World::from).collect();
+        let quantized = full
+            .iter()
+            .map(|w| {
+                let q = quantized::World::from(w);
+                let bytes = q.encode_to_vec().expect("positions are within range");
+                quantized::World::decode(&bytes).expect("its own encoding")
+            })
+            .collect();
         let mirror = full.iter().map(mirror::World::from).collect();
         Run {
             full,
             delta,
+            quantized,
             mirror,
         }
     }
@@ -317,6 +333,8 @@ pub struct Sizes {
     pub full: Vec<usize>,
     /// pktc's delta from the previous tick's world.
     pub delta: Vec<usize>,
+    /// pktc's delta of the quantized world from the previous one.
+    pub quantized: Vec<usize>,
     /// bitcode's encoding of the whole world.
     pub bitcode: Vec<usize>,
 }
@@ -348,6 +366,7 @@ impl Sizes {
         Sizes {
             full: run.full[1..].iter().map(|w| w.encoded_len()).collect(),
             delta: deltas(&run.delta).iter().map(Vec::len).collect(),
+            quantized: deltas(&run.quantized).iter().map(Vec::len).collect(),
             bitcode: run.mirror[1..]
                 .iter()
                 .map(|w| buffer.encode(w).len())

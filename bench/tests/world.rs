@@ -37,10 +37,17 @@ fn a_tenth_of_the_world_changes_every_tick() {
         (10..=60).contains(&respawns),
         "{respawns} ticks respawned an entity"
     );
-    // Every variant holds the same world.
+    // Every variant holds the same world; the quantized one within a step.
     for t in [0, TICKS / 2, TICKS] {
         assert_eq!(run.delta[t].encode_to_vec(), run.full[t].encode_to_vec());
         assert_eq!(run.mirror[t].entities.len(), run.full[t].entities.len());
+        for (id, e) in &run.full[t].entities {
+            let q = &run.quantized[t].entities[id];
+            assert!((q.position.x - e.position.x).abs() <= 0.025 + 1e-3);
+            assert!((q.rotation.y - e.rotation.y).abs() <= 0.005 + 1e-4);
+            assert!((q.velocity.z - e.velocity.z).abs() <= 0.0005 + 1e-5);
+            assert_eq!(q.inventory.len(), e.inventory.len());
+        }
     }
 }
 
@@ -66,27 +73,31 @@ fn replays<T: Delta>(worlds: &[T], variant: &str) {
 fn applying_every_delta_rebuilds_every_tick() {
     let run = run();
     replays(&run.delta, "delta");
+    replays(&run.quantized, "delta + quantized");
 }
 
 #[test]
-fn deltas_meet_the_byte_targets() {
+fn delta_and_quantization_meet_the_byte_targets() {
     let s = Sizes::measure(run());
-    for sizes in [&s.full, &s.delta, &s.bitcode] {
+    for sizes in [&s.full, &s.delta, &s.quantized, &s.bitcode] {
         assert_eq!(sizes.len(), TICKS);
     }
-    let (full, delta, bitcode) = (total(&s.full), total(&s.delta), total(&s.bitcode));
+    let (full, quantized, bitcode) = (total(&s.full), total(&s.quantized), total(&s.bitcode));
     eprintln!(
-        "bytes per tick: pktc full {:.0}, delta {:.0}, bitcode {:.0}",
+        "bytes per tick: pktc full {:.0}, delta {:.0}, delta + quantized {:.0}, bitcode {:.0}",
         mean(&s.full),
         mean(&s.delta),
+        mean(&s.quantized),
         mean(&s.bitcode),
     );
     assert!(
-        delta * 8 <= full,
-        "delta sends {delta} bytes, pktc full {full}: less than 8x fewer"
+        quantized * 8 <= full,
+        "delta + quantized sends {quantized} bytes, pktc full {full}: less than 8x fewer"
     );
     assert!(
-        delta < bitcode,
-        "delta sends {delta} bytes, bitcode {bitcode}"
+        quantized < bitcode,
+        "delta + quantized sends {quantized} bytes, bitcode {bitcode}"
     );
+    assert!(total(&s.quantized) < total(&s.delta));
+    assert!(total(&s.delta) < total(&s.bitcode));
 }

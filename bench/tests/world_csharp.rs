@@ -1,8 +1,10 @@
 //! C# and Rust write the same bytes for the whole delta-snapshot run
 //! (docs/benchmarks.md, "Delta snapshots"). Rust writes the world of every
-//! tick; C#, generated from the same schema, decodes each and encodes it
-//! again, and every byte must equal what Rust wrote. (The C# backend does
-//! not generate `@delta`'s methods yet, so C# deltas are not compared.)
+//! tick, whole and quantized; C#, generated from the same schemas, decodes
+//! each and encodes it again, and every byte must equal what Rust wrote.
+//! The same for deltas: C# writes the delta of every tick against the one
+//! before, which must be Rust's, and applies Rust's deltas tick after tick
+//! to one world, which must encode as Rust's world of each tick.
 //!
 //! Needs Mono's `mcs` and `mono`: without them the test fails under
 //! `CI=true` and warns loudly elsewhere.
@@ -15,7 +17,7 @@ use pkt_runtime::Encode;
 use pktc::emit::{generate, GenOptions};
 use pktc::Lang;
 
-const SCHEMAS: [&str; 1] = ["sim_full.pkt"];
+const SCHEMAS: [&str; 3] = ["sim_full.pkt", "sim_quantized.pkt", "sim_delta.pkt"];
 
 /// Reads and writes `u32 length | bytes` records.
 const PROGRAM: &str = r#"using System;
@@ -47,10 +49,36 @@ static class WorldRun
     static int Main(string[] args)
     {
         var dir = args[0];
-        var full = Read(Path.Combine(dir, "full.in"));
         using (var w = new BinaryWriter(File.Create(Path.Combine(dir, "full.out"))))
         {
-            foreach (var bytes in full) Write(w, Sim.Full.World.Decode(bytes).ToArray());
+            foreach (var bytes in Read(Path.Combine(dir, "full.in")))
+                Write(w, Sim.Full.World.Decode(bytes).ToArray());
+        }
+        using (var w = new BinaryWriter(File.Create(Path.Combine(dir, "quantized.out"))))
+        {
+            foreach (var bytes in Read(Path.Combine(dir, "quantized.in")))
+                Write(w, Sim.Quantized.World.Decode(bytes).ToArray());
+        }
+        var worlds = Read(Path.Combine(dir, "worlds.in"));
+        var deltas = Read(Path.Combine(dir, "deltas.in"));
+        using (var w = new BinaryWriter(File.Create(Path.Combine(dir, "deltas.out"))))
+        {
+            var before = Sim.Delta.World.Decode(worlds[0]);
+            for (int t = 1; t < worlds.Count; t++)
+            {
+                var now = Sim.Delta.World.Decode(worlds[t]);
+                Write(w, now.EncodeDelta(before));
+                before = now;
+            }
+        }
+        using (var w = new BinaryWriter(File.Create(Path.Combine(dir, "applied.out"))))
+        {
+            var world = Sim.Delta.World.Decode(worlds[0]);
+            foreach (var delta in deltas)
+            {
+                world.ApplyDelta(delta);
+                Write(w, world.ToArray());
+            }
         }
         return 0;
     }
@@ -150,7 +178,7 @@ fn same_records(variant: &str, csharp: &[Vec<u8>], rust: &[Vec<u8>]) {
 }
 
 #[test]
-fn csharp_encodes_every_tick_to_rusts_bytes() {
+fn csharp_encodes_and_applies_every_tick_as_rust_does() {
     if !tools_available() {
         return;
     }
@@ -167,7 +195,33 @@ fn csharp_encodes_every_tick_to_rusts_bytes() {
         .iter()
         .map(|w| w.encode_to_vec().unwrap())
         .collect();
+    let quantized: Vec<Vec<u8>> = run
+        .quantized
+        .iter()
+        .map(|w| w.encode_to_vec().unwrap())
+        .collect();
     write_records(&dir.join("full.in"), full.iter().map(Vec::as_slice));
+    write_records(
+        &dir.join("quantized.in"),
+        quantized.iter().map(Vec::as_slice),
+    );
+    let worlds: Vec<Vec<u8>> = run
+        .delta
+        .iter()
+        .map(|w| w.encode_to_vec().unwrap())
+        .collect();
+    let deltas: Vec<Vec<u8>> = run
+        .delta
+        .windows(2)
+        .map(|w| {
+            let mut out = Vec::new();
+            w[1].encode_delta(&w[0], &mut out).unwrap();
+            out
+        })
+        .collect();
+    assert!(deltas.len() >= 300, "{} deltas", deltas.len());
+    write_records(&dir.join("worlds.in"), worlds.iter().map(Vec::as_slice));
+    write_records(&dir.join("deltas.in"), deltas.iter().map(Vec::as_slice));
 
     let out = Command::new("mono")
         .arg(&exe)
@@ -181,5 +235,16 @@ fn csharp_encodes_every_tick_to_rusts_bytes() {
         String::from_utf8_lossy(&out.stderr)
     );
     same_records("full", &read_records(&dir.join("full.out")), &full);
+    same_records(
+        "quantized",
+        &read_records(&dir.join("quantized.out")),
+        &quantized,
+    );
+    same_records("delta", &read_records(&dir.join("deltas.out")), &deltas);
+    same_records(
+        "applied",
+        &read_records(&dir.join("applied.out")),
+        &worlds[1..],
+    );
     std::fs::remove_dir_all(&dir).expect("remove work dir");
 }

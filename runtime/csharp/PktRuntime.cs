@@ -42,6 +42,7 @@ namespace Pkt
         DuplicateMapKey,
         BudgetExceeded,
         InvalidQuantized,
+        InvalidDelta,
     }
 
     /// <summary>Malformed or over-limit input. <see cref="Offset"/> is the absolute byte offset.</summary>
@@ -1992,6 +1993,250 @@ namespace Pkt
             object global::System.Collections.IEnumerator.Current { get { return Current; } }
             public void Reset() { index = -1; }
             public void Dispose() { }
+        }
+    }
+
+    /// <summary>
+    /// Where a delta (of a @delta struct or message) is built: a mask of the
+    /// fields that changed, then their changes (docs/wire-format.md,
+    /// "Deltas"). Generated WriteDelta methods write each field's change and
+    /// keep it only when it differs from the baseline's.
+    /// </summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public sealed class PktDeltaWriter
+    {
+        private byte[] buf = new byte[64];
+        private int len;
+
+        public int Length { get { return len; } }
+
+        public byte[] ToArray()
+        {
+            var a = new byte[len];
+            global::System.Array.Copy(buf, a, len);
+            return a;
+        }
+
+        public void AppendTo(global::System.Collections.Generic.List<byte> output)
+        {
+            if (output.Capacity - output.Count < len) output.Capacity = output.Count + len;
+            for (int i = 0; i < len; i++) output.Add(buf[i]);
+        }
+
+        /// <summary>Appends <paramref name="n"/> zero bytes; returns them.</summary>
+        public global::System.Span<byte> Reserve(int n)
+        {
+            if (n > buf.Length - len)
+            {
+                long size = global::System.Math.Max((long)buf.Length * 2, (long)len + n);
+                if (size > int.MaxValue) throw new PktEncodeException("delta larger than 2 GiB");
+                global::System.Array.Resize(ref buf, (int)size);
+            }
+            var s = new global::System.Span<byte>(buf, len, n);
+            s.Clear();
+            len += n;
+            return s;
+        }
+
+        /// <summary>A writer of the next <paramref name="size"/> bytes, for one encoded value.</summary>
+        public PktWriter Writer(long size)
+        {
+            if (size > int.MaxValue) throw new PktEncodeException("value larger than 2 GiB");
+            return new PktWriter(Reserve((int)size));
+        }
+
+        public void Truncate(int at) { len = at; }
+
+        /// <summary>Reserves a u32 count; returns its position for <see cref="EndCount"/>.</summary>
+        public int BeginCount() { Reserve(4); return len - 4; }
+
+        public void EndCount(int at, int count) { PktBytes.PutU32(buf, at, (uint)count); }
+
+        /// <summary>Starts the delta of a struct or message of <paramref name="fields"/> fields: the body length (a message), the count and the longest mask.</summary>
+        public PktDeltaMaskWriter BeginMask(int fields, bool message)
+        {
+            int prefix = -1;
+            if (message) prefix = BeginCount();
+            int count = len;
+            int bytes = (fields + 7) / 8;
+            Reserve(1 + bytes);
+            return new PktDeltaMaskWriter(prefix, count, bytes);
+        }
+
+        /// <summary>Marks field <paramref name="index"/> changed.</summary>
+        public void Set(PktDeltaMaskWriter mask, int index)
+        {
+            buf[mask.Count + 1 + index / 8] |= (byte)(1 << (index % 8));
+        }
+
+        /// <summary>
+        /// Two encodings written back to back, [<paramref name="at"/>, <paramref name="mid"/>)
+        /// the value's and [<paramref name="mid"/>, end) the baseline's: keeps the value's
+        /// and returns true when they differ, else truncates to <paramref name="drop"/>.
+        /// </summary>
+        public bool KeepIfDiffers(int drop, int at, int mid)
+        {
+            var a = new global::System.ReadOnlySpan<byte>(buf, at, mid - at);
+            var b = new global::System.ReadOnlySpan<byte>(buf, mid, len - mid);
+            if (global::System.MemoryExtensions.SequenceEqual(a, b))
+            {
+                len = drop;
+                return false;
+            }
+            len = mid;
+            return true;
+        }
+
+        /// <summary>Keeps what was written from <paramref name="at"/> and marks field <paramref name="index"/> when <paramref name="changed"/>, else removes it.</summary>
+        public void Nested(PktDeltaMaskWriter mask, int index, int at, bool changed)
+        {
+            if (changed) Set(mask, index);
+            else len = at;
+        }
+
+        /// <summary>Trims trailing zero mask bytes, writes the count (and a message's body length); returns whether any field changed.</summary>
+        public bool Finish(PktDeltaMaskWriter mask)
+        {
+            int start = mask.Count + 1;
+            int used = mask.Bytes;
+            while (used > 0 && buf[start + used - 1] == 0) used--;
+            buf[mask.Count] = (byte)used;
+            int unused = mask.Bytes - used;
+            if (unused > 0)
+            {
+                int changes = start + mask.Bytes;
+                global::System.Array.Copy(buf, changes, buf, start + used, len - changes);
+                len -= unused;
+            }
+            if (mask.Prefix >= 0) PktBytes.PutU32(buf, mask.Prefix, (uint)(len - mask.Prefix - 4));
+            return used > 0;
+        }
+    }
+
+    /// <summary>The mask of a delta being written (see <see cref="PktDeltaWriter.BeginMask"/>).</summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public struct PktDeltaMaskWriter
+    {
+        public readonly int Prefix;
+        public readonly int Count;
+        public readonly int Bytes;
+
+        public PktDeltaMaskWriter(int prefix, int count, int bytes)
+        {
+            Prefix = prefix;
+            Count = count;
+            Bytes = bytes;
+        }
+    }
+
+    /// <summary>The mask of a delta being read: where its bytes are in the reader's buffer.</summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public struct PktDeltaMask
+    {
+        private readonly int at;
+        private readonly int n;
+
+        private PktDeltaMask(int at, int n)
+        {
+            this.at = at;
+            this.n = n;
+        }
+
+        /// <summary>The mask of a struct of <paramref name="fields"/> fields: no longer than its fields need, no bit past them.</summary>
+        public static PktDeltaMask ReadStruct(ref PktReader r, int fields)
+        {
+            int at = r.Position;
+            int n = r.ReadU8();
+            if (n > (fields + 7) / 8) throw PktDelta.Invalid(ref r, "mask longer than the struct's fields", at);
+            var mask = ReadBytes(ref r, n);
+            for (int i = fields; i < n * 8; i++)
+            {
+                if (mask.Has(ref r, i)) throw PktDelta.Invalid(ref r, "mask names a field the struct does not have", at + 1 + i / 8);
+            }
+            return mask;
+        }
+
+        /// <summary>The mask of a message: any length (a newer writer may know more fields).</summary>
+        public static PktDeltaMask ReadMessage(ref PktReader r)
+        {
+            int n = r.ReadU8();
+            return ReadBytes(ref r, n);
+        }
+
+        private static PktDeltaMask ReadBytes(ref PktReader r, int n)
+        {
+            int at = r.Position;
+            var bytes = r.ReadSpan(n);
+            if (n > 0 && bytes[n - 1] == 0) throw PktDelta.Invalid(ref r, "mask ends with a zero byte", at + n - 1);
+            return new PktDeltaMask(at, n);
+        }
+
+        /// <summary>Whether field <paramref name="index"/> changed.</summary>
+        public bool Has(ref PktReader r, int index)
+        {
+            return index / 8 < n && (r.Buffer[at + index / 8] & (1 << (index % 8))) != 0;
+        }
+    }
+
+    /// <summary>The changes of one map read from a delta: keys removed, entries added, entries changed (<typeparamref name="C"/> is the value's patch, or the whole new value).</summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public sealed class PktMapPatch<K, V, C>
+    {
+        public readonly global::System.Collections.Generic.List<K> Removed = new global::System.Collections.Generic.List<K>();
+        public readonly global::System.Collections.Generic.List<K> AddedKeys = new global::System.Collections.Generic.List<K>();
+        public readonly global::System.Collections.Generic.List<V> AddedValues = new global::System.Collections.Generic.List<V>();
+        public readonly global::System.Collections.Generic.List<K> ChangedKeys = new global::System.Collections.Generic.List<K>();
+        public readonly global::System.Collections.Generic.List<C> Changes = new global::System.Collections.Generic.List<C>();
+    }
+
+    /// <summary>The checks of map deltas' keys, in the order every language makes them; used by generated code.</summary>
+    [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
+    public static class PktDelta
+    {
+        public static PktDecodeException Invalid(ref PktReader r, string reason, int at)
+        {
+            return r.Error(PktDecodeReason.InvalidDelta, at, "invalid delta: " + reason);
+        }
+
+        private static void Ascending<K>(ref PktReader r, PktKeyOrder<K> order, global::System.Collections.Generic.List<K> section, K key, int at)
+        {
+            if (section.Count > 0 && order.Compare(key, section[section.Count - 1]) <= 0) throw Invalid(ref r, "map delta keys not in ascending order", at);
+        }
+
+        /// <summary>A removed key read at <paramref name="at"/>.</summary>
+        public static void Removed<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapPatch<K, V, C> patch, K key, int at)
+        {
+            Ascending(ref r, order, patch.Removed, key, at);
+            if (baseline == null || !baseline.ContainsKey(key)) throw Invalid(ref r, "removed key not in the baseline", at);
+            patch.Removed.Add(key);
+        }
+
+        /// <summary>An added key read at <paramref name="at"/>, before its value.</summary>
+        public static void Added<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapPatch<K, V, C> patch, K key, int at)
+        {
+            Ascending(ref r, order, patch.AddedKeys, key, at);
+            if (baseline != null && baseline.ContainsKey(key)) throw Invalid(ref r, "added key already in the baseline", at);
+            patch.AddedKeys.Add(key);
+        }
+
+        /// <summary>A changed key read at <paramref name="at"/>, before its change; returns the baseline's value.</summary>
+        public static V Changed<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapPatch<K, V, C> patch, K key, int at)
+        {
+            Ascending(ref r, order, patch.ChangedKeys, key, at);
+            V value;
+            if (baseline == null || !baseline.TryGetValue(key, out value)) throw Invalid(ref r, "changed key not in the baseline", at);
+            if (patch.Removed.BinarySearch(key, order) >= 0) throw Invalid(ref r, "changed key also removed", at);
+            patch.ChangedKeys.Add(key);
+            return value;
+        }
+
+        /// <summary>Removes and adds the patch's entries (the map created if null); the caller applies the changes.</summary>
+        public static PktMap<K, V> Apply<K, V, C>(PktMap<K, V> map, PktKeyOrder<K> order, PktMapPatch<K, V, C> patch)
+        {
+            if (map == null) map = new PktMap<K, V>(order);
+            foreach (var k in patch.Removed) map.Remove(k);
+            for (int i = 0; i < patch.AddedKeys.Count; i++) map.Add(patch.AddedKeys[i], patch.AddedValues[i]);
+            return map;
         }
     }
 

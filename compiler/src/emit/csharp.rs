@@ -8,6 +8,7 @@
 //! documentation for what stays in Rust code.
 
 mod code;
+mod delta;
 mod memory;
 mod unity;
 mod value;
@@ -185,6 +186,7 @@ fn templates() -> &'static Templates {
                 include_str!("../../../templates/csharp/message.hbs"),
             ),
             ("union", include_str!("../../../templates/csharp/union.hbs")),
+            ("delta", include_str!("../../../templates/csharp/delta.hbs")),
             (
                 "var_struct",
                 include_str!("../../../templates/csharp/var_struct.hbs"),
@@ -266,10 +268,14 @@ impl Backend for CSharpBackend {
                 t.render("union", &union_view(gen, id, *tag, variants))
             }
         };
-        match value::part(gen, def) {
-            Some(value) => format!("{}\n\n{value}", codec.trim_end()),
-            None => codec,
+        let mut out = codec;
+        for part in [value::part(gen, def), delta::part(gen, def)]
+            .into_iter()
+            .flatten()
+        {
+            out = format!("{}\n\n{part}", out.trim_end());
         }
+        out
     }
 
     /// The constants class (if the file declares constants) and the types,
@@ -380,6 +386,12 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "PktEquals",
     "PktHash",
     "PktAppend",
+    "EncodeDelta",
+    "ApplyDelta",
+    "WriteDelta",
+    "ReadDelta",
+    "ApplyPatch",
+    "DeltaPatch",
 ];
 
 /// Members every generated class inherits from `System.Object` (and that

@@ -16,6 +16,7 @@
 //! hide one: the backend reserves nothing a schema could spell.
 
 mod code;
+mod delta;
 mod memory;
 
 use std::path::PathBuf;

@@ -33,7 +33,8 @@ export type PktDecodeKind =
   | "VariantLength"
   | "DuplicateMapKey"
   | "BudgetExceeded"
-  | "InvalidQuantized";
+  | "InvalidQuantized"
+  | "InvalidDelta";
 
 /**
  * Why encoding failed: Rust's `EncodeErrorKind` (`BufferTooSmall`,
@@ -1571,4 +1572,395 @@ export class PktFrameReader<T> {
       }
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// Delta snapshots (docs/wire-format.md, "Deltas"): the changes of a `@delta`
+// struct or message against a baseline. Generated `encodeDelta` and
+// `applyDelta` call `encodeDelta` and `applyDelta` below with the type's
+// `PktDeltaCodec`, which describes how each field changes.
+// ---------------------------------------------------------------------------
+
+/** A growing output buffer for deltas, whose length is only known at the end. */
+export class PktDeltaWriter {
+  buf: Uint8Array = new Uint8Array(64);
+  len = 0;
+
+  /** Makes room for `n` more bytes. */
+  ensure(n: number): void {
+    const need = this.len + n;
+    if (need <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < need) size *= 2;
+    const b = new Uint8Array(size);
+    b.set(this.buf.subarray(0, this.len));
+    this.buf = b;
+  }
+
+  /** Appends `n` zero bytes and returns where they start. */
+  reserve(n: number): number {
+    this.ensure(n);
+    const at = this.len;
+    this.buf.fill(0, at, at + n);
+    this.len = at + n;
+    return at;
+  }
+
+  private w: PktWriter | undefined;
+
+  /** A writer at the end, where `n` bytes fit; kept while the buffer is. */
+  writer(n: number): PktWriter {
+    this.ensure(n);
+    let w = this.w;
+    if (w === undefined || w.buf !== this.buf) w = this.w = new PktWriter(this.buf, this.len);
+    w.pos = this.len;
+    w.depth = 0;
+    return w;
+  }
+
+  /** Appends `n` bytes written by `write` (exactly `n`). */
+  append(n: number, value: unknown, write: (w: PktWriter, v: any) => void): void {
+    write(this.writer(n), value);
+    this.len += n;
+  }
+}
+
+/** How one field of a `@delta` type changes. */
+export interface PktDeltaField<T> {
+  /** Appends the change of the field of `v` against `b`; whether it changed (else nothing is appended). */
+  write(dw: PktDeltaWriter, v: T, b: T): boolean;
+  /** Reads the change against `base`'s field (a whole value is read into `scratch`); the patch of the field. */
+  read(r: PktReader, base: T, scratch: T): unknown;
+  /** Applies a patch `read` returned. */
+  apply(target: T, patch: unknown, scratch: T): void;
+}
+
+/** A `@delta` struct or message, for the delta functions. */
+export interface PktDeltaCodec<T> {
+  readonly message: boolean;
+  readonly fields: readonly PktDeltaField<T>[];
+  create(): T;
+}
+
+/** The patch of one `@delta` value: each field's patch (undefined when unchanged) and the whole values read. */
+interface DeltaPatch<T> {
+  parts: unknown[];
+  scratch: T;
+}
+
+/** The encoding of the baseline's side of a comparison. */
+const compareScratch = new PktDeltaWriter();
+
+/**
+ * The delta of `value` against `baseline`. `check` checks the nesting and
+ * size of `value` as `encode` does first; writing the delta checks the
+ * rest (`@max` limits, array lengths, map keys), since it writes every part
+ * of `value` at least once: to send it or to compare it with the baseline's.
+ */
+export function encodeDelta<T>(codec: PktDeltaCodec<T>, value: T, baseline: T, check: (v: T) => unknown): Uint8Array {
+  check(value);
+  const dw = new PktDeltaWriter();
+  writeDelta(codec, dw, value, baseline);
+  return dw.buf.slice(0, dw.len);
+}
+
+/** Appends the delta of `v` against `b`; whether anything changed. */
+export function writeDelta<T>(codec: PktDeltaCodec<T>, dw: PktDeltaWriter, v: T, b: T): boolean {
+  const prefix = codec.message ? dw.reserve(4) : -1;
+  const fields = codec.fields;
+  const bytes = (fields.length + 7) >>> 3;
+  const count = dw.reserve(1 + bytes);
+  for (let i = 0; i < fields.length; i++) {
+    if ((fields[i] as PktDeltaField<T>).write(dw, v, b)) {
+      dw.buf[count + 1 + (i >>> 3)] |= 1 << (i & 7);
+    }
+  }
+  const buf = dw.buf;
+  const mask = count + 1;
+  let used = bytes;
+  while (used > 0 && buf[mask + used - 1] === 0) used--;
+  buf[count] = used;
+  const unused = bytes - used;
+  if (unused > 0) {
+    buf.copyWithin(mask + used, mask + bytes, dw.len);
+    dw.len -= unused;
+  }
+  if (prefix >= 0) {
+    const len = dw.len - prefix - 4;
+    if (len > 0xffffffff) {
+      throw new PktError("TooLarge", -1, `a delta body of ${len} bytes is more than a u32 can frame`, "", false);
+    }
+    putU32(buf, prefix, len);
+  }
+  return used > 0;
+}
+
+/** Applies the delta `bytes` to `target`, its baseline; on error `target` is unchanged. */
+export function applyDelta<T>(codec: PktDeltaCodec<T>, target: T, bytes: Uint8Array, limits?: PktLimits): void {
+  const r = new PktReader(bytes, limits);
+  const patch = readPatch(codec, r, target);
+  r.expectEnd();
+  applyPatch(codec, target, patch);
+}
+
+function invalidDelta(r: PktReader, reason: string, at: number): PktError {
+  return r.error("InvalidDelta", at, `invalid delta: ${reason}`);
+}
+
+/** Reads a delta of which `base` is the baseline, reading nothing of it but what the delta names. */
+export function readPatch<T>(codec: PktDeltaCodec<T>, r: PktReader, base: T): DeltaPatch<T> {
+  const fields = codec.fields;
+  let outer = 0;
+  if (codec.message) outer = r.enterFrame();
+  const at = r.pos;
+  const n = r.readU8();
+  if (!codec.message && n > (fields.length + 7) >>> 3) {
+    throw invalidDelta(r, "mask longer than the struct's fields", at);
+  }
+  const start = r.claim(n);
+  const buf = r.buf;
+  if (n > 0 && buf[start + n - 1] === 0) throw invalidDelta(r, "mask ends with a zero byte", start + n - 1);
+  const has = (i: number): boolean => i >>> 3 < n && ((buf[start + (i >>> 3)] as number) & (1 << (i & 7))) !== 0;
+  if (!codec.message) {
+    for (let i = fields.length; i < n * 8; i++) {
+      if (has(i)) throw invalidDelta(r, "mask names a field the struct does not have", start + (i >>> 3));
+    }
+  }
+  const scratch = codec.create();
+  const parts: unknown[] = new Array(fields.length);
+  for (let i = 0; i < fields.length; i++) {
+    if (has(i)) parts[i] = (fields[i] as PktDeltaField<T>).read(r, base, scratch);
+  }
+  if (codec.message) r.leaveMessage(outer);
+  return { parts, scratch };
+}
+
+/** Applies a patch `readPatch` read from the same baseline; cannot fail. */
+export function applyPatch<T>(codec: PktDeltaCodec<T>, target: T, patch: DeltaPatch<T>): void {
+  const fields = codec.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const p = patch.parts[i];
+    if (p !== undefined) (fields[i] as PktDeltaField<T>).apply(target, p, patch.scratch);
+  }
+}
+
+/** Whether the encodings `write` writes of `a` (`n` bytes, at `dw`'s end) and `b` differ. */
+function encodingsDiffer(
+  dw: PktDeltaWriter,
+  n: number,
+  b: unknown,
+  size: (v: any) => number,
+  write: (w: PktWriter, v: any) => void,
+): boolean {
+  if (size(b) !== n) return true;
+  const s = compareScratch;
+  s.len = 0;
+  s.append(n, b, write);
+  const x = dw.buf;
+  const y = s.buf;
+  const at = dw.len;
+  for (let i = 0; i < n; i++) if (x[at + i] !== y[i]) return true;
+  return false;
+}
+
+/**
+ * A field sent whole when its encoding changed: `size` and `write` encode
+ * the field of a value, `read` reads it into the field of a scratch value,
+ * `set` moves it from there into a target. `same`, for scalars and
+ * strings, tells without encoding them that the field of two values encodes
+ * alike (when it says no, the encodings are compared).
+ */
+export function wholeField<T>(
+  size: (v: T) => number,
+  write: (w: PktWriter, v: T) => void,
+  read: (r: PktReader, v: T) => void,
+  set: (target: T, from: T) => void,
+  same?: (v: T, b: T) => boolean,
+): PktDeltaField<T> {
+  return {
+    write(dw, v, b) {
+      if (same !== undefined && same(v, b)) return false;
+      const n = size(v);
+      write(dw.writer(n), v);
+      if (!encodingsDiffer(dw, n, b, size, write)) return false;
+      dw.len += n;
+      return true;
+    },
+    read(r, _base, scratch) {
+      read(r, scratch);
+      return true;
+    },
+    apply(target, _patch, scratch) {
+      set(target, scratch);
+    },
+  };
+}
+
+/** A field whose type is `@delta`: its own delta. `get` is the field of a value. */
+export function nestedField<T, F>(codec: () => PktDeltaCodec<F>, get: (v: T) => F): PktDeltaField<T> {
+  return {
+    write(dw, v, b) {
+      const at = dw.len;
+      if (writeDelta(codec(), dw, get(v), get(b))) return true;
+      dw.len = at;
+      return false;
+    },
+    read(r, base) {
+      return readPatch(codec(), r, get(base));
+    },
+    apply(target, patch) {
+      applyPatch(codec(), get(target), patch as DeltaPatch<F>);
+    },
+  };
+}
+
+/** How the keys and values of a map field are read, written and compared. */
+export interface PktDeltaMap<K, V> {
+  order: PktKeyOrder<K>;
+  field: string;
+  keySize(k: K): number;
+  writeKey(w: PktWriter, k: K): void;
+  readKey(r: PktReader): K;
+  keyMin: number;
+  keyMemory: number;
+  valueSize(v: V): number;
+  writeValue(w: PktWriter, v: V): void;
+  readValue(r: PktReader): V;
+  valueMin: number;
+  valueMemory: number;
+  /** The values' codec when they are `@delta` types (their changes are deltas), else undefined. */
+  nested?: () => PktDeltaCodec<V>;
+}
+
+interface MapPatch<K, V> {
+  removed: K[];
+  added: [K, V][];
+  changed: [K, unknown][];
+}
+
+/** A map field: removed keys, added entries and changed entries. `get` is the map of a value. */
+export function mapField<T, K, V>(get: (v: T) => Map<K, V>, describe: () => PktDeltaMap<K, V>): PktDeltaField<T> {
+  // Described on first use: the description names types declared later.
+  let described: PktDeltaMap<K, V> | undefined;
+  const desc = (): PktDeltaMap<K, V> => (described ??= describe());
+  const key = (dw: PktDeltaWriter, k: K): void => {
+    const m = desc();
+    dw.append(m.keySize(k), k, m.writeKey);
+  };
+  return {
+    write(dw, v, b) {
+      const m = desc();
+      const cur = get(v);
+      const base = get(b);
+      const at = dw.len;
+      let n = 0;
+      let count = dw.reserve(4);
+      for (const k of sortedKeys(base, m.order, m.field)) {
+        if (!cur.has(k)) {
+          key(dw, k);
+          n++;
+        }
+      }
+      putU32(dw.buf, count, n);
+      let any = n > 0;
+      n = 0;
+      count = dw.reserve(4);
+      for (const k of sortedKeys(cur, m.order, m.field)) {
+        if (!base.has(k)) {
+          key(dw, k);
+          const x = cur.get(k) as V;
+          dw.append(m.valueSize(x), x, m.writeValue);
+          n++;
+        }
+      }
+      putU32(dw.buf, count, n);
+      any ||= n > 0;
+      n = 0;
+      count = dw.reserve(4);
+      const nested = m.nested;
+      for (const k of sortedKeys(cur, m.order, m.field)) {
+        if (!base.has(k)) continue;
+        const x = cur.get(k) as V;
+        const y = base.get(k) as V;
+        const start = dw.len;
+        key(dw, k);
+        let changed: boolean;
+        if (nested !== undefined) {
+          changed = writeDelta(nested(), dw, x, y);
+        } else {
+          const size = m.valueSize(x);
+          m.writeValue(dw.writer(size), x);
+          changed = encodingsDiffer(dw, size, y, m.valueSize, m.writeValue);
+          if (changed) dw.len += size;
+        }
+        if (changed) n++;
+        else dw.len = start;
+      }
+      putU32(dw.buf, count, n);
+      if (any || n > 0) return true;
+      dw.len = at;
+      return false;
+    },
+    read(r, b) {
+      const m = desc();
+      const base = get(b);
+      const ascending = (prev: K | undefined, k: K, first: boolean, at: number): void => {
+        if (!first && m.order(k, prev as K) <= 0) throw invalidDelta(r, "map delta keys not in ascending order", at);
+      };
+      let n = r.readCount(m.keyMin, m.keyMemory, m.field);
+      const removed: K[] = [];
+      for (let i = 0; i < n; i++) {
+        const at = r.pos;
+        const k = m.readKey(r);
+        ascending(removed[i - 1], k, i === 0, at);
+        if (!base.has(k)) throw invalidDelta(r, "removed key not in the baseline", at);
+        removed.push(k);
+      }
+      n = r.readMapCount(m.keyMin + m.valueMin, m.keyMemory + m.valueMemory, m.field);
+      const added: [K, V][] = [];
+      for (let i = 0; i < n; i++) {
+        const at = r.pos;
+        const k = m.readKey(r);
+        ascending(i > 0 ? (added[i - 1] as [K, V])[0] : undefined, k, i === 0, at);
+        if (base.has(k)) throw invalidDelta(r, "added key already in the baseline", at);
+        added.push([k, m.readValue(r)]);
+      }
+      const nested = m.nested;
+      const changeMin = nested === undefined ? m.valueMin : nested().message ? 4 : 1;
+      n = r.readCount(m.keyMin + changeMin, m.keyMemory + m.valueMemory, m.field);
+      const changed: [K, unknown][] = [];
+      let gone = 0;
+      for (let i = 0; i < n; i++) {
+        const at = r.pos;
+        const k = m.readKey(r);
+        ascending(i > 0 ? (changed[i - 1] as [K, unknown])[0] : undefined, k, i === 0, at);
+        if (!base.has(k)) throw invalidDelta(r, "changed key not in the baseline", at);
+        // Both lists ascend: walk the removed keys alongside.
+        while (gone < removed.length && m.order(removed[gone] as K, k) < 0) gone++;
+        if (gone < removed.length && m.order(removed[gone] as K, k) === 0) {
+          throw invalidDelta(r, "changed key also removed", at);
+        }
+        const c = nested === undefined ? m.readValue(r) : readPatch(nested(), r, base.get(k) as V);
+        changed.push([k, c]);
+      }
+      const patch: MapPatch<K, V> = { removed, added, changed };
+      return patch;
+    },
+    apply(target, p) {
+      const map = get(target);
+      const patch = p as MapPatch<K, V>;
+      for (const k of patch.removed) map.delete(k);
+      const nested = desc().nested;
+      for (const [k, c] of patch.changed) {
+        if (nested !== undefined) applyPatch(nested(), map.get(k) as V, c as DeltaPatch<V>);
+        else map.set(k, c as V);
+      }
+      for (const [k, x] of patch.added) map.set(k, x);
+    },
+  };
+}
+
+/** The delta description of a generated `@delta` type (its `$delta`). */
+export function deltaCodec<T>(message: boolean, create: () => T, fields: PktDeltaField<T>[]): PktDeltaCodec<T> {
+  return { message, create, fields };
 }

@@ -653,7 +653,7 @@ impl Gen<'_> {
         self.ir.layout(ty).fixed_size()
     }
 
-    fn min_size(&self, ty: &Type) -> u32 {
+    pub(super) fn min_size(&self, ty: &Type) -> u32 {
         self.ir.layout(ty).min_size()
     }
 
@@ -775,7 +775,7 @@ impl Gen<'_> {
     }
 
     /// The wire-order comparer for a map key type.
-    fn key_order(&self, k: &Type) -> String {
+    pub(super) fn key_order(&self, k: &Type) -> String {
         match k {
             Type::Prim(p) => format!("global::Pkt.PktKeyOrders.{}", prim_method(*p)),
             Type::String => "global::Pkt.PktKeyOrders.String".to_string(),

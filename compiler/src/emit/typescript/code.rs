@@ -28,19 +28,19 @@ pub(super) struct Code {
 }
 
 impl Code {
-    fn line(&mut self, s: impl AsRef<str>) {
+    pub(super) fn line(&mut self, s: impl AsRef<str>) {
         self.lines
             .push(format!("{}{}", "    ".repeat(self.depth), s.as_ref()));
     }
 
     /// A line that opens a block (`if (x) {`).
-    fn open(&mut self, s: impl AsRef<str>) {
+    pub(super) fn open(&mut self, s: impl AsRef<str>) {
         self.line(s);
         self.depth += 1;
     }
 
     /// A line that closes a block (`}`, `} else {`, which opens another).
-    fn close(&mut self, s: impl AsRef<str>) {
+    pub(super) fn close(&mut self, s: impl AsRef<str>) {
         self.depth -= 1;
         self.line(s);
     }
@@ -50,7 +50,7 @@ impl Code {
         self.depth += 1;
     }
 
-    fn finish(self) -> Vec<String> {
+    pub(super) fn finish(self) -> Vec<String> {
         self.lines
     }
 }
@@ -67,16 +67,16 @@ pub(crate) struct Gen<'ir> {
 }
 
 /// Where a read happens.
-struct ReadCx<'a> {
+pub(super) struct ReadCx<'a> {
     /// String literal naming the innermost field or variant (`Type.field`),
     /// for budget errors.
-    field: &'a str,
+    pub(super) field: &'a str,
     /// The part as `@max` errors name it (`Type.field[]`).
-    place: String,
+    pub(super) place: String,
     /// Expression: whether the value read into still holds its defaults.
-    fresh: &'a str,
+    pub(super) fresh: &'a str,
     /// Model bytes charged when a boxed (cyclic) value is present.
-    boxed: Option<String>,
+    pub(super) boxed: Option<String>,
 }
 
 impl ReadCx<'_> {
@@ -110,7 +110,7 @@ impl<'ir> Gen<'ir> {
     }
 
     /// A declared type as this file names it.
-    fn name(&self, id: TypeId) -> String {
+    pub(super) fn name(&self, id: TypeId) -> String {
         let def = self.ir.ty(id);
         if def.file == self.file {
             type_ident(def)
@@ -123,13 +123,13 @@ impl<'ir> Gen<'ir> {
         }
     }
 
-    fn field_ident(&self, name: &str) -> String {
+    pub(super) fn field_ident(&self, name: &str) -> String {
         names::ident(Lang::TypeScript, NameKind::Field, name)
     }
 
     /// `v.name`, or `v["name"]` for a name that is not an identifier
     /// (never: fields are `lowerCamel`), kept simple.
-    fn access(&self, base: &str, f: &Field) -> String {
+    pub(super) fn access(&self, base: &str, f: &Field) -> String {
         format!("{base}.{}", self.field_ident(&f.name))
     }
 
@@ -172,12 +172,12 @@ impl<'ir> Gen<'ir> {
     }
 
     /// A value's model where it is charged.
-    fn memory_expr(&self, ty: &Type) -> String {
+    pub(super) fn memory_expr(&self, ty: &Type) -> String {
         let name = |t: TypeId| self.name(t);
         memory::inline(self.ir, &name, ty, false, Within::Charge).to_string()
     }
 
-    fn boxed_memory(&self, ty: &Type) -> String {
+    pub(super) fn boxed_memory(&self, ty: &Type) -> String {
         let inner = match ty {
             Type::Optional(t) => t,
             t => t,
@@ -258,7 +258,7 @@ impl<'ir> Gen<'ir> {
 
     /// The constant part of the encoded size of `expr`; statements adding
     /// the variable part to `n` go to `code`.
-    fn size(&self, code: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
+    pub(super) fn size(&self, code: &mut Code, ty: &Type, expr: &str, d: usize) -> u64 {
         match ty {
             Type::Prim(_) => u64::from(self.ir.layout(ty).min_size()),
             Type::String => {
@@ -378,7 +378,7 @@ impl<'ir> Gen<'ir> {
         }
     }
 
-    fn write(
+    pub(super) fn write(
         &self,
         code: &mut Code,
         ty: &Type,
@@ -515,7 +515,15 @@ impl<'ir> Gen<'ir> {
 
     /// Reads a value of `ty` into the place `lv`; with `into`, `lv` holds
     /// a value of the type whose parts may be reused.
-    fn read(&self, code: &mut Code, ty: &Type, lv: &str, into: bool, cx: &ReadCx, d: usize) {
+    pub(super) fn read(
+        &self,
+        code: &mut Code,
+        ty: &Type,
+        lv: &str,
+        into: bool,
+        cx: &ReadCx,
+        d: usize,
+    ) {
         if let (Some(m), false) = (&cx.boxed, matches!(ty, Type::Optional(_))) {
             code.line(format!("r.charge({m}, r.pos, {});", cx.field));
         }
@@ -828,6 +836,7 @@ impl<'ir> Gen<'ir> {
             RecordKind::Struct {
                 fixed: fixed.is_some(),
             },
+            self.delta_view(id, fields),
             size,
             parts,
             write,
@@ -989,6 +998,7 @@ impl<'ir> Gen<'ir> {
             def,
             fields,
             RecordKind::Message { preserve_unknown },
+            self.delta_view(id, fields),
             size,
             parts,
             write,
@@ -1003,6 +1013,7 @@ impl<'ir> Gen<'ir> {
         def: &TypeDef,
         fields: &[Field],
         kind: RecordKind,
+        delta: Option<super::delta::DeltaView>,
         size: Code,
         parts: Vec<(u64, String)>,
         write: Code,
@@ -1064,6 +1075,7 @@ impl<'ir> Gen<'ir> {
             into_args: if fixed { "" } else { ", false" }.to_string(),
             read: fresh_lines,
             read_into: read_lines,
+            delta: delta.into_iter().collect(),
         }
     }
 
@@ -1127,7 +1139,7 @@ enum RecordKind {
 }
 
 /// Whether `word` occurs in `lines` as an identifier of its own.
-fn uses(lines: &[String], word: &str) -> bool {
+pub(super) fn uses(lines: &[String], word: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
     lines.iter().any(|l| {
         l.match_indices(word).any(|(at, _)| {
@@ -1148,7 +1160,7 @@ fn only_assignment<'a>(lines: &'a [String], target: &str) -> Option<&'a str> {
 }
 
 /// A parameter's name: `_name` where the body does not use it.
-fn param(name: &str, lines: &[String]) -> String {
+pub(super) fn param(name: &str, lines: &[String]) -> String {
     if uses(lines, name) {
         name.to_string()
     } else {
@@ -1190,7 +1202,7 @@ fn int_elements(e: &Elem) -> Option<&'static str> {
 }
 
 /// The runtime's key order for map keys of type `ty`.
-fn key_order(ir: &Ir, ty: &Type) -> &'static str {
+pub(super) fn key_order(ir: &Ir, ty: &Type) -> &'static str {
     let prim = match ty {
         Type::Prim(p) => *p,
         Type::Named(r) => match &ir.ty(r.id).kind {
@@ -1209,7 +1221,12 @@ fn key_order(ir: &Ir, ty: &Type) -> &'static str {
 
 /// The write statement and the read expression of a quantized float field
 /// (`@quantize`), with its quantization as literals.
-fn quantized(f: &Field, q: &crate::ir::Quantize, lv: &str, field: &str) -> (String, String) {
+pub(super) fn quantized(
+    f: &Field,
+    q: &crate::ir::Quantize,
+    lv: &str,
+    field: &str,
+) -> (String, String) {
     let f32 = f.ty == Type::Prim(Prim::F32);
     let (min, max, step, steps) = (
         format!("{:?}", q.min),
@@ -1324,6 +1341,8 @@ pub(crate) struct RecordView {
     /// `read`: the fields into locals, then one object literal.
     read: Vec<String>,
     read_into: Vec<String>,
+    /// `@delta` (one element, else none): how each field changes.
+    delta: Vec<super::delta::DeltaView>,
 }
 
 #[derive(Serialize)]
