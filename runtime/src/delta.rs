@@ -246,11 +246,13 @@ impl MaskWriter {
             .rposition(|&b| b != 0)
             .map_or(0, |i| i + 1);
         out[self.count] = used as u8;
-        let unused = self.bytes - used;
-        if unused > 0 {
+        if used == 0 {
+            // Nothing changed, so nothing follows the mask.
+            out.truncate(mask);
+        } else if used < self.bytes {
             let changes = mask + self.bytes;
             out.copy_within(changes.., mask + used);
-            out.truncate(out.len() - unused);
+            out.truncate(out.len() - (self.bytes - used));
         }
         if let Some(prefix) = self.prefix {
             let len = crate::writer::frameable(out.len() - prefix - 4)?;
@@ -330,50 +332,89 @@ pub struct MapPatch<K, V, C> {
 /// Appends the map delta of `cur` against `base` and returns whether
 /// anything changed. `change` appends the change of a value present in
 /// both (after its key) and returns whether it changed.
+///
+/// One merged walk of the two sorted maps finds every section: it writes
+/// the changed entries straight after the three counts and only counts the
+/// removed and added keys. Most ticks of a game world remove and add
+/// nothing; when they do, those two sections are written after the changed
+/// ones by walking the keys again and rotated into place before them.
 pub fn write_map<K: Encode + Ord, V: Encode>(
     cur: &BTreeMap<K, V>,
     base: &BTreeMap<K, V>,
     out: &mut Vec<u8>,
     mut change: impl FnMut(&V, &V, &mut Vec<u8>) -> Result<bool, EncodeError>,
 ) -> Result<bool, EncodeError> {
-    let mut any = false;
-    let count = begin_count(out);
-    let mut n = 0u32;
-    for k in base.keys().filter(|k| !cur.contains_key(k)) {
-        k.encode_into_unchecked(out);
-        n += 1;
-    }
-    end_count(out, count, n);
-    any |= n > 0;
-    let count = begin_count(out);
-    let mut n = 0u32;
-    for (k, v) in cur.iter().filter(|(k, _)| !base.contains_key(k)) {
-        k.encode_into_unchecked(out);
-        v.encode_into_unchecked(out);
-        n += 1;
-    }
-    end_count(out, count, n);
-    any |= n > 0;
-    let count = begin_count(out);
-    let mut n = 0u32;
-    for (k, v) in cur {
-        if let Some(b) = base.get(k) {
-            let at = out.len();
-            k.encode_into_unchecked(out);
-            if change(v, b, out)? {
-                n += 1;
-            } else {
-                out.truncate(at);
+    use core::cmp::Ordering;
+    let start = out.len();
+    out.extend_from_slice(&[0; 12]);
+    let (mut removed, mut added, mut changed) = (0usize, 0usize, 0u32);
+    let (mut cs, mut bs) = (cur.iter(), base.iter());
+    let (mut c, mut b) = (cs.next(), bs.next());
+    loop {
+        match (c, b) {
+            (Some((kc, vc)), Some((kb, vb))) => match kc.cmp(kb) {
+                Ordering::Less => {
+                    added += 1;
+                    c = cs.next();
+                }
+                Ordering::Greater => {
+                    removed += 1;
+                    b = bs.next();
+                }
+                Ordering::Equal => {
+                    let at = out.len();
+                    kc.encode_into_unchecked(out);
+                    if change(vc, vb, out)? {
+                        changed += 1;
+                    } else {
+                        out.truncate(at);
+                    }
+                    c = cs.next();
+                    b = bs.next();
+                }
+            },
+            (Some(_), None) => {
+                added += 1 + cs.len();
+                break;
             }
+            (None, Some(_)) => {
+                removed += 1 + bs.len();
+                break;
+            }
+            (None, None) => break,
         }
     }
-    end_count(out, count, n);
-    Ok(any || n > 0)
+    end_count(out, start + 8, changed);
+    if removed + added > 0 {
+        // [removed][added][changed…] + [removed keys][added][added entries]
+        // becomes [removed][removed keys][added][added entries][changed…].
+        let tail = out.len();
+        for (k, _) in only_in(base, cur) {
+            k.encode_into_unchecked(out);
+        }
+        out.extend_from_slice(&(added as u32).to_le_bytes());
+        for (k, v) in only_in(cur, base) {
+            k.encode_into_unchecked(out);
+            v.encode_into_unchecked(out);
+        }
+        let moved = out.len() - tail;
+        out[start + 8..].rotate_right(moved);
+        out.drain(start + 4..start + 8);
+        end_count(out, start, removed as u32);
+    }
+    Ok(removed + added > 0 || changed > 0)
 }
 
-fn begin_count(out: &mut Vec<u8>) -> usize {
-    out.extend_from_slice(&[0; 4]);
-    out.len() - 4
+/// The entries of `a` whose keys `b` lacks, in order, by a merged walk.
+fn only_in<'a, K: Ord, V>(
+    a: &'a BTreeMap<K, V>,
+    b: &'a BTreeMap<K, V>,
+) -> impl Iterator<Item = (&'a K, &'a V)> {
+    let mut bs = b.keys().peekable();
+    a.iter().filter(move |(k, _)| {
+        while bs.next_if(|kb| kb < k).is_some() {}
+        bs.peek() != Some(k)
+    })
 }
 
 fn end_count(out: &mut [u8], at: usize, n: u32) {
@@ -685,6 +726,32 @@ mod tests {
         )))
         .unwrap());
         assert_eq!(w, [0; 12]);
+    }
+
+    #[test]
+    fn map_deltas_walk_past_the_end_of_either_map() {
+        let whole = |v: &u8, b: &u8, out: &mut Vec<u8>| Ok(whole_change(v != b, v, out));
+        let base: BTreeMap<u32, u8> = [(3, 3), (4, 4), (9, 9)].into();
+        let cur: BTreeMap<u32, u8> = [(1, 1), (4, 5), (7, 7)].into();
+        let mut out = vec![0xee];
+        assert!(write_map(&cur, &base, &mut out, whole).unwrap());
+        #[rustfmt::skip]
+        let expected = [
+            0xee,
+            2, 0, 0, 0, 3, 0, 0, 0, 9, 0, 0, 0, // removed 3, 9
+            2, 0, 0, 0, 1, 0, 0, 0, 1, 7, 0, 0, 0, 7, // added 1=1, 7=7
+            1, 0, 0, 0, 4, 0, 0, 0, 5, // changed 4=5
+        ];
+        assert_eq!(out, expected);
+        let mut out = Vec::new();
+        let empty = BTreeMap::new();
+        assert!(write_map(&empty, &base, &mut out, whole).unwrap());
+        assert_eq!(&out[..8], [3, 0, 0, 0, 3, 0, 0, 0]);
+        assert_eq!(&out[16..], [0; 8]);
+        let mut out = Vec::new();
+        assert!(write_map(&base, &empty, &mut out, whole).unwrap());
+        assert_eq!(&out[..8], [0, 0, 0, 0, 3, 0, 0, 0]);
+        assert_eq!(&out[23..], [0; 4]);
     }
 
     #[test]
