@@ -70,7 +70,7 @@ pub fn section(sizes: &Sizes, time: impl Fn(&str, &str) -> Option<f64>) -> Optio
             "delta sends fewer bytes per tick than bitcode's full encode ({d:.0} against {bit:.0})"
         ),
     );
-    for way in ["pktc delta"] {
+    for way in ["pktc delta", "pktc delta + quantized"] {
         let Some(t) = per_tick(way, "encode") else {
             continue;
         };
