@@ -164,6 +164,10 @@ impl MaskWriter {
         step: f64,
         steps: u64,
     ) {
+        // Equal bits quantize alike: most fields of a tick did not change.
+        if value.to_bits() == baseline.to_bits() {
+            return;
+        }
         let q = crate::quantize::Quantize::new(min, max, step, steps);
         let stored = q.quantize(value);
         if stored != q.quantize(baseline) {

@@ -1672,7 +1672,8 @@ export function writeDelta<T>(codec: PktDeltaCodec<T>, dw: PktDeltaWriter, v: T,
   const count = dw.reserve(1 + bytes);
   for (let i = 0; i < fields.length; i++) {
     if ((fields[i] as PktDeltaField<T>).write(dw, v, b)) {
-      dw.buf[count + 1 + (i >>> 3)] |= 1 << (i & 7);
+      const at = count + 1 + (i >>> 3);
+      dw.buf[at] = (dw.buf[at] as number) | (1 << (i & 7));
     }
   }
   const buf = dw.buf;
