@@ -594,44 +594,15 @@ impl<'ir> Gen<'ir> {
                     self.ir.layout(&e.ty).min_size(),
                     self.memory_expr(&e.ty)
                 ));
-                if into {
-                    code.line(format!("const {l} = {lv};"));
-                    code.line(format!("if ({l}.length > {c}) {l}.length = {c};"));
-                } else {
-                    code.line(format!(
-                        "const {l}: {} = $pkt.newList({c});",
-                        self.ts_type(ty)
-                    ));
-                }
-                code.open(format!("for (let {i} = 0; {i} < {c}; {i}++) {{"));
-                self.read_elem(code, e, &l, &i, into, &nested, d);
-                code.close("}");
-                if !into {
-                    code.line(format!("{lv} = {l};"));
-                }
-                code.close("}");
+                self.read_sequence(code, ty, e, lv, (&l, &i, &c), into, &nested, d);
             }
             Type::Array(e, n) => {
                 let (l, i) = (format!("a{d}"), format!("i{d}"));
                 let fresh = if into { cx.fresh } else { "false" };
                 let nested = cx.part(fresh, "[]");
                 code.open("{");
-                if into {
-                    code.line(format!("const {l} = {lv};"));
-                    code.line(format!("if ({l}.length > {n}) {l}.length = {n};"));
-                } else {
-                    code.line(format!(
-                        "const {l}: {} = $pkt.newList({n});",
-                        self.ts_type(ty)
-                    ));
-                }
-                code.open(format!("for (let {i} = 0; {i} < {n}; {i}++) {{"));
-                self.read_elem(code, e, &l, &i, into, &nested, d);
-                code.close("}");
-                if !into {
-                    code.line(format!("{lv} = {l};"));
-                }
-                code.close("}");
+                let n = n.to_string();
+                self.read_sequence(code, ty, e, lv, (&l, &i, &n), into, &nested, d);
             }
             Type::Map(k, v) => {
                 let (c, m, i, at, kx, vx) = (
@@ -685,6 +656,39 @@ impl<'ir> Gen<'ir> {
                 }
             }
         }
+    }
+
+    /// The rest of a list's or array's read, inside its block, once its
+    /// element count `n` (an expression) is known: the array (the target's,
+    /// cut to `n`, or a new one), each element, and the block's end.
+    #[allow(clippy::too_many_arguments)]
+    fn read_sequence(
+        &self,
+        code: &mut Code,
+        ty: &Type,
+        e: &Elem,
+        lv: &str,
+        (l, i, n): (&str, &str, &str),
+        into: bool,
+        cx: &ReadCx,
+        d: usize,
+    ) {
+        if into {
+            code.line(format!("const {l} = {lv};"));
+            code.line(format!("if ({l}.length > {n}) {l}.length = {n};"));
+        } else {
+            code.line(format!(
+                "const {l}: {} = $pkt.newList({n});",
+                self.ts_type(ty)
+            ));
+        }
+        code.open(format!("for (let {i} = 0; {i} < {n}; {i}++) {{"));
+        self.read_elem(code, e, l, i, into, cx, d);
+        code.close("}");
+        if !into {
+            code.line(format!("{lv} = {l};"));
+        }
+        code.close("}");
     }
 
     /// One element `l[i]` of a list or array being read: decoded into the
