@@ -1754,6 +1754,17 @@ namespace Pkt
     }
 
     /// <summary>
+    /// Entries a PktMap moved within or between its arrays, on this thread:
+    /// what a test counts to show that applying a delta is linear in the map
+    /// and the delta (docs/security.md).
+    /// </summary>
+    internal static class PktMapMoves
+    {
+        [global::System.ThreadStatic]
+        internal static long Count;
+    }
+
+    /// <summary>
     /// A map kept sorted in wire order (parallel sorted arrays), so encoding needs
     /// no sort and equal maps encode to equal bytes. Keys are the same when they
     /// encode to the same bytes: strings differing only in lone surrogates
@@ -1856,6 +1867,7 @@ namespace Pkt
             {
                 global::System.Array.Copy(keys, i + 1, keys, i, count - i);
                 global::System.Array.Copy(values, i + 1, values, i, count - i);
+                PktMapMoves.Count += count - i;
             }
             keys[count] = default(K);
             values[count] = default(V);
@@ -1944,6 +1956,7 @@ namespace Pkt
                 var nv = new V[cap];
                 global::System.Array.Copy(keys, nk, count);
                 global::System.Array.Copy(values, nv, count);
+                PktMapMoves.Count += count;
                 keys = nk;
                 values = nv;
             }
@@ -1951,10 +1964,136 @@ namespace Pkt
             {
                 global::System.Array.Copy(keys, i, keys, i + 1, count - i);
                 global::System.Array.Copy(values, i, values, i + 1, count - i);
+                PktMapMoves.Count += count - i;
             }
             keys[i] = key;
             values[i] = value;
             count++;
+        }
+
+        /// <summary>
+        /// Applies the sections of a map delta (PktDelta.Apply): removes the
+        /// <paramref name="removed"/> keys and replaces the values of the
+        /// <paramref name="changed"/> ones in one forward pass, then merges
+        /// the <paramref name="added"/> entries in from the back. Each section
+        /// is in ascending key order; removed and changed keys are present,
+        /// added ones are not (the reader checked). Each key is found by a
+        /// galloping search from the previous one, and each entry moves at
+        /// most once a pass: O(n + k) moves and O(k log n) comparisons for k
+        /// keys in the delta, no move at all when nothing is removed or added.
+        /// </summary>
+        internal void ApplySections<C>(K[] removed, PktMapEntry<K, V>[] added, PktMapEntry<K, C>[] changed, PktDeltaChange<V, C> change)
+        {
+            if (unsorted) EndDecoded();
+            int nr = removed == null ? 0 : removed.Length;
+            int nc = changed == null ? 0 : changed.Length;
+            int ri = 0, ci = 0, read = 0, write = 0;
+            while (ri < nr || ci < nc)
+            {
+                bool remove = ci == nc || (ri < nr && order.Compare(removed[ri], changed[ci].Key) < 0);
+                int i = Seek(read, remove ? removed[ri] : changed[ci].Key);
+                MoveDown(read, write, i - read);
+                write += i - read;
+                if (remove)
+                {
+                    ri++;
+                }
+                else
+                {
+                    values[i] = change(values[i], ref changed[ci].Value);
+                    MoveDown(i, write, 1);
+                    write++;
+                    ci++;
+                }
+                read = i + 1;
+            }
+            if (nr > 0)
+            {
+                MoveDown(read, write, count - read);
+                write += count - read;
+                global::System.Array.Clear(keys, write, count - write);
+                global::System.Array.Clear(values, write, count - write);
+                count = write;
+            }
+            int na = added == null ? 0 : added.Length;
+            if (na == 0) return;
+            if (count + na > keys.Length)
+            {
+                // Grows as Add does, to at least twice the arrays.
+                int cap = (int)global::System.Math.Min(int.MaxValue, global::System.Math.Max((long)count + na, 2L * keys.Length));
+                var nk = new K[cap];
+                var nv = new V[cap];
+                global::System.Array.Copy(keys, nk, count);
+                global::System.Array.Copy(values, nv, count);
+                PktMapMoves.Count += count;
+                keys = nk;
+                values = nv;
+            }
+            // From the back: the entries after added key j move up by j + 1.
+            int end = count;
+            for (int j = na - 1; j >= 0; j--)
+            {
+                int at = SeekBack(end, added[j].Key);
+                if (end > at)
+                {
+                    global::System.Array.Copy(keys, at, keys, at + j + 1, end - at);
+                    global::System.Array.Copy(values, at, values, at + j + 1, end - at);
+                    PktMapMoves.Count += end - at;
+                }
+                keys[at + j] = added[j].Key;
+                values[at + j] = added[j].Value;
+                end = at;
+            }
+            count += na;
+        }
+
+        /// <summary>Moves <paramref name="n"/> entries from <paramref name="from"/> down to <paramref name="to"/> (not above it).</summary>
+        private void MoveDown(int from, int to, int n)
+        {
+            if (from == to || n == 0) return;
+            global::System.Array.Copy(keys, from, keys, to, n);
+            global::System.Array.Copy(values, from, values, to, n);
+            PktMapMoves.Count += n;
+        }
+
+        /// <summary>The index of <paramref name="key"/>, present at or after <paramref name="from"/>: steps of 1, 2, 4... then a binary search.</summary>
+        private int Seek(int from, K key)
+        {
+            int lo = from, hi = from;
+            long step = 1;
+            while (hi < count && order.Compare(keys[hi], key) < 0)
+            {
+                lo = hi + 1;
+                hi = step >= count - from ? count : from + (int)step;
+                step *= 2;
+            }
+            if (hi >= count) hi = count - 1;
+            while (lo < hi)
+            {
+                int mid = lo + ((hi - lo) >> 1);
+                if (order.Compare(keys[mid], key) < 0) lo = mid + 1; else hi = mid;
+            }
+            return lo;
+        }
+
+        /// <summary>Where <paramref name="key"/>, absent, goes among the first <paramref name="end"/> entries, searched from the back.</summary>
+        private int SeekBack(int end, K key)
+        {
+            int hi = end, lo = end - 1;
+            long step = 1;
+            while (lo >= 0 && order.Compare(keys[lo], key) > 0)
+            {
+                hi = lo;
+                lo = step >= end ? -1 : end - 1 - (int)step;
+                step *= 2;
+            }
+            if (lo < 0) lo = 0; else lo++;
+            while (lo < hi)
+            {
+                int mid = lo + ((hi - lo) >> 1);
+                if (order.Compare(keys[mid], key) < 0) lo = mid + 1; else hi = mid;
+            }
+            return lo;
         }
 
         public Enumerator GetEnumerator()
@@ -2178,18 +2317,24 @@ namespace Pkt
         }
     }
 
-    /// <summary>The changes of one map read from a delta: keys removed, entries added, entries changed (<typeparamref name="C"/> is the value's patch, or the whole new value).</summary>
+    /// <summary>A key and what goes with it in a map delta: an added entry's value, or a changed entry's change.</summary>
     [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
-    public sealed class PktMapPatch<K, V, C>
+    public struct PktMapEntry<K, T>
     {
-        public readonly global::System.Collections.Generic.List<K> Removed = new global::System.Collections.Generic.List<K>();
-        public readonly global::System.Collections.Generic.List<K> AddedKeys = new global::System.Collections.Generic.List<K>();
-        public readonly global::System.Collections.Generic.List<V> AddedValues = new global::System.Collections.Generic.List<V>();
-        public readonly global::System.Collections.Generic.List<K> ChangedKeys = new global::System.Collections.Generic.List<K>();
-        public readonly global::System.Collections.Generic.List<C> Changes = new global::System.Collections.Generic.List<C>();
+        public K Key;
+        public T Value;
     }
 
-    /// <summary>The checks of map deltas' keys, in the order every language makes them; used by generated code.</summary>
+    /// <summary>Applies <paramref name="change"/>, read from a delta, to <paramref name="value"/>; returns the new value.</summary>
+    public delegate V PktDeltaChange<V, C>(V value, ref C change);
+
+    /// <summary>
+    /// The checks of map deltas' keys, in the order every language makes them,
+    /// and the apply of a map's sections; used by generated code. A map's
+    /// patch is three arrays, each allocated at its count (charged to the
+    /// decode budget before) and null when the section is empty: the removed
+    /// keys, the added entries and the changed entries.
+    /// </summary>
     [global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]
     public static class PktDelta
     {
@@ -2198,45 +2343,58 @@ namespace Pkt
             return r.Error(PktDecodeReason.InvalidDelta, at, "invalid delta: " + reason);
         }
 
-        private static void Ascending<K>(ref PktReader r, PktKeyOrder<K> order, global::System.Collections.Generic.List<K> section, K key, int at)
+        private static void Ascending<K>(ref PktReader r, PktKeyOrder<K> order, K previous, K key, int i, int at)
         {
-            if (section.Count > 0 && order.Compare(key, section[section.Count - 1]) <= 0) throw Invalid(ref r, "map delta keys not in ascending order", at);
+            if (i > 0 && order.Compare(key, previous) <= 0) throw Invalid(ref r, "map delta keys not in ascending order", at);
         }
 
-        /// <summary>A removed key read at <paramref name="at"/>.</summary>
-        public static void Removed<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapPatch<K, V, C> patch, K key, int at)
+        /// <summary>Removed key <paramref name="i"/>, read at <paramref name="at"/>, into <paramref name="removed"/>.</summary>
+        public static void Removed<K, V>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, K[] removed, int i, K key, int at)
         {
-            Ascending(ref r, order, patch.Removed, key, at);
+            Ascending(ref r, order, i > 0 ? removed[i - 1] : key, key, i, at);
             if (baseline == null || !baseline.ContainsKey(key)) throw Invalid(ref r, "removed key not in the baseline", at);
-            patch.Removed.Add(key);
+            removed[i] = key;
         }
 
-        /// <summary>An added key read at <paramref name="at"/>, before its value.</summary>
-        public static void Added<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapPatch<K, V, C> patch, K key, int at)
+        /// <summary>Added key <paramref name="i"/>, read at <paramref name="at"/> before its value, into <paramref name="added"/>.</summary>
+        public static void Added<K, V>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapEntry<K, V>[] added, int i, K key, int at)
         {
-            Ascending(ref r, order, patch.AddedKeys, key, at);
+            Ascending(ref r, order, i > 0 ? added[i - 1].Key : key, key, i, at);
             if (baseline != null && baseline.ContainsKey(key)) throw Invalid(ref r, "added key already in the baseline", at);
-            patch.AddedKeys.Add(key);
+            added[i].Key = key;
         }
 
-        /// <summary>A changed key read at <paramref name="at"/>, before its change; returns the baseline's value.</summary>
-        public static V Changed<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, PktMapPatch<K, V, C> patch, K key, int at)
+        /// <summary>Changed key <paramref name="i"/>, read at <paramref name="at"/> before its change, into <paramref name="changed"/>; returns the baseline's value.</summary>
+        public static V Changed<K, V, C>(ref PktReader r, PktKeyOrder<K> order, PktMap<K, V> baseline, K[] removed, PktMapEntry<K, C>[] changed, int i, K key, int at)
         {
-            Ascending(ref r, order, patch.ChangedKeys, key, at);
+            Ascending(ref r, order, i > 0 ? changed[i - 1].Key : key, key, i, at);
             V value;
             if (baseline == null || !baseline.TryGetValue(key, out value)) throw Invalid(ref r, "changed key not in the baseline", at);
-            if (patch.Removed.BinarySearch(key, order) >= 0) throw Invalid(ref r, "changed key also removed", at);
-            patch.ChangedKeys.Add(key);
+            if (removed != null && global::System.Array.BinarySearch(removed, key, order) >= 0) throw Invalid(ref r, "changed key also removed", at);
+            changed[i].Key = key;
             return value;
         }
 
-        /// <summary>Removes and adds the patch's entries (the map created if null); the caller applies the changes.</summary>
-        public static PktMap<K, V> Apply<K, V, C>(PktMap<K, V> map, PktKeyOrder<K> order, PktMapPatch<K, V, C> patch)
+        /// <summary>
+        /// Applies a map's sections read against <paramref name="map"/> (created
+        /// if null) in one pass over it: linear in the map and the sections,
+        /// and no more than the sections' lookups when nothing is removed or
+        /// added. Cannot fail: every key was checked when it was read.
+        /// </summary>
+        public static PktMap<K, V> Apply<K, V, C>(PktMap<K, V> map, PktKeyOrder<K> order, K[] removed, PktMapEntry<K, V>[] added, PktMapEntry<K, C>[] changed, PktDeltaChange<V, C> change)
         {
             if (map == null) map = new PktMap<K, V>(order);
-            foreach (var k in patch.Removed) map.Remove(k);
-            for (int i = 0; i < patch.AddedKeys.Count; i++) map.Add(patch.AddedKeys[i], patch.AddedValues[i]);
+            map.ApplySections(removed, added, changed, change);
             return map;
+        }
+
+        /// <summary>The change of a value sent whole: the new value.</summary>
+        public static PktDeltaChange<V, V> Whole<V>() { return WholeChange<V>.Instance; }
+
+        private static class WholeChange<V>
+        {
+            internal static readonly PktDeltaChange<V, V> Instance = Replace;
+            private static V Replace(V value, ref V change) { return change; }
         }
     }
 

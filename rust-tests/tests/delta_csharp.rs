@@ -606,3 +606,249 @@ fn csharp_applies_deltas_of_the_other_schema_version() {
         }
     }
 }
+
+/// Map deltas of the shapes that cost C# the most to apply: a large map
+/// (linear in the map plus the delta), and patches whose values nest
+/// `@delta` types and maps with the fewest bytes each (what they allocate
+/// is within the decode bound of docs/security.md).
+const COST_SCHEMA: &str = "namespace test.delta_cost;
+
+@delta
+message Big {
+    m: map<u32, u32>,
+}
+
+@delta
+message Node {
+    v: u32,
+    kids: map<u32, Node>,
+}
+
+@delta
+struct Leaf {
+    x: u8,
+}
+
+@delta
+struct Pair {
+    a: Leaf,
+    b: Leaf,
+}
+
+@delta
+struct Quad {
+    a: Pair,
+    b: Pair,
+}
+
+@delta
+message Bag {
+    m: map<u8, u8>,
+}
+
+@delta
+message Holder {
+    quads: map<u32, Quad>,
+    bags: map<u32, Bag>,
+}
+";
+
+const COST: &str = r#"using System;
+using Pkt;
+using Test.DeltaCost;
+
+static class DeltaCost
+{
+    static int failures;
+
+    static void Check(bool ok, string what)
+    {
+        Console.WriteLine((ok ? "ok   " : "FAIL ") + what);
+        if (!ok) failures++;
+    }
+
+    sealed class Wire
+    {
+        readonly System.Collections.Generic.List<byte> b = new System.Collections.Generic.List<byte>();
+        public int Length { get { return b.Count; } }
+        public void U8(int v) { b.Add((byte)v); }
+        public void U32(uint v) { b.AddRange(BitConverter.GetBytes(v)); }
+        public void Bytes(params byte[] v) { b.AddRange(v); }
+        public byte[] Body()
+        {
+            var w = new Wire();
+            w.U32((uint)b.Count);
+            w.b.AddRange(b);
+            return w.b.ToArray();
+        }
+        public void Delta(Wire nested) { b.AddRange(nested.Body()); }
+        public byte[] ToArray() { return b.ToArray(); }
+    }
+
+    // Removing 200,000 keys of 300,000 and adding 200,000 between the
+    // others, in one apply: each key moved once, not once per key before it.
+    static void ManyKeys()
+    {
+        const int n = 300000, removed = 200000, added = 200000;
+        var baseline = new Big();
+        var target = new Big();
+        for (uint i = 0; i < n; i++)
+        {
+            baseline.M.Add(2 * i, i);
+            if (i % 3 == 0) target.M.Add(2 * i, i + 1);
+        }
+        for (uint i = 0; i < added; i++) target.M.Add(2 * i + 1, i);
+        Check(baseline.M.Count - target.M.Count + added == removed, "shape");
+        var delta = target.EncodeDelta(baseline);
+        long before = PktMapMoves.Count;
+        baseline.ApplyDelta(delta);
+        long moves = PktMapMoves.Count - before;
+        long bound = 2L * (n + added);
+        Console.WriteLine("apply " + removed + " removals and " + added + " additions to " + n + " keys: " + moves + " entries moved (bound " + bound + ")");
+        Check(baseline.Equals(target), "applied");
+        Check(moves <= bound, "moves within " + bound + ": " + moves);
+    }
+
+    sealed class CountingOrder : PktKeyOrder<uint>
+    {
+        public long Comparisons;
+        public override int Compare(uint a, uint b) { Comparisons++; return a.CompareTo(b); }
+    }
+
+    // A tick that changes few values of a large map walks no more of it
+    // than it looks up.
+    static void FewChanges()
+    {
+        const int n = 300000, changed = 100;
+        var order = new CountingOrder();
+        var baseline = new Big();
+        baseline.M = new PktMap<uint, uint>(order);
+        var target = new Big();
+        for (uint i = 0; i < n; i++)
+        {
+            baseline.M.Add(i, i);
+            target.M.Add(i, i % (n / changed) == 7 ? i + 1 : i);
+        }
+        var delta = target.EncodeDelta(baseline);
+        order.Comparisons = 0;
+        long before = PktMapMoves.Count;
+        baseline.ApplyDelta(delta);
+        long moves = PktMapMoves.Count - before;
+        Console.WriteLine("apply " + changed + " changes to " + n + " keys: " + order.Comparisons + " comparisons, " + moves + " moves");
+        Check(baseline.Equals(target), "changes applied");
+        Check(order.Comparisons <= changed * 4 * 19, "comparisons: " + order.Comparisons);
+        Check(moves == 0, "no moves: " + moves);
+    }
+
+    const long F = 3, G = 2, Slack = 64 * 1024;
+
+    static void Measure(string what, byte[] delta, Action apply, long charged)
+    {
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        apply();
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        long bound = F * charged + G * delta.Length + Slack;
+        Console.WriteLine("apply " + what + " (" + delta.Length + " B): charged " + charged + ", allocated " + allocated + " B ("
+            + ((double)allocated / delta.Length).ToString("0.00") + " per input byte, " + ((double)allocated / charged).ToString("0.00")
+            + " per charged byte), bound " + bound);
+        Check(charged <= PktLimits.Budget(null, delta.Length), what + ": within the budget");
+        Check(allocated <= bound, what + ": allocated " + allocated + " B, bound " + bound);
+    }
+
+    // The deltas' counts must fill about size bytes.
+    static void Patches(int size)
+    {
+        // Changed kids that each name their own kids, with empty sections:
+        // 22 bytes, charged 4 + M(Node) at the changed count.
+        int n = size / 22;
+        var node = new Node();
+        for (uint i = 0; i < n; i++) node.Kids.Add(i, new Node());
+        var w = new Wire();
+        w.Bytes(1, 2);
+        w.U32(0); w.U32(0); w.U32((uint)n);
+        for (uint i = 0; i < n; i++)
+        {
+            w.U32(i);
+            var kid = new Wire();
+            kid.Bytes(1, 2);
+            kid.U32(0); kid.U32(0); kid.U32(0);
+            w.Delta(kid);
+        }
+        var delta = w.Body();
+        Measure("Node kids naming their kids, " + n, delta, () => node.ApplyDelta(delta), n * (4 + Node.PktMemory));
+
+        // Changed quads whose pairs and leaves are all named, each leaf
+        // with an empty mask: 14 bytes, charged 4 + M(Quad) = 8.
+        n = size / 14;
+        var holder = new Holder();
+        for (uint i = 0; i < n; i++) holder.Quads.Add(i, new Quad());
+        w = new Wire();
+        w.Bytes(1, 1);
+        w.U32(0); w.U32(0); w.U32((uint)n);
+        for (uint i = 0; i < n; i++)
+        {
+            w.U32(i);
+            w.Bytes(1, 3, 1, 3, 0, 0, 1, 3, 0, 0);
+        }
+        delta = w.Body();
+        Measure("Quads naming every nested struct, " + n, delta, () => holder.ApplyDelta(delta), n * (4 + Quad.PktMemory));
+
+        // Changed bags that remove one key and change another: 25 bytes,
+        // charged 4 + M(Bag) at the outer count, 1 for the removed key and
+        // 2 for the changed entry.
+        n = size / 25;
+        holder = new Holder();
+        for (uint i = 0; i < n; i++)
+        {
+            var bag = new Bag();
+            bag.M.Add(0, 0);
+            bag.M.Add(1, 0);
+            holder.Bags.Add(i, bag);
+        }
+        w = new Wire();
+        w.Bytes(1, 2);
+        w.U32(0); w.U32(0); w.U32((uint)n);
+        for (uint i = 0; i < n; i++)
+        {
+            w.U32(i);
+            var bag = new Wire();
+            bag.Bytes(1, 1);
+            bag.U32(1); bag.U8(0);
+            bag.U32(0);
+            bag.U32(1); bag.U8(1); bag.U8(9);
+            w.Delta(bag);
+        }
+        delta = w.Body();
+        Measure("Bags removing and changing one key, " + n, delta, () => holder.ApplyDelta(delta), n * (4 + Bag.PktMemory + 1 + 2));
+    }
+
+    static int Main()
+    {
+        ManyKeys();
+        FewChanges();
+        Patches(72 * 1024);
+        Patches(1024 * 1024);
+        Console.WriteLine(failures == 0 ? "ALL PASSED" : failures + " FAILED");
+        return failures == 0 ? 0 : 1;
+    }
+}
+"#;
+
+/// C# applies map deltas in time linear in the map and the delta (entries
+/// moved, comparisons, counted) and allocates within the decode bound of
+/// docs/security.md (`3 × charged + 2 × n + 64 KiB`) on the patches that
+/// cost it most.
+#[test]
+fn csharp_applies_are_linear_and_allocate_what_is_charged() {
+    if !mono::tools_or_skip("csharp_applies_are_linear_and_allocate_what_is_charged") {
+        return;
+    }
+    let dir = mono::work_dir("delta-csharp-cost");
+    let schema = dir.join("delta_cost.pkt");
+    std::fs::write(&schema, COST_SCHEMA).unwrap();
+    let ir = pktc::check(&[schema]).expect("checks").ir;
+    let exe = mono::build(&dir, &ir, &[("DeltaCost.cs", COST.to_string())], "cost");
+    let out = mono::run(&exe, &[]);
+    eprintln!("{out}");
+    assert!(out.contains("ALL PASSED"), "{out}");
+}

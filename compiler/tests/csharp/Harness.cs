@@ -205,6 +205,7 @@ namespace PktTests
             Run("hostile.specific_errors", HostileTests.SpecificErrors);
             Run("hostile.depth_limit", HostileTests.DepthLimit);
             Run("hostile.limits", HostileTests.Limits);
+            Run("delta.every_section_in_one_apply", DeltaTests.EverySectionInOneApply);
             Run("amplify.budget_errors", AmplifyTests.BudgetErrors);
             Run("amplify.budget_bounds_allocation", AmplifyTests.BudgetBoundsAllocation);
             Run("amplify.maps_decode_in_n_log_n", AmplifyTests.MapsDecodeInNLogN);

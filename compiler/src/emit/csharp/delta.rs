@@ -30,10 +30,14 @@ struct DeltaView {
     apply: Vec<String>,
 }
 
+/// A field of a `DeltaPatch`, a struct that holds the patches of its
+/// nested `@delta` fields inline and a map's sections as arrays allocated at
+/// their counts: it takes about what the model charges for the value
+/// (docs/security.md), with no object per nested patch or map.
 #[derive(Serialize)]
 struct PatchField {
     ty: String,
-    index: usize,
+    name: String,
 }
 
 fn indent(lines: Lines, by: usize) -> Lines {
@@ -85,6 +89,8 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
         read: Vec::new(),
         apply: Vec::new(),
     };
+    // Flags after the values, which packs them.
+    let mut flags = Vec::new();
     for (i, f) in fields.iter().enumerate() {
         let name = field_name(def, f);
         let gen = gen.for_member(&f.path);
@@ -98,7 +104,7 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
             fresh: "true",
             boxed: f.cyclic.then(|| gen.boxed_memory(&f.ty)),
         };
-        let (ty, write, read, apply) = match field_delta(gen.ir, f) {
+        let (patch, flagged, write, read, apply) = match field_delta(gen.ir, f) {
             FieldDelta::Whole => {
                 // A quantized float sends its stored integer, and changed
                 // when that differs.
@@ -133,7 +139,8 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                     "if (d.KeepIfDiffers(at, at, mid)) d.Set(mask, {i});"
                 ));
                 (
-                    gen.cs_type(&f.ty),
+                    vec![patch_field(gen.cs_type(&f.ty), &var)],
+                    true,
                     write,
                     read,
                     vec![format!("{this} = {var};")],
@@ -146,8 +153,12 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                 } else {
                     "depth"
                 };
-                // A null object encodes as its default, so it is diffed as one.
-                let (cur, old, mut apply) = if gen.ir.ty(id).layout.is_fixed() {
+                // A null object encodes as its default, so it is diffed as
+                // one. A C# struct's patch needs no flag: one its delta did
+                // not name changes nothing, and the model charges no more
+                // for a struct than its fields.
+                let fixed = gen.ir.ty(id).layout.is_fixed();
+                let (cur, old, mut apply) = if fixed {
                     (this.clone(), base, Vec::new())
                 } else {
                     (
@@ -160,11 +171,12 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                     "int at = d.Length;".to_string(),
                     format!("d.Nested(mask, {i}, at, {cur}.WriteDelta({old}, d, {depth}));"),
                 ];
-                apply.push(format!("{this}.ApplyPatch({var});"));
+                apply.push(format!("{this}.ApplyPatch(ref {var});"));
                 (
-                    format!("{q}.DeltaPatch"),
+                    vec![patch_field(format!("{q}.DeltaPatch"), &var)],
+                    !fixed,
                     write,
-                    vec![format!("{var} = {cur}.ReadDelta(ref r);")],
+                    vec![format!("{cur}.ReadDelta(ref r, ref {var});")],
                     apply,
                 )
             }
@@ -175,7 +187,17 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                     Some(id) => format!("{}.DeltaPatch", qualified(gen.ir, gen.ir.ty(id))),
                     None => v.clone(),
                 };
-                let patch = format!("global::Pkt.PktMapPatch<{k}, {v}, {change}>");
+                let sections = [
+                    patch_field(format!("{k}[]"), &format!("{var}Removed")),
+                    patch_field(
+                        format!("global::Pkt.PktMapEntry<{k}, {v}>[]"),
+                        &format!("{var}Added"),
+                    ),
+                    patch_field(
+                        format!("global::Pkt.PktMapEntry<{k}, {change}>[]"),
+                        &format!("{var}Changed"),
+                    ),
+                ];
                 let map = MapCx {
                     gen: &gen,
                     key,
@@ -186,23 +208,41 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
                     cx: &cx,
                 };
                 (
-                    patch.clone(),
+                    sections.into(),
+                    true,
                     map.write(i, &this, &base),
-                    map.read(&this, &var, &patch),
+                    map.read(&this, &var),
                     map.apply(&this, &var),
                 )
             }
         };
-        view.patch_fields.push(PatchField { ty, index: i });
+        view.patch_fields.extend(patch);
         view.write.extend(block(write));
-        let mut read_body = vec![format!("p.Has{i} = true;")];
+        let mut read_body = Vec::new();
+        if flagged {
+            flags.push(patch_field("bool".to_string(), &format!("p.Has{i}")));
+            read_body.push(format!("p.Has{i} = true;"));
+        }
         read_body.extend(read);
         view.read.push(format!("if (mask.Has(ref r, {i}))"));
         view.read.extend(block(read_body));
-        view.apply.push(format!("if (p.Has{i})"));
-        view.apply.extend(block(apply));
+        if flagged {
+            view.apply.push(format!("if (p.Has{i})"));
+            view.apply.extend(block(apply));
+        } else {
+            view.apply.extend(apply);
+        }
     }
+    view.patch_fields.extend(flags);
     Some(super::templates().render("delta", &view))
+}
+
+/// The patch field `p.<name>` of type `ty`.
+fn patch_field(ty: String, var: &str) -> PatchField {
+    PatchField {
+        ty,
+        name: var.trim_start_matches("p.").to_string(),
+    }
 }
 
 /// Statements appending the whole encoding of `expr` to the delta `d`.
@@ -307,7 +347,9 @@ impl MapCx<'_> {
         }
     }
 
-    fn read(&self, this: &str, var: &str, patch: &str) -> Lines {
+    /// Reads the three sections into `{var}Removed`, `{var}Added` and
+    /// `{var}Changed`, each array allocated after its count is charged.
+    fn read(&self, this: &str, var: &str) -> Lines {
         let gen = self.gen;
         let (kt, vt) = (&self.key.ty, &self.value.ty);
         let (k, v) = (gen.cs_type(self.key), gen.cs_type(self.value));
@@ -318,6 +360,10 @@ impl MapCx<'_> {
             }
             (true, _) => 1,
             (false, _) => min_v,
+        };
+        let change = match (self.nested, vt) {
+            (true, Type::Named(r)) => format!("{}.DeltaPatch", qualified(gen.ir, gen.ir.ty(r.id))),
+            _ => v.clone(),
         };
         let (mem_k, mem_v) = (gen.memory_expr(kt), gen.memory_expr(vt));
         let entry = mem_k.clone().add(mem_v);
@@ -336,78 +382,90 @@ impl MapCx<'_> {
             boxed: None,
         };
         let read_key = gen.read_lines(kt, "k", false, &key_cx);
-        let mut l = vec![
-            format!("var mp = new {patch}();"),
-            format!("{var} = mp;"),
-            format!("var old = {this};"),
-            format!("int c = r.ReadCount({min_k}, {mem_k}, {field});"),
-            "for (int i = 0; i < c; i++)".to_string(),
-        ];
+        let section = |count: String, array: String, name: &str, body: Lines| -> Lines {
+            let mut l = vec![count, "if (c > 0)".to_string()];
+            let mut inner = vec![
+                format!("var s = new {array}[c];"),
+                format!("{var}{name} = s;"),
+                "for (int i = 0; i < c; i++)".to_string(),
+            ];
+            inner.extend(block(body));
+            l.extend(block(inner));
+            l
+        };
+        let mut l = vec![format!("var old = {this};")];
         let mut removed = vec!["int at = r.Position;".to_string(), format!("{k} k;")];
         removed.extend(read_key.clone());
         removed.push(format!(
-            "global::Pkt.PktDelta.Removed(ref r, {order}, old, mp, k, at);"
+            "global::Pkt.PktDelta.Removed(ref r, {order}, old, s, i, k, at);"
         ));
-        l.extend(block(removed));
-        l.push(format!(
-            "c = r.ReadMapCount({}, {entry}, {field});",
-            min_k + min_v
+        l.extend(section(
+            format!("int c = r.ReadCount({min_k}, {mem_k}, {field});"),
+            k.clone(),
+            "Removed",
+            removed,
         ));
-        l.push("for (int i = 0; i < c; i++)".into());
         let mut added = vec!["int at = r.Position;".to_string(), format!("{k} k;")];
         added.extend(read_key.clone());
         added.push(format!(
-            "global::Pkt.PktDelta.Added(ref r, {order}, old, mp, k, at);"
+            "global::Pkt.PktDelta.Added(ref r, {order}, old, s, i, k, at);"
         ));
         added.push(format!("{v} v;"));
         added.extend(gen.read_lines(vt, "v", false, &value_cx));
-        added.push("mp.AddedValues.Add(v);".into());
-        l.extend(block(added));
-        l.push(format!(
-            "c = r.ReadCount({}, {entry}, {field});",
-            min_k + change_min
+        added.push("s[i].Value = v;".into());
+        l.extend(section(
+            format!("c = r.ReadMapCount({}, {entry}, {field});", min_k + min_v),
+            format!("global::Pkt.PktMapEntry<{k}, {v}>"),
+            "Added",
+            added,
         ));
-        l.push("for (int i = 0; i < c; i++)".into());
         let mut changed = vec!["int at = r.Position;".to_string(), format!("{k} k;")];
         changed.extend(read_key);
-        let check = format!("global::Pkt.PktDelta.Changed(ref r, {order}, old, mp, k, at)");
+        let check =
+            format!("global::Pkt.PktDelta.Changed(ref r, {order}, old, {var}Removed, s, i, k, at)");
         if self.nested {
             changed.push(format!("var b = {check};"));
             changed.push(format!(
-                "mp.Changes.Add({}.ReadDelta(ref r));",
+                "{}.ReadDelta(ref r, ref s[i].Value);",
                 self.or_default("b")
             ));
         } else {
             changed.push(format!("{check};"));
             changed.push(format!("{v} v;"));
             changed.extend(gen.read_lines(vt, "v", false, &value_cx));
-            changed.push("mp.Changes.Add(v);".into());
+            changed.push("s[i].Value = v;".into());
         }
-        l.extend(block(changed));
+        l.extend(section(
+            format!("c = r.ReadCount({}, {entry}, {field});", min_k + change_min),
+            format!("global::Pkt.PktMapEntry<{k}, {change}>"),
+            "Changed",
+            changed,
+        ));
         l
     }
 
+    /// Applies the sections in one pass over the map (`PktDelta.Apply`);
+    /// a changed value is replaced, or patched by a cached lambda.
     fn apply(&self, this: &str, var: &str) -> Lines {
-        let mut l = vec![
-            format!(
-                "var m = global::Pkt.PktDelta.Apply({this}, {}, {var});",
-                self.order
-            ),
-            format!("for (int i = 0; i < {var}.ChangedKeys.Count; i++)"),
-        ];
-        if self.nested {
-            l.extend(block(vec![
-                format!("var k = {var}.ChangedKeys[i];"),
-                format!("var v = {};", self.or_default("m[k]")),
-                format!("v.ApplyPatch({var}.Changes[i]);"),
-                "m[k] = v;".into(),
-            ]));
-        } else {
-            l.extend(block(vec![format!(
-                "m[{var}.ChangedKeys[i]] = {var}.Changes[i];"
-            )]));
-        }
-        l.push(format!("{this} = m;"));
-        l
+        let gen = self.gen;
+        let v = gen.cs_type(self.value);
+        let change = match &self.value.ty {
+            Type::Named(r) if self.nested => {
+                let q = qualified(gen.ir, gen.ir.ty(r.id));
+                let fresh = if gen.ir.ty(r.id).layout.is_fixed() {
+                    String::new()
+                } else {
+                    format!("if (v == null) v = new {q}(); ")
+                };
+                format!(
+                    "({v} v, ref {q}.DeltaPatch c) => {{ {fresh}v.ApplyPatch(ref c); return v; }}"
+                )
+            }
+            _ => format!("global::Pkt.PktDelta.Whole<{v}>()"),
+        };
+        vec![format!(
+            "{this} = global::Pkt.PktDelta.Apply({this}, {}, {var}Removed, {var}Added, {var}Changed, {change});",
+            self.order
+        )]
     }
 }
