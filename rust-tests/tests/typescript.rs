@@ -107,7 +107,7 @@ import { Scoreboard } from "./scoreboard.js";
 import { Int3Packet, Packet, TransformPacket } from "./seed_packets.js";
 import { Small } from "./small.js";
 import { WorldSnapshot } from "./world.js";
-import { PktError } from "./pkt_runtime.js";
+import { PktError, PktMap } from "./pkt_runtime.js";
 
 export function values(): [string, Uint8Array][] {
     const kick: Kick = { ...Kick.create(), reason: KickReason.Idle, detail: "afk", bannedUntil: 7n };
@@ -122,10 +122,10 @@ export function values(): [string, Uint8Array][] {
         ["small_hi", Small.encode({ id: 1, name: "hi" })],
         ["world_snapshot", WorldSnapshot.encode({ ...WorldSnapshot.create(), cells: [1, -2, 3] })],
         // Inserted out of order: encoders write keys sorted.
-        ["scoreboard_amy_zed", Scoreboard.encode({ round: 3, scores: new Map([["zed", -1], ["amy", 10]]), mvp: "amy" })],
+        ["scoreboard_amy_zed", Scoreboard.encode({ round: 3, scores: new PktMap([["zed", -1], ["amy", 10]]), mvp: "amy" })],
         // U+FFFF sorts before U+1F600 in UTF-8 order, though not in UTF-16.
         ["scoreboard_utf8_order", Scoreboard.encode({
-            round: 3, scores: new Map([["zed", -1], ["\u{1F600}", 2], ["\uFFFF", 1], ["amy", 10]]), mvp: "amy",
+            round: 3, scores: new PktMap([["zed", -1], ["\u{1F600}", 2], ["\uFFFF", 1], ["amy", 10]]), mvp: "amy",
         })],
         ["kick", Kick.encode(kick)],
         ["server_kick", ServerPacket.encode({ kind: "Kick", value: kick })],
@@ -139,11 +139,11 @@ export function values(): [string, Uint8Array][] {
 function fullChat(): Chat {
     return {
         mentions: new Array<string>(8).fill("m".repeat(24)),
-        tags: new Map([["k".repeat(32), new Uint8Array(256)]]),
+        tags: new PktMap([["k".repeat(32), new Uint8Array(256)]]),
         notes: ["four", undefined],
         grid: [["five!", ""], ["five!", ""], ["five!", ""]],
         slots: [new Uint8Array([1, 2]), new Uint8Array(0), new Uint8Array(0)],
-        groups: new Map([[1, [1, 2]]]),
+        groups: new PktMap([[1, [1, 2]]]),
     };
 }
 
@@ -166,7 +166,7 @@ export function refusals(): [string, string][] {
         ["slots", refusal((c) => { c.slots[2] = new Uint8Array(3); })],
         ["groups", refusal((c) => { c.groups?.set(1, [1, 2, 3]); })],
         ["say", () => LimitsPacket.encode({ kind: "Say", value: ["x".repeat(11)] })],
-        ["line", () => Line.encode({ ...Line.create(), keys: new Map([["four", 1]]) })],
+        ["line", () => Line.encode({ ...Line.create(), keys: new PktMap([["four", 1]]) })],
         // One level deeper than decoders accept.
         ["deep", () => {
             let node: LinkedNode | undefined = undefined;
