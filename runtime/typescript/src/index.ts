@@ -249,6 +249,18 @@ export function compareKeys(a: unknown, b: unknown): number {
 }
 
 /**
+ * A new empty array whose elements V8 keeps as tagged values: one that has
+ * held a non-number never turns into an array of unboxed doubles, which
+ * would quiet a signalling NaN's payload (a map value's f64 NaN keeps its
+ * bits in every language).
+ */
+function tagged<T>(): T[] {
+  const a: unknown[] = [undefined];
+  a.length = 0;
+  return a as T[];
+}
+
+/**
  * The type of every map field of generated code: a map whose entries are
  * held in two arrays, sorted by key in the wire's key order, rather than in a
  * hash table. V8 hashes numbers and bigints without a per-process seed, so
@@ -270,7 +282,7 @@ export class PktMap<K, V> implements Iterable<[K, V]> {
   /** The key order; the wire's for the key type. */
   readonly order: PktKeyOrder<K>;
   private ks: K[] = [];
-  private vs: V[] = [];
+  private vs: V[] = tagged();
   // While decoding: the index of the first key that arrived out of order
   // (-1 while keys ascend) and the offsets of the keys from it on.
   private tail = -1;
@@ -375,7 +387,7 @@ export class PktMap<K, V> implements Iterable<[K, V]> {
 
   clear(): void {
     this.ks = [];
-    this.vs = [];
+    this.vs = tagged();
     this.tail = -1;
     this.ats = [];
   }
@@ -411,9 +423,10 @@ export class PktMap<K, V> implements Iterable<[K, V]> {
    * Sorts the entries by key (stable: O(n log n) comparisons) and keeps one
    * entry per key: the last one with `last` (as `set` would), else the first.
    * Returns the index, in the order before sorting, of the first entry whose
-   * key repeats an earlier one's, or -1.
+   * key repeats an earlier one's, or -1. The entry at index `drop` (the last
+   * one) counts as a repeat, but is not kept.
    */
-  private sortEntries(last: boolean): number {
+  private sortEntries(last: boolean, drop = -1): number {
     const ks = this.ks;
     const vs = this.vs;
     const n = ks.length;
@@ -422,19 +435,20 @@ export class PktMap<K, V> implements Iterable<[K, V]> {
     for (let i = 0; i < n; i++) perm[i] = i;
     perm.sort((a, b) => order(ks[a] as K, ks[b] as K) || a - b);
     const nk: K[] = [];
-    const nv: V[] = [];
+    const nv: V[] = tagged();
     let repeat = -1;
     let run = 0;
     for (let t = 0; t < n; t++) {
       const i = perm[t] as number;
       const k = ks[i] as K;
-      if (t > 0 && order(nk[nk.length - 1] as K, k) === 0) {
+      if (t > 0 && order(ks[perm[t - 1] as number] as K, k) === 0) {
         // Equal keys sort in input order: the run's second is its first repeat.
         if (++run === 2 && (repeat < 0 || i < repeat)) repeat = i;
         if (last) nv[nv.length - 1] = vs[i] as V;
         continue;
       }
       run = 1;
+      if (i === drop) continue;
       nk.push(k);
       nv.push(vs[i] as V);
     }
@@ -486,19 +500,25 @@ export class PktMap<K, V> implements Iterable<[K, V]> {
    * earlier one, else `e`. The map is left holding the entries read whole.
    */
   decodeFailed(r: PktReader, e: unknown): unknown {
-    if (this.ks.length > this.vs.length) this.ks.length = this.vs.length;
-    if (this.tail < 0) return e;
-    const at = this.resolve();
+    // A key whose value was not read (the failure's entry) may repeat an
+    // earlier key, but is not kept.
+    const partial = this.ks.length > this.vs.length;
+    if (this.tail < 0) {
+      if (partial) this.ks.length = this.vs.length;
+      return e;
+    }
+    if (partial) this.vs.push(undefined as V);
+    const at = this.resolve(partial ? this.ks.length - 1 : -1);
     return at >= 0 && e instanceof PktError ? r.duplicateKey(at) : e;
   }
 
-  /** Sorts the decoded entries once; the offset of the first repeated key, or -1. */
-  private resolve(): number {
+  /** Sorts the decoded entries once, but `drop`; the offset of the first repeated key, or -1. */
+  private resolve(drop = -1): number {
     const tail = this.tail;
     const ats = this.ats;
     this.tail = -1;
     this.ats = [];
-    const repeat = this.sortEntries(false);
+    const repeat = this.sortEntries(false, drop);
     return repeat < 0 ? -1 : (ats[repeat - tail] as number);
   }
 
@@ -514,7 +534,7 @@ export class PktMap<K, V> implements Iterable<[K, V]> {
     const vs = this.vs;
     const order = this.order;
     const nk: K[] = [];
-    const nv: V[] = [];
+    const nv: V[] = tagged();
     let r = 0;
     let a = 0;
     for (let i = 0; i < ks.length; i++) {
@@ -2278,7 +2298,7 @@ export function mapField<T, K, V>(get: (v: T) => PktMap<K, V>, describe: () => P
       }
       n = r.readMapCount(m.keyMin + m.valueMin, m.keyMemory + m.valueMemory, m.field);
       const addedKeys: K[] = [];
-      const addedValues: V[] = [];
+      const addedValues: V[] = tagged();
       for (let i = 0; i < n; i++) {
         const at = r.pos;
         const k = m.readKey(r);
@@ -2291,7 +2311,7 @@ export function mapField<T, K, V>(get: (v: T) => PktMap<K, V>, describe: () => P
       const changeMin = nested === undefined ? m.valueMin : nested().message ? 4 : 1;
       n = r.readCount(m.keyMin + changeMin, m.keyMemory + m.valueMemory, m.field);
       const changedKeys: K[] = [];
-      const changes: unknown[] = [];
+      const changes: unknown[] = tagged();
       let gone = 0;
       for (let i = 0; i < n; i++) {
         const at = r.pos;

@@ -304,6 +304,29 @@ test("PktMap decoding: repeated keys are Rust's DuplicateMapKey, in O(n log n) c
     [1, 1],
     [3, 0],
   ]);
+  // The repeat may be the key whose value failed to read.
+  const last = new PktMap<number, number>(null, order);
+  [5, 2, 5].forEach((k, i) => {
+    last.decodedKey(k, 20 + i);
+    if (i < 2) last.decodedValue(i);
+  });
+  const repeated = last.decodeFailed(r, later);
+  assert(repeated instanceof PktError && repeated.kind === "DuplicateMapKey" && repeated.offset === 22);
+  assert.deepEqual(Array.from(last), [
+    [2, 1],
+    [5, 0],
+  ]);
+  // ... or a key of its own, which sorts first.
+  const first = new PktMap<number, number>(null, order);
+  [5, 2, 0].forEach((k, i) => {
+    first.decodedKey(k, 30 + i);
+    if (i < 2) first.decodedValue(i);
+  });
+  assert.equal(first.decodeFailed(r, later), later);
+  assert.deepEqual(Array.from(first), [
+    [2, 1],
+    [5, 0],
+  ]);
   const clean = new PktMap<number, number>(null, order);
   [3, 1].forEach((k, i) => {
     clean.decodedKey(k, i);
