@@ -476,7 +476,7 @@ fn typescript_map_deltas_of_every_key_type_equal_rusts() {
         let u32s = colliding::u32s(n);
         let words = colliding::words(n);
         let names = colliding::names(n);
-        let v = |i: usize| (i % 251) as u8 ^ u8::from(flip > 0 && i % flip == 0);
+        let v = |i: usize| (i % 251) as u8 ^ u8::from(flip > 0 && i.is_multiple_of(flip));
         Keyed {
             by_u32: range.clone().map(|i| (u32s[i], v(i))).collect(),
             by_i32: range.clone().map(|i| (words[i] as i32, v(i))).collect(),
@@ -488,7 +488,7 @@ fn typescript_map_deltas_of_every_key_type_equal_rusts() {
                 .map(|i| {
                     let cell = Cell {
                         hits: v(i),
-                        label: if flip > 0 && i % flip == 0 {
+                        label: if flip > 0 && i.is_multiple_of(flip) {
                             "changed".into()
                         } else {
                             String::new()
