@@ -241,7 +241,7 @@ union Promise : u8 {
     let files = generate_for(&path, true);
     let module = &files[0].contents;
     assert!(
-        module.contains("items: new globalThis.Map<string, Uint8Array>(),")
+        module.contains("items: new $pkt.PktMap<string, Uint8Array>(null, $pkt.KeyOrder.String),")
             && module.contains("data: new globalThis.Uint8Array(0),"),
         "{module}"
     );

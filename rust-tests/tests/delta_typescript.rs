@@ -454,3 +454,74 @@ fn typescript_deltas_cross_schema_versions_both_ways() {
     on_old.check(&old_js, "v1");
     on_new.check(&new_js, "v2");
 }
+
+/// Deltas of maps keyed by each integer type, an enum and strings
+/// (`schemas/map_keys.pkt`), random and with keys that collide in V8's
+/// unseeded hashes, applied by TypeScript's one merged pass as by Rust,
+/// hostile forms included; and changes of `@delta` map values.
+#[test]
+fn typescript_map_deltas_of_every_key_type_equal_rusts() {
+    use pkt_rust_tests::test::map_keys::{Cell, Keyed};
+    use support::typescript::colliding;
+    let Some((ir, js)) = build("typescript-delta-map-keys", "schemas/map_keys.pkt") else {
+        return;
+    };
+    let mut cases = Cases::default();
+    property::<Keyed>(&mut cases, &ir, "test.map_keys.Keyed");
+    property::<Cell>(&mut cases, &ir, "test.map_keys.Cell");
+    let n = 4096;
+    let keyed = |range: std::ops::Range<usize>, flip: usize| {
+        let u64s = colliding::u64s(n);
+        let i64s = colliding::i64s(n);
+        let u32s = colliding::u32s(n);
+        let words = colliding::words(n);
+        let names = colliding::names(n);
+        let v = |i: usize| (i % 251) as u8 ^ u8::from(flip > 0 && i.is_multiple_of(flip));
+        Keyed {
+            by_u32: range.clone().map(|i| (u32s[i], v(i))).collect(),
+            by_i32: range.clone().map(|i| (words[i] as i32, v(i))).collect(),
+            by_u64: range.clone().map(|i| (u64s[i], v(i))).collect(),
+            by_i64: range.clone().map(|i| (i64s[i], v(i))).collect(),
+            by_name: range.clone().map(|i| (names[i].clone(), v(i))).collect(),
+            by_u16: range
+                .clone()
+                .map(|i| {
+                    let cell = Cell {
+                        hits: v(i),
+                        label: if flip > 0 && i.is_multiple_of(flip) {
+                            "changed".into()
+                        } else {
+                            String::new()
+                        },
+                    };
+                    (i as u16, cell)
+                })
+                .collect(),
+            ..Keyed::default()
+        }
+    };
+    let ty = "test.map_keys.Keyed";
+    let d = Limits::DEFAULT;
+    for (base, value) in [
+        (keyed(0..n / 2, 0), keyed(n / 4..n, 3)),
+        (keyed(0..n, 0), keyed(0..n, 2)),
+        (keyed(0..n, 0), keyed(0..0, 0)),
+        (keyed(0..0, 0), keyed(0..n, 5)),
+    ] {
+        let (b, v) = (
+            base.encode_to_vec().unwrap(),
+            value.encode_to_vec().unwrap(),
+        );
+        let delta = cases.pair::<Keyed>(ty, &b, &v);
+        for cut in [1, delta.len() / 3, delta.len() / 2, delta.len() - 1] {
+            cases.apply::<Keyed>(ty, &b, &delta[..cut], &d);
+        }
+        let tight = Limits {
+            decode_budget_base: 0,
+            decode_budget_per_byte: 4,
+            ..Limits::DEFAULT
+        };
+        cases.apply::<Keyed>(ty, &b, &delta, &tight);
+    }
+    cases.check(&js, "map_keys");
+}

@@ -107,7 +107,7 @@ import { Scoreboard } from "./scoreboard.js";
 import { Int3Packet, Packet, TransformPacket } from "./seed_packets.js";
 import { Small } from "./small.js";
 import { WorldSnapshot } from "./world.js";
-import { PktError } from "./pkt_runtime.js";
+import { PktError, PktMap } from "./pkt_runtime.js";
 
 export function values(): [string, Uint8Array][] {
     const kick: Kick = { ...Kick.create(), reason: KickReason.Idle, detail: "afk", bannedUntil: 7n };
@@ -122,10 +122,10 @@ export function values(): [string, Uint8Array][] {
         ["small_hi", Small.encode({ id: 1, name: "hi" })],
         ["world_snapshot", WorldSnapshot.encode({ ...WorldSnapshot.create(), cells: [1, -2, 3] })],
         // Inserted out of order: encoders write keys sorted.
-        ["scoreboard_amy_zed", Scoreboard.encode({ round: 3, scores: new Map([["zed", -1], ["amy", 10]]), mvp: "amy" })],
+        ["scoreboard_amy_zed", Scoreboard.encode({ round: 3, scores: new PktMap([["zed", -1], ["amy", 10]]), mvp: "amy" })],
         // U+FFFF sorts before U+1F600 in UTF-8 order, though not in UTF-16.
         ["scoreboard_utf8_order", Scoreboard.encode({
-            round: 3, scores: new Map([["zed", -1], ["\u{1F600}", 2], ["\uFFFF", 1], ["amy", 10]]), mvp: "amy",
+            round: 3, scores: new PktMap([["zed", -1], ["\u{1F600}", 2], ["\uFFFF", 1], ["amy", 10]]), mvp: "amy",
         })],
         ["kick", Kick.encode(kick)],
         ["server_kick", ServerPacket.encode({ kind: "Kick", value: kick })],
@@ -139,11 +139,11 @@ export function values(): [string, Uint8Array][] {
 function fullChat(): Chat {
     return {
         mentions: new Array<string>(8).fill("m".repeat(24)),
-        tags: new Map([["k".repeat(32), new Uint8Array(256)]]),
+        tags: new PktMap([["k".repeat(32), new Uint8Array(256)]]),
         notes: ["four", undefined],
         grid: [["five!", ""], ["five!", ""], ["five!", ""]],
         slots: [new Uint8Array([1, 2]), new Uint8Array(0), new Uint8Array(0)],
-        groups: new Map([[1, [1, 2]]]),
+        groups: new PktMap([[1, [1, 2]]]),
     };
 }
 
@@ -166,7 +166,7 @@ export function refusals(): [string, string][] {
         ["slots", refusal((c) => { c.slots[2] = new Uint8Array(3); })],
         ["groups", refusal((c) => { c.groups?.set(1, [1, 2, 3]); })],
         ["say", () => LimitsPacket.encode({ kind: "Say", value: ["x".repeat(11)] })],
-        ["line", () => Line.encode({ ...Line.create(), keys: new Map([["four", 1]]) })],
+        ["line", () => Line.encode({ ...Line.create(), keys: new PktMap([["four", 1]]) })],
         // One level deeper than decoders accept.
         ["deep", () => {
             let node: LinkedNode | undefined = undefined;
@@ -605,4 +605,326 @@ fn typescript_writes_the_golden_bytes_and_refuses_what_rust_refuses() {
         }
     }
     assert_eq!((written, refused), (13, 11), "{text}");
+}
+
+/// The node side of the hash-flooding test: decodes each `type<TAB>hex`
+/// (or applies `delta<TAB>type<TAB>baseline<TAB>delta`) with every key
+/// order of the runtime counting its calls, `Map` and `Set` counting their
+/// constructions and every codec's `create` its calls, and answers
+/// `<answer><TAB><comparisons><TAB><hash tables><TAB><values created>`.
+const FLOOD: &str = r#"import { readFileSync, writeFileSync } from "node:fs";
+import { TYPES } from "./dispatch.js";
+import { KeyOrder, PktError } from "./pkt_runtime.js";
+
+let comparisons = 0;
+for (const name of Object.keys(KeyOrder)) {
+  const order = KeyOrder[name];
+  KeyOrder[name] = (a, b) => {
+    comparisons++;
+    return order(a, b);
+  };
+}
+let tables = 0;
+const HashMap = globalThis.Map;
+const HashSet = globalThis.Set;
+globalThis.Map = class extends HashMap { constructor(e) { super(e); tables++; } };
+globalThis.Set = class extends HashSet { constructor(e) { super(e); tables++; } };
+let creates = 0;
+for (const codec of Object.values(TYPES)) {
+  const create = codec.create;
+  codec.create = () => {
+    creates++;
+    return create();
+  };
+}
+
+const hex = (b) => Buffer.from(b).toString("hex");
+const unhex = (s) => new Uint8Array(Buffer.from(s, "hex"));
+const [input, output] = process.argv.slice(2);
+const out = [];
+for (const line of readFileSync(input, "utf8").split("\n")) {
+  if (!line) continue;
+  const parts = line.split("\t");
+  let answer;
+  if (parts[0] === "delta") {
+    const codec = TYPES[parts[1]];
+    const target = codec.decode(unhex(parts[2]));
+    const delta = unhex(parts[3]);
+    comparisons = 0;
+    tables = 0;
+    creates = 0;
+    try {
+      codec.applyDelta(target, delta);
+      answer = "ok " + hex(codec.encode(target));
+    } catch (e) {
+      if (!(e instanceof PktError)) throw e;
+      answer = `err ${e.kind} ${e.offset}`;
+    }
+  } else {
+    const codec = TYPES[parts[0]];
+    const bytes = unhex(parts[1]);
+    comparisons = 0;
+    tables = 0;
+    creates = 0;
+    try {
+      const value = codec.decode(bytes);
+      answer = "ok " + hex(codec.encode(value));
+    } catch (e) {
+      if (!(e instanceof PktError)) throw e;
+      answer = `err ${e.kind} ${e.offset}`;
+    }
+  }
+  out.push(`${answer}\t${comparisons}\t${tables}\t${creates}`);
+}
+writeFileSync(output, out.join("\n") + "\n");
+"#;
+
+/// `test.map_keys.Keyed` with the map of field `slot` holding `entries`
+/// (each a key's encoding and its value's) and the others empty; its body
+/// cut by `cut` bytes at the end.
+fn keyed(slot: usize, entries: &[Vec<u8>], cut: usize) -> Vec<u8> {
+    let mut body = Vec::new();
+    for i in 0..7 {
+        if i == slot {
+            body.extend((entries.len() as u32).to_le_bytes());
+            entries.iter().for_each(|e| body.extend(e));
+        } else {
+            body.extend(0u32.to_le_bytes());
+        }
+    }
+    body.truncate(body.len() - cut);
+    let mut out = (body.len() as u32).to_le_bytes().to_vec();
+    out.extend(body);
+    out
+}
+
+/// Maps whose integer keys all collide in V8's unseeded hashes (and string
+/// keys that look like integers) decode, re-encode and apply as deltas as
+/// in Rust, with O(n log n) key comparisons and no hash table: keys in wire
+/// order, shuffled, and shuffled with a repeated key followed by the end of
+/// the input (Rust's DuplicateMapKey at the repeat, not the later
+/// UnexpectedEnd) or not. Decoding these keys into a `Map` took 3.7 s for
+/// 16,384 `u32` keys and 7.9 s for `u64` keys (sequential keys: 15 and 9
+/// ms), quadratic in the count.
+#[test]
+fn typescript_maps_of_colliding_keys_decode_in_n_log_n() {
+    use pkt_runtime::{Decode, Encode};
+    use pkt_rust_tests::test::map_keys::Keyed;
+    use support::typescript::colliding;
+    let Some(dir) = driver() else { return };
+    let js = dir.join("js");
+    std::fs::write(js.join("flood.mjs"), FLOOD).expect("flood.mjs");
+    const N: usize = 16_384;
+    let u32s = colliding::u32s(N);
+    let words = colliding::words(N);
+    let u64s = colliding::u64s(N);
+    let i64s = colliding::i64s(N);
+    assert!(u32s.len() == N && words.len() == N);
+    let low = |h: u32| h & 0x3fff;
+    assert!(u32s
+        .iter()
+        .chain(&words)
+        .all(|&k| low(colliding::hash32(k)) == 0));
+    assert!(u64s.iter().all(|&k| low(colliding::hash64(k)) == 0));
+    assert!(i64s
+        .iter()
+        .all(|&k| low(colliding::hash64(k.unsigned_abs())) == 0));
+    // (slot, entries in wire order): keys with the value `i as u8`.
+    let entry = |key: Vec<u8>, i: usize| {
+        let mut e = key;
+        e.push(i as u8);
+        e
+    };
+    let mut sorted_u32 = u32s.clone();
+    sorted_u32.sort();
+    let mut sorted_i32: Vec<i32> = words.iter().map(|&k| k as i32).collect();
+    sorted_i32.sort();
+    let mut sorted_u64 = u64s.clone();
+    sorted_u64.sort();
+    let mut sorted_i64 = i64s.clone();
+    sorted_i64.sort();
+    let mut names = colliding::names(N);
+    names.sort();
+    let string = |s: &String| {
+        let mut b = (s.len() as u32).to_le_bytes().to_vec();
+        b.extend(s.as_bytes());
+        b
+    };
+    let shapes: Vec<(usize, Vec<Vec<u8>>)> = vec![
+        (
+            0,
+            sorted_u32
+                .iter()
+                .enumerate()
+                .map(|(i, k)| entry(k.to_le_bytes().to_vec(), i))
+                .collect(),
+        ),
+        (
+            1,
+            sorted_i32
+                .iter()
+                .enumerate()
+                .map(|(i, k)| entry(k.to_le_bytes().to_vec(), i))
+                .collect(),
+        ),
+        (
+            2,
+            sorted_u64
+                .iter()
+                .enumerate()
+                .map(|(i, k)| entry(k.to_le_bytes().to_vec(), i))
+                .collect(),
+        ),
+        (
+            3,
+            sorted_i64
+                .iter()
+                .enumerate()
+                .map(|(i, k)| entry(k.to_le_bytes().to_vec(), i))
+                .collect(),
+        ),
+        (
+            4,
+            sorted_u32
+                .iter()
+                .enumerate()
+                .map(|(i, k)| entry(k.to_le_bytes().to_vec(), i))
+                .collect(),
+        ),
+        (
+            5,
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, k)| entry(string(k), i))
+                .collect(),
+        ),
+    ];
+    let ty = "test.map_keys.Keyed";
+    let mut rng = Rng(0xF100D);
+    let mut lines = Vec::new();
+    let mut counts = Vec::new();
+    let mut expected = Vec::new();
+    for (slot, sorted) in &shapes {
+        let mut shuffled = sorted.clone();
+        for i in (1..shuffled.len()).rev() {
+            shuffled.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let mut repeated = shuffled.clone();
+        repeated.push(shuffled[shuffled.len() / 3].clone());
+        repeated.push(shuffled[1].clone());
+        for bytes in [
+            keyed(*slot, sorted, 0),
+            keyed(*slot, &shuffled, 0),
+            keyed(*slot, &repeated, 0),
+            keyed(*slot, &repeated, 1 + 4 * (6 - slot)),
+        ] {
+            let rust = match Keyed::decode(&bytes) {
+                Ok(v) => format!("ok {}", hex(&v.encode_to_vec().unwrap())),
+                Err(e) => format!("err {}", rust_error(&e)),
+            };
+            lines.push(format!("{ty}\t{}", hex(&bytes)));
+            counts.push(N + 2);
+            expected.push(rust);
+        }
+        // A delta against the first half of the keys that removes every
+        // other one, adds the second half and changes every fourth value.
+        let half = sorted.len() / 2;
+        let base = Keyed::decode(&keyed(*slot, &sorted[..half], 0)).unwrap();
+        let mut next: Vec<Vec<u8>> = Vec::new();
+        for (i, e) in sorted.iter().enumerate() {
+            if i < half && i % 2 == 1 {
+                continue;
+            }
+            let mut e = e.clone();
+            if i % 4 == 0 {
+                *e.last_mut().unwrap() ^= 0x80;
+            }
+            next.push(e);
+        }
+        let value = Keyed::decode(&keyed(*slot, &next, 0)).unwrap();
+        let mut delta = Vec::new();
+        pkt_runtime::delta::encode(&value, &base, &mut delta).unwrap();
+        let mut applied = base.clone();
+        pkt_runtime::delta::apply(&mut applied, &delta, &pkt_runtime::Limits::DEFAULT).unwrap();
+        assert_eq!(applied, value);
+        lines.push(format!(
+            "delta\t{ty}\t{}\t{}",
+            hex(&base.encode_to_vec().unwrap()),
+            hex(&delta)
+        ));
+        counts.push(half + N);
+        expected.push(format!("ok {}", hex(&value.encode_to_vec().unwrap())));
+    }
+    // Every value of a map of `@delta` structs changed: one nested patch
+    // each, which must not build a default value of the struct.
+    let cells = |hits: u8| Keyed {
+        by_u16: (0..4096u16)
+            .map(|k| {
+                (
+                    k,
+                    pkt_rust_tests::test::map_keys::Cell {
+                        hits: hits ^ k as u8,
+                        label: String::new(),
+                    },
+                )
+            })
+            .collect(),
+        ..Keyed::default()
+    };
+    let (base, value) = (cells(0), cells(1));
+    let mut delta = Vec::new();
+    pkt_runtime::delta::encode(&value, &base, &mut delta).unwrap();
+    lines.push(format!(
+        "delta\t{ty}\t{}\t{}",
+        hex(&base.encode_to_vec().unwrap()),
+        hex(&delta)
+    ));
+    counts.push(2 * 4096);
+    expected.push(format!("ok {}", hex(&value.encode_to_vec().unwrap())));
+    let input = js.join("flood.in");
+    let output = js.join("flood.out");
+    std::fs::write(&input, lines.join("\n") + "\n").expect("write inputs");
+    node::run(
+        &js,
+        &[
+            "flood.mjs",
+            input.to_str().expect("UTF-8 path"),
+            output.to_str().expect("UTF-8 path"),
+        ],
+    );
+    let answers = std::fs::read_to_string(&output).expect("flood output");
+    let answers: Vec<&str> = answers.lines().collect();
+    assert_eq!(answers.len(), lines.len(), "node answered every input");
+    let mut most = 0.0f64;
+    for (i, answer) in answers.iter().enumerate() {
+        let mut parts = answer.split('\t');
+        let (got, comparisons, tables, creates) = (
+            parts.next().unwrap(),
+            parts.next().unwrap().parse::<u64>().unwrap(),
+            parts.next().unwrap().parse::<u64>().unwrap(),
+            parts.next().unwrap().parse::<u64>().unwrap(),
+        );
+        let what = &lines[i][..lines[i].len().min(60)];
+        assert_eq!(got, expected[i], "{what}: TypeScript answers as Rust");
+        assert_eq!(tables, 0, "{what}: no hash table keyed by the input");
+        if lines[i].starts_with("delta") {
+            // A patch holds what the delta names, not a default value per
+            // patch (it built one per changed entry, 4,097 for the cells).
+            assert_eq!(creates, 0, "{what}: default values built applying");
+        }
+        // A sort of n keys takes at most n log2 n comparisons; one more
+        // per key to find repeats, and one as each key is read.
+        let n = counts[i] as f64;
+        let bound = n * n.log2().ceil() + 3.0 * n;
+        assert!(
+            (comparisons as f64) <= bound,
+            "{what}: {comparisons} key comparisons for {n} keys, more than {bound}"
+        );
+        most = most.max(comparisons as f64 / n);
+    }
+    println!(
+        "{} inputs of {N} colliding keys: at most {most:.1} comparisons per key",
+        lines.len()
+    );
 }

@@ -208,11 +208,13 @@ export const KeyOrder = {
 } as const;
 
 /**
- * The keys of `map` in wire order: the map's own key iterator when its
- * insertion order already is the wire order (as for every decoded map), else
- * the keys sorted. Keys that encode alike are an encode error naming `field`.
+ * The keys of `map` in wire order: a `PktMap`'s keys, which are in that
+ * order; for a `Map`, its own key iterator when its insertion order already
+ * is the wire order, else the keys sorted. Keys of a `Map` that encode alike
+ * are an encode error naming `field`.
  */
-export function sortedKeys<K, V>(map: ReadonlyMap<K, V>, order: PktKeyOrder<K>, field = ""): Iterable<K> {
+export function sortedKeys<K, V>(map: ReadonlyMap<K, V> | PktMap<K, V>, order: PktKeyOrder<K>, field = ""): Iterable<K> {
+  if (map instanceof PktMap) return map.keys();
   let sorted = true;
   let first = true;
   let prev: K | undefined;
@@ -232,6 +234,350 @@ export function sortedKeys<K, V>(map: ReadonlyMap<K, V>, order: PktKeyOrder<K>, 
     }
   }
   return keys;
+}
+
+/**
+ * The wire order of any map key: numeric for numbers (integer and enum
+ * keys) and bigints (64-bit keys), `false` before `true`, and
+ * `compareStrings` for strings. It is the order `KeyOrder` gives for each key
+ * type, picked by the key's JavaScript type: the order of a `PktMap` built
+ * without one.
+ */
+export function compareKeys(a: unknown, b: unknown): number {
+  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
+  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+/**
+ * A new empty array whose elements V8 keeps as tagged values: one that has
+ * held a non-number never turns into an array of unboxed doubles, which
+ * would quiet a signalling NaN's payload (a map value's f64 NaN keeps its
+ * bits in every language).
+ */
+function tagged<T>(): T[] {
+  const a: unknown[] = [undefined];
+  a.length = 0;
+  return a as T[];
+}
+
+/**
+ * The type of every map field of generated code: a map whose entries are
+ * held in two arrays, sorted by key in the wire's key order, rather than in a
+ * hash table. V8 hashes numbers and bigints without a per-process seed, so
+ * keys chosen once collide in every Node.js process, and a `Map` decoded
+ * from such keys takes quadratic time; a `PktMap` costs O(log n) comparisons
+ * per lookup whatever the keys, decodes in O(n log n) and encodes without
+ * sorting (docs/security.md).
+ *
+ * Its API is that of `Map`: `get`, `has`, `set`, `delete`, `clear`, `size`,
+ * `keys`, `values`, `entries`, `forEach` and iteration, in key order rather
+ * than insertion order. `set` of a new key costs O(1) when the key sorts last
+ * and O(n) otherwise (the arrays shift); build a large map from unsorted
+ * entries with the constructor, which sorts once. Two keys are one key when
+ * the order says they are equal: strings that encode to the same UTF-8 (a
+ * lone surrogate is written as U+FFFD) are one key. Entries changed while an
+ * iteration is under way are seen or not by index, as with an array.
+ */
+export class PktMap<K, V> implements Iterable<[K, V]> {
+  /** The key order; the wire's for the key type. */
+  readonly order: PktKeyOrder<K>;
+  private ks: K[] = [];
+  private vs: V[] = tagged();
+  // While decoding: the index of the first key that arrived out of order
+  // (-1 while keys ascend) and the offsets of the keys from it on.
+  private tail = -1;
+  private ats: number[] = [];
+
+  /**
+   * A map holding `entries` (a later entry with the key of an earlier one
+   * replaces it, as in `new Map(entries)`), ordered by `order` (by default
+   * `compareKeys`, the wire's order for every key type).
+   */
+  constructor(entries?: Iterable<readonly [K, V]> | null, order?: PktKeyOrder<K>) {
+    this.order = order ?? (compareKeys as PktKeyOrder<K>);
+    if (entries === undefined || entries === null) return;
+    const ks = this.ks;
+    const vs = this.vs;
+    let sorted = true;
+    for (const [k, v] of entries) {
+      if (sorted && ks.length > 0 && this.order(ks[ks.length - 1] as K, k) >= 0) sorted = false;
+      ks.push(k);
+      vs.push(v);
+    }
+    if (!sorted) this.sortEntries(true);
+  }
+
+  /** The number of entries. */
+  get size(): number {
+    return this.ks.length;
+  }
+
+  get [Symbol.toStringTag](): string {
+    return "PktMap";
+  }
+
+  /** The key at `index` in key order (undefined past the end). */
+  keyAt(index: number): K {
+    return this.ks[index] as K;
+  }
+
+  /** The value at `index` in key order (undefined past the end). */
+  valueAt(index: number): V {
+    return this.vs[index] as V;
+  }
+
+  /** The index of `key` in key order, or `-1 - i` when absent, `i` where it would go. */
+  indexOf(key: K): number {
+    const ks = this.ks;
+    const order = this.order;
+    let lo = 0;
+    let hi = ks.length - 1;
+    // Keys set in ascending order, as most maps are built, go last.
+    if (hi >= 0) {
+      const c = order(ks[hi] as K, key);
+      if (c < 0) return -2 - hi;
+      if (c === 0) return hi;
+      hi--;
+    }
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = order(ks[mid] as K, key);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1 - lo;
+  }
+
+  get(key: K): V | undefined {
+    const i = this.indexOf(key);
+    return i >= 0 ? this.vs[i] : undefined;
+  }
+
+  has(key: K): boolean {
+    return this.indexOf(key) >= 0;
+  }
+
+  set(key: K, value: V): this {
+    const i = this.indexOf(key);
+    if (i >= 0) {
+      this.vs[i] = value;
+    } else if (-1 - i === this.ks.length) {
+      this.ks.push(key);
+      this.vs.push(value);
+    } else {
+      this.ks.splice(-1 - i, 0, key);
+      this.vs.splice(-1 - i, 0, value);
+    }
+    return this;
+  }
+
+  delete(key: K): boolean {
+    const i = this.indexOf(key);
+    if (i < 0) return false;
+    if (i === this.ks.length - 1) {
+      this.ks.pop();
+      this.vs.pop();
+    } else {
+      this.ks.splice(i, 1);
+      this.vs.splice(i, 1);
+    }
+    return true;
+  }
+
+  clear(): void {
+    this.ks = [];
+    this.vs = tagged();
+    this.tail = -1;
+    this.ats = [];
+  }
+
+  /** The keys in key order. */
+  keys(): IterableIterator<K> {
+    return this.ks.values();
+  }
+
+  /** The values in key order. */
+  values(): IterableIterator<V> {
+    return this.vs.values();
+  }
+
+  /** The `[key, value]` entries in key order. */
+  *entries(): IterableIterator<[K, V]> {
+    const ks = this.ks;
+    const vs = this.vs;
+    for (let i = 0; i < ks.length; i++) yield [ks[i] as K, vs[i] as V];
+  }
+
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: V, key: K, map: this) => void, thisArg?: unknown): void {
+    const ks = this.ks;
+    const vs = this.vs;
+    for (let i = 0; i < ks.length; i++) callback.call(thisArg, vs[i] as V, ks[i] as K, this);
+  }
+
+  /**
+   * Sorts the entries by key (stable: O(n log n) comparisons) and keeps one
+   * entry per key: the last one with `last` (as `set` would), else the first.
+   * Returns the index, in the order before sorting, of the first entry whose
+   * key repeats an earlier one's, or -1. The entry at index `drop` (the last
+   * one) counts as a repeat, but is not kept.
+   */
+  private sortEntries(last: boolean, drop = -1): number {
+    const ks = this.ks;
+    const vs = this.vs;
+    const n = ks.length;
+    const order = this.order;
+    const perm = new Array<number>(n);
+    for (let i = 0; i < n; i++) perm[i] = i;
+    perm.sort((a, b) => order(ks[a] as K, ks[b] as K) || a - b);
+    const nk: K[] = [];
+    const nv: V[] = tagged();
+    let repeat = -1;
+    let run = 0;
+    for (let t = 0; t < n; t++) {
+      const i = perm[t] as number;
+      const k = ks[i] as K;
+      if (t > 0 && order(ks[perm[t - 1] as number] as K, k) === 0) {
+        // Equal keys sort in input order: the run's second is its first repeat.
+        if (++run === 2 && (repeat < 0 || i < repeat)) repeat = i;
+        if (last) nv[nv.length - 1] = vs[i] as V;
+        continue;
+      }
+      run = 1;
+      if (i === drop) continue;
+      nk.push(k);
+      nv.push(vs[i] as V);
+    }
+    this.ks = nk;
+    this.vs = nv;
+    return repeat;
+  }
+
+  // Decoding (generated code): `decodedKey` with each key before its value
+  // is read, `decodedValue` with the value, `endDecode` after the last
+  // entry, `decodeFailed` with what a read of an entry threw. Keys that
+  // ascend, as every encoder writes them, are appended at one comparison
+  // each; from the first key out of order on, the entries are sorted once at
+  // the end, so that decoding costs O(n log n) comparisons whatever the keys.
+  // The error is Rust's, whose decoder looks each key up as it reads it:
+  // DuplicateMapKey at the first key that repeats an earlier one, unless an
+  // error before it in the input came first.
+
+  /** @internal Decoder entry: a key read at `at`, before its value. */
+  decodedKey(key: K, at: number): void {
+    const ks = this.ks;
+    const n = ks.length;
+    if (this.tail < 0) {
+      if (n === 0 || this.order(ks[n - 1] as K, key) < 0) {
+        ks.push(key);
+        return;
+      }
+      this.tail = n;
+    }
+    ks.push(key);
+    this.ats.push(at);
+  }
+
+  /** @internal Decoder entry: the value of the key last given to `decodedKey`. */
+  decodedValue(value: V): void {
+    this.vs.push(value);
+  }
+
+  /** @internal Decoder entry, after the last entry: sorts the entries if needed; DuplicateMapKey for a repeated key. */
+  endDecode(r: PktReader): void {
+    if (this.tail < 0) return;
+    const at = this.resolve();
+    if (at >= 0) throw r.duplicateKey(at);
+  }
+
+  /**
+   * @internal Decoder entry, when reading an entry threw `e`: the error to
+   * throw, DuplicateMapKey when a key read before the failure repeats an
+   * earlier one, else `e`. The map is left holding the entries read whole.
+   */
+  decodeFailed(r: PktReader, e: unknown): unknown {
+    // A key whose value was not read (the failure's entry) may repeat an
+    // earlier key, but is not kept.
+    const partial = this.ks.length > this.vs.length;
+    if (this.tail < 0) {
+      if (partial) this.ks.length = this.vs.length;
+      return e;
+    }
+    if (partial) this.vs.push(undefined as V);
+    const at = this.resolve(partial ? this.ks.length - 1 : -1);
+    return at >= 0 && e instanceof PktError ? r.duplicateKey(at) : e;
+  }
+
+  /** Sorts the decoded entries once, but `drop`; the offset of the first repeated key, or -1. */
+  private resolve(drop = -1): number {
+    const tail = this.tail;
+    const ats = this.ats;
+    this.tail = -1;
+    this.ats = [];
+    const repeat = this.sortEntries(false, drop);
+    return repeat < 0 ? -1 : (ats[repeat - tail] as number);
+  }
+
+  /**
+   * @internal For `applyDelta`: removes the keys `removed` and adds the
+   * entries `addedKeys`/`addedValues` (each ascending, removed keys present
+   * and added ones absent, as the delta's checks made sure) in one merged
+   * pass, O(n) whatever the keys.
+   */
+  merge(removed: readonly K[], addedKeys: readonly K[], addedValues: readonly V[]): void {
+    if (removed.length === 0 && addedKeys.length === 0) return;
+    const ks = this.ks;
+    const vs = this.vs;
+    const order = this.order;
+    const nk: K[] = [];
+    const nv: V[] = tagged();
+    let r = 0;
+    let a = 0;
+    for (let i = 0; i < ks.length; i++) {
+      const k = ks[i] as K;
+      while (a < addedKeys.length && order(addedKeys[a] as K, k) < 0) {
+        nk.push(addedKeys[a] as K);
+        nv.push(addedValues[a] as V);
+        a++;
+      }
+      if (r < removed.length && order(removed[r] as K, k) === 0) {
+        r++;
+        continue;
+      }
+      nk.push(k);
+      nv.push(vs[i] as V);
+    }
+    for (; a < addedKeys.length; a++) {
+      nk.push(addedKeys[a] as K);
+      nv.push(addedValues[a] as V);
+    }
+    this.ks = nk;
+    this.vs = nv;
+  }
+
+  /**
+   * @internal For `applyDelta`: with `keys` ascending and each present, calls
+   * `change(index)` with the index of each, found by one walk, O(n + m).
+   */
+  walk(keys: readonly K[], change: (index: number, at: number) => void): void {
+    const ks = this.ks;
+    const order = this.order;
+    let i = 0;
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[j] as K;
+      while (i < ks.length && order(ks[i] as K, k) < 0) i++;
+      change(i, j);
+    }
+  }
+
+  /** @internal For `applyDelta`: replaces the value at `index`. */
+  setValueAt(index: number, value: V): void {
+    this.vs[index] = value;
+  }
 }
 
 /**
@@ -1629,7 +1975,11 @@ export class PktDeltaWriter {
 export interface PktDeltaField<T> {
   /** Appends the change of the field of `v` against `b`; whether it changed (else nothing is appended). */
   write(dw: PktDeltaWriter, v: T, b: T): boolean;
-  /** Reads the change against `base`'s field (a whole value is read into `scratch`); the patch of the field. */
+  /**
+   * Reads the change against `base`'s field (a whole value is read into the
+   * same field of `scratch`, an object holding only the fields read); the
+   * patch of the field.
+   */
   read(r: PktReader, base: T, scratch: T): unknown;
   /** Applies a patch `read` returned. */
   apply(target: T, patch: unknown, scratch: T): void;
@@ -1639,11 +1989,16 @@ export interface PktDeltaField<T> {
 export interface PktDeltaCodec<T> {
   readonly message: boolean;
   readonly fields: readonly PktDeltaField<T>[];
-  create(): T;
 }
 
-/** The patch of one `@delta` value: each field's patch (undefined when unchanged) and the whole values read. */
+/**
+ * The patch of one `@delta` value: the indexes of the fields the delta
+ * names, their patches, and the whole values read, as the fields of an
+ * object that holds nothing else. Nothing is allocated for a field the
+ * delta does not name: a patch holds what was read, no default value.
+ */
 interface DeltaPatch<T> {
+  indexes: number[];
   parts: unknown[];
   scratch: T;
 }
@@ -1727,21 +2082,28 @@ export function readPatch<T>(codec: PktDeltaCodec<T>, r: PktReader, base: T): De
       if (has(i)) throw invalidDelta(r, "mask names a field the struct does not have", start + (i >>> 3));
     }
   }
-  const scratch = codec.create();
-  const parts: unknown[] = new Array(fields.length);
+  // Whole values are read into the fields of a bare object, not of a
+  // default value (`codec.create()`), which would build every field of the
+  // type for each patch, nested ones and map entries included.
+  const scratch = {} as T;
+  const indexes: number[] = [];
+  const parts: unknown[] = [];
   for (let i = 0; i < fields.length; i++) {
-    if (has(i)) parts[i] = (fields[i] as PktDeltaField<T>).read(r, base, scratch);
+    if (has(i)) {
+      indexes.push(i);
+      parts.push((fields[i] as PktDeltaField<T>).read(r, base, scratch));
+    }
   }
   if (codec.message) r.leaveMessage(outer);
-  return { parts, scratch };
+  return { indexes, parts, scratch };
 }
 
 /** Applies a patch `readPatch` read from the same baseline; cannot fail. */
 export function applyPatch<T>(codec: PktDeltaCodec<T>, target: T, patch: DeltaPatch<T>): void {
   const fields = codec.fields;
-  for (let i = 0; i < fields.length; i++) {
-    const p = patch.parts[i];
-    if (p !== undefined) (fields[i] as PktDeltaField<T>).apply(target, p, patch.scratch);
+  const { indexes, parts } = patch;
+  for (let j = 0; j < indexes.length; j++) {
+    (fields[indexes[j] as number] as PktDeltaField<T>).apply(target, parts[j], patch.scratch);
   }
 }
 
@@ -1835,12 +2197,20 @@ export interface PktDeltaMap<K, V> {
 
 interface MapPatch<K, V> {
   removed: K[];
-  added: [K, V][];
-  changed: [K, unknown][];
+  addedKeys: K[];
+  addedValues: V[];
+  changedKeys: K[];
+  changes: unknown[];
 }
 
-/** A map field: removed keys, added entries and changed entries. `get` is the map of a value. */
-export function mapField<T, K, V>(get: (v: T) => Map<K, V>, describe: () => PktDeltaMap<K, V>): PktDeltaField<T> {
+/**
+ * A map field: removed keys, added entries and changed entries. `get` is the
+ * map of a value. Every walk is linear in the maps and the delta: writing
+ * merges the value's and the baseline's keys, both in key order; reading
+ * looks each key up in the baseline (O(log n)); applying changes values by
+ * one walk and removes and adds by one merge.
+ */
+export function mapField<T, K, V>(get: (v: T) => PktMap<K, V>, describe: () => PktDeltaMap<K, V>): PktDeltaField<T> {
   // Described on first use: the description names types declared later.
   let described: PktDeltaMap<K, V> | undefined;
   const desc = (): PktDeltaMap<K, V> => (described ??= describe());
@@ -1851,38 +2221,46 @@ export function mapField<T, K, V>(get: (v: T) => Map<K, V>, describe: () => PktD
   return {
     write(dw, v, b) {
       const m = desc();
+      const order = m.order;
       const cur = get(v);
       const base = get(b);
       const at = dw.len;
+      // Removed: the baseline's keys the value lacks.
       let n = 0;
       let count = dw.reserve(4);
-      for (const k of sortedKeys(base, m.order, m.field)) {
-        if (!cur.has(k)) {
-          key(dw, k);
-          n++;
-        }
+      for (let i = 0, j = 0; j < base.size; j++) {
+        const k = base.keyAt(j);
+        while (i < cur.size && order(cur.keyAt(i), k) < 0) i++;
+        if (i < cur.size && order(cur.keyAt(i), k) === 0) continue;
+        key(dw, k);
+        n++;
       }
       putU32(dw.buf, count, n);
       let any = n > 0;
+      // Added: the value's keys the baseline lacks.
       n = 0;
       count = dw.reserve(4);
-      for (const k of sortedKeys(cur, m.order, m.field)) {
-        if (!base.has(k)) {
-          key(dw, k);
-          const x = cur.get(k) as V;
-          dw.append(m.valueSize(x), x, m.writeValue);
-          n++;
-        }
+      for (let i = 0, j = 0; i < cur.size; i++) {
+        const k = cur.keyAt(i);
+        while (j < base.size && order(base.keyAt(j), k) < 0) j++;
+        if (j < base.size && order(base.keyAt(j), k) === 0) continue;
+        key(dw, k);
+        const x = cur.valueAt(i);
+        dw.append(m.valueSize(x), x, m.writeValue);
+        n++;
       }
       putU32(dw.buf, count, n);
       any ||= n > 0;
+      // Changed: the keys of both whose values encode differently.
       n = 0;
       count = dw.reserve(4);
       const nested = m.nested;
-      for (const k of sortedKeys(cur, m.order, m.field)) {
-        if (!base.has(k)) continue;
-        const x = cur.get(k) as V;
-        const y = base.get(k) as V;
+      for (let i = 0, j = 0; i < cur.size; i++) {
+        const k = cur.keyAt(i);
+        while (j < base.size && order(base.keyAt(j), k) < 0) j++;
+        if (!(j < base.size && order(base.keyAt(j), k) === 0)) continue;
+        const x = cur.valueAt(i);
+        const y = base.valueAt(j);
         const start = dw.len;
         key(dw, k);
         let changed: boolean;
@@ -1905,63 +2283,70 @@ export function mapField<T, K, V>(get: (v: T) => Map<K, V>, describe: () => PktD
     read(r, b) {
       const m = desc();
       const base = get(b);
-      const ascending = (prev: K | undefined, k: K, first: boolean, at: number): void => {
-        if (!first && m.order(k, prev as K) <= 0) throw invalidDelta(r, "map delta keys not in ascending order", at);
+      const ascending = (section: readonly K[], k: K, at: number): void => {
+        const n = section.length;
+        if (n > 0 && m.order(k, section[n - 1] as K) <= 0) throw invalidDelta(r, "map delta keys not in ascending order", at);
       };
       let n = r.readCount(m.keyMin, m.keyMemory, m.field);
       const removed: K[] = [];
       for (let i = 0; i < n; i++) {
         const at = r.pos;
         const k = m.readKey(r);
-        ascending(removed[i - 1], k, i === 0, at);
+        ascending(removed, k, at);
         if (!base.has(k)) throw invalidDelta(r, "removed key not in the baseline", at);
         removed.push(k);
       }
       n = r.readMapCount(m.keyMin + m.valueMin, m.keyMemory + m.valueMemory, m.field);
-      const added: [K, V][] = [];
+      const addedKeys: K[] = [];
+      const addedValues: V[] = tagged();
       for (let i = 0; i < n; i++) {
         const at = r.pos;
         const k = m.readKey(r);
-        ascending(i > 0 ? (added[i - 1] as [K, V])[0] : undefined, k, i === 0, at);
+        ascending(addedKeys, k, at);
         if (base.has(k)) throw invalidDelta(r, "added key already in the baseline", at);
-        added.push([k, m.readValue(r)]);
+        addedKeys.push(k);
+        addedValues.push(m.readValue(r));
       }
       const nested = m.nested;
       const changeMin = nested === undefined ? m.valueMin : nested().message ? 4 : 1;
       n = r.readCount(m.keyMin + changeMin, m.keyMemory + m.valueMemory, m.field);
-      const changed: [K, unknown][] = [];
+      const changedKeys: K[] = [];
+      const changes: unknown[] = tagged();
       let gone = 0;
       for (let i = 0; i < n; i++) {
         const at = r.pos;
         const k = m.readKey(r);
-        ascending(i > 0 ? (changed[i - 1] as [K, unknown])[0] : undefined, k, i === 0, at);
-        if (!base.has(k)) throw invalidDelta(r, "changed key not in the baseline", at);
+        ascending(changedKeys, k, at);
+        const j = base.indexOf(k);
+        if (j < 0) throw invalidDelta(r, "changed key not in the baseline", at);
         // Both lists ascend: walk the removed keys alongside.
         while (gone < removed.length && m.order(removed[gone] as K, k) < 0) gone++;
         if (gone < removed.length && m.order(removed[gone] as K, k) === 0) {
           throw invalidDelta(r, "changed key also removed", at);
         }
-        const c = nested === undefined ? m.readValue(r) : readPatch(nested(), r, base.get(k) as V);
-        changed.push([k, c]);
+        changedKeys.push(k);
+        changes.push(nested === undefined ? m.readValue(r) : readPatch(nested(), r, base.valueAt(j)));
       }
-      const patch: MapPatch<K, V> = { removed, added, changed };
+      const patch: MapPatch<K, V> = { removed, addedKeys, addedValues, changedKeys, changes };
       return patch;
     },
     apply(target, p) {
       const map = get(target);
-      const patch = p as MapPatch<K, V>;
-      for (const k of patch.removed) map.delete(k);
+      const { removed, addedKeys, addedValues, changedKeys, changes } = p as MapPatch<K, V>;
       const nested = desc().nested;
-      for (const [k, c] of patch.changed) {
-        if (nested !== undefined) applyPatch(nested(), map.get(k) as V, c as DeltaPatch<V>);
-        else map.set(k, c as V);
+      // Changed keys are neither removed nor added: change them in place first.
+      if (nested !== undefined) {
+        const codec = nested();
+        map.walk(changedKeys, (i, j) => applyPatch(codec, map.valueAt(i), changes[j] as DeltaPatch<V>));
+      } else {
+        map.walk(changedKeys, (i, j) => map.setValueAt(i, changes[j] as V));
       }
-      for (const [k, x] of patch.added) map.set(k, x);
+      map.merge(removed, addedKeys, addedValues);
     },
   };
 }
 
 /** The delta description of a generated `@delta` type (its `$delta`). */
-export function deltaCodec<T>(message: boolean, create: () => T, fields: PktDeltaField<T>[]): PktDeltaCodec<T> {
-  return { message, create, fields };
+export function deltaCodec<T>(message: boolean, fields: PktDeltaField<T>[]): PktDeltaCodec<T> {
+  return { message, fields };
 }

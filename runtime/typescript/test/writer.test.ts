@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   KeyOrder,
   PktError,
+  PktMap,
   PktReader,
   PktWriter,
   checkArray,
@@ -203,6 +204,154 @@ test("map keys come in wire order; keys that encode alike are an encode error", 
   assert.deepEqual(Array.from(sortedKeys(new Map([[true, 0], [false, 0]]), KeyOrder.Bool)), [false, true]);
   const e = encodeFails(() => sortedKeys(new Map([["\uD800", 1], ["\uFFFD", 2]]), KeyOrder.String, "T.m"), "DuplicateMapKey");
   assert.equal(e.field, "T.m");
+});
+
+test("PktMap: a Map's API, in key order, with lookups by binary search", () => {
+  const m = new PktMap<number, string>([
+    [5, "e"],
+    [-1, "z"],
+    [3, "c"],
+    [5, "E"],
+  ]);
+  assert.equal(m.size, 3);
+  assert.deepEqual(Array.from(m), [
+    [-1, "z"],
+    [3, "c"],
+    [5, "E"],
+  ]);
+  assert.equal(m.get(5), "E");
+  assert.equal(m.get(4), undefined);
+  assert(m.has(-1) && !m.has(0));
+  m.set(4, "d").set(9, "i").set(-7, "y").set(3, "C");
+  assert.deepEqual(Array.from(m.keys()), [-7, -1, 3, 4, 5, 9]);
+  assert.deepEqual(Array.from(m.values()), ["y", "z", "C", "d", "E", "i"]);
+  assert(m.delete(4) && m.delete(9) && !m.delete(4));
+  assert.deepEqual(Array.from(m.keys()), [-7, -1, 3, 5]);
+  const seen: string[] = [];
+  m.forEach((v, k, map) => {
+    assert.equal(map, m);
+    seen.push(`${k}=${v}`);
+  });
+  assert.deepEqual(seen, ["-7=y", "-1=z", "3=C", "5=E"]);
+  assert.equal(m.keyAt(1), -1);
+  assert.equal(m.valueAt(1), "z");
+  assert.equal(m.indexOf(3), 2);
+  assert.equal(m.indexOf(4), -1 - 3);
+  assert.equal(String(m), "[object PktMap]");
+  m.clear();
+  assert.equal(m.size, 0);
+  assert.deepEqual(Array.from(m.entries()), []);
+  // Without an order, the wire's for the key's type.
+  const big = new PktMap([[5n, 0], [-1n, 0], [1n << 63n, 0]]);
+  assert.deepEqual(Array.from(big.keys()), [-1n, 5n, 1n << 63n]);
+  const strings = new PktMap([["zed", 1], ["\u{10000}", 2], ["\uFFFF", 3], ["amy", 4]]);
+  assert.deepEqual(Array.from(strings.keys()), ["amy", "zed", "\uFFFF", "\u{10000}"]);
+  assert.deepEqual(Array.from(new PktMap([[true, 0], [false, 1]]).keys()), [false, true]);
+  // Strings written as the same UTF-8 are one key.
+  const lone = new PktMap([["\uD800", 1]]);
+  lone.set("\uDC00", 2);
+  assert.deepEqual(Array.from(lone), [["\uD800", 2]]);
+  // sortedKeys hands back a PktMap's keys as they are.
+  assert.deepEqual(Array.from(sortedKeys(strings, KeyOrder.String)), ["amy", "zed", "\uFFFF", "\u{10000}"]);
+});
+
+test("PktMap decoding: repeated keys are Rust's DuplicateMapKey, in O(n log n) comparisons", () => {
+  let comparisons = 0;
+  const order = (a: number, b: number): number => {
+    comparisons++;
+    return KeyOrder.Number(a, b);
+  };
+  const r = new PktReader(new Uint8Array(0));
+  // Ascending keys: one comparison each.
+  const up = new PktMap<number, number>(null, order);
+  for (let i = 0; i < 1000; i++) {
+    up.decodedKey(i, i);
+    up.decodedValue(i);
+  }
+  up.endDecode(r);
+  assert.equal(comparisons, 999);
+  // Descending keys: sorted once at the end.
+  comparisons = 0;
+  const n = 1 << 14;
+  const down = new PktMap<number, number>(null, order);
+  for (let i = 0; i < n; i++) {
+    down.decodedKey(n - i, i);
+    down.decodedValue(i);
+  }
+  down.endDecode(r);
+  assert.deepEqual(Array.from(down.keys()).slice(0, 3), [1, 2, 3]);
+  assert.equal(down.get(1), n - 1);
+  assert(comparisons <= n * Math.log2(n) + 3 * n, `${comparisons} comparisons for ${n} keys`);
+  // The first key that repeats an earlier one, in input order.
+  const keys = [9, 4, 7, 4, 9, 7];
+  const dup = new PktMap<number, number>(null, order);
+  keys.forEach((k, i) => {
+    dup.decodedKey(k, 100 + i);
+    dup.decodedValue(i);
+  });
+  assert.throws(() => dup.endDecode(r), (e: unknown) => e instanceof PktError && e.kind === "DuplicateMapKey" && e.offset === 103);
+  // A repeat before a later error wins over it; the map keeps whole entries, once each.
+  const cut = new PktMap<number, number>(null, order);
+  [3, 1, 3, 2].forEach((k, i) => {
+    cut.decodedKey(k, 10 + i);
+    // The value of the last key fails to read.
+    if (i < 3) cut.decodedValue(i);
+  });
+  const later = new PktError("UnexpectedEnd", 50, "cut");
+  const thrown = cut.decodeFailed(r, later);
+  assert(thrown instanceof PktError && thrown.kind === "DuplicateMapKey" && thrown.offset === 12);
+  assert.deepEqual(Array.from(cut), [
+    [1, 1],
+    [3, 0],
+  ]);
+  // The repeat may be the key whose value failed to read.
+  const last = new PktMap<number, number>(null, order);
+  [5, 2, 5].forEach((k, i) => {
+    last.decodedKey(k, 20 + i);
+    if (i < 2) last.decodedValue(i);
+  });
+  const repeated = last.decodeFailed(r, later);
+  assert(repeated instanceof PktError && repeated.kind === "DuplicateMapKey" && repeated.offset === 22);
+  assert.deepEqual(Array.from(last), [
+    [2, 1],
+    [5, 0],
+  ]);
+  // ... or a key of its own, which sorts first.
+  const first = new PktMap<number, number>(null, order);
+  [5, 2, 0].forEach((k, i) => {
+    first.decodedKey(k, 30 + i);
+    if (i < 2) first.decodedValue(i);
+  });
+  assert.equal(first.decodeFailed(r, later), later);
+  assert.deepEqual(Array.from(first), [
+    [2, 1],
+    [5, 0],
+  ]);
+  const clean = new PktMap<number, number>(null, order);
+  [3, 1].forEach((k, i) => {
+    clean.decodedKey(k, i);
+    clean.decodedValue(i);
+  });
+  assert.equal(clean.decodeFailed(r, later), later);
+});
+
+test("PktMap delta merges: removals, additions and changes in one pass", () => {
+  const m = new PktMap<number, string>([1, 2, 3, 4, 5, 6].map((k): [number, string] => [k, String(k)]));
+  const changed: number[] = [];
+  m.walk([2, 5], (i, j) => {
+    changed.push(i, j);
+    m.setValueAt(i, "x");
+  });
+  assert.deepEqual(changed, [1, 0, 4, 1]);
+  m.merge([1, 4, 6], [0, 7, 8], ["a", "b", "c"]);
+  assert.deepEqual(Array.from(m), [
+    [0, "a"],
+    [2, "x"],
+    [3, "3"],
+    [5, "x"],
+    [7, "b"],
+    [8, "c"],
+  ]);
 });
 
 test("encode errors: @max, array length, depth, size, room", () => {

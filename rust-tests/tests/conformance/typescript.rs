@@ -161,7 +161,7 @@ fn render_module(ir: &Ir) -> String {
         }
     }
     format!(
-        "{imports}import {{ KeyOrder, f32NanBits, sortedKeys }} from \"./pkt_runtime.js\";\n\n\
+        "{imports}import {{ KeyOrder, PktMap, f32NanBits, sortedKeys }} from \"./pkt_runtime.js\";\n\n\
          {HELPERS}\n{functions}\
          /** The value text of each type with a codec, by qualified name. */\n\
          export const RENDER: Record<string, (o: string[], v: unknown) => void> = {{\n{table}}};\n"
@@ -235,7 +235,7 @@ export function seq<T>(o: string[], items: Iterable<T>, f: (x: T) => void): void
     o.push("]");
 }
 
-export function map<K, V>(o: string[], m: Map<K, V>, order: (a: K, b: K) => number, fk: (k: K) => void, fv: (v: V) => void): void {
+export function map<K, V>(o: string[], m: PktMap<K, V>, order: (a: K, b: K) => number, fk: (k: K) => void, fv: (v: V) => void): void {
     o.push("{");
     let first = true;
     for (const k of sortedKeys(m, order)) {

@@ -101,3 +101,121 @@ pub fn build(ir: &Ir, dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
     std::fs::write(js.join("package.json"), "{ \"type\": \"module\" }\n").expect("package.json");
     js
 }
+
+/// Keys that V8 hashes alike, for the hash-flooding shapes of
+/// `schemas/map_keys.pkt`: V8 hashes a small integer with
+/// `ComputeUnseededHash` and a bigint with `ComputeLongHash` of its least
+/// significant 64-bit digit (its magnitude's), neither seeded, so the same
+/// keys collide in every Node.js process. Both hashes are bijections before
+/// their last 30-bit mask; these are the preimages of hashes whose low 14
+/// bits are zero, which share one bucket of any table of up to 16,384.
+pub mod colliding {
+    /// The inverse of the odd `a` modulo 2^64.
+    fn inverse(a: u64) -> u64 {
+        let mut x: u64 = 1;
+        for _ in 0..7 {
+            x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        }
+        x
+    }
+
+    /// The inverse of `x ^= x >> s` on 64-bit words (`mask` cuts to 32).
+    fn unshift(y: u64, s: u32, mask: u64) -> u64 {
+        let mut x = y;
+        for _ in 0..64 {
+            x = (y ^ (x >> s)) & mask;
+        }
+        x
+    }
+
+    /// The 32-bit `k` with `ComputeUnseededHash(k) == h` (before the mask).
+    fn unhash32(h: u32) -> u32 {
+        let m = u64::from(u32::MAX);
+        let mut x = u64::from(h);
+        x = unshift(x, 16, m);
+        x = x.wrapping_mul(inverse(2057)) & m;
+        x = unshift(x, 4, m);
+        x = x.wrapping_mul(inverse(5)) & m;
+        x = unshift(x, 12, m);
+        // ~x + (x << 15) == x * (2^15 - 1) - 1
+        x = (x + 1).wrapping_mul(inverse((1 << 15) - 1)) & m;
+        x as u32
+    }
+
+    /// V8's `ComputeUnseededHash`, to check the inverse.
+    pub fn hash32(k: u32) -> u32 {
+        let mut h = k;
+        h = (!h).wrapping_add(h << 15);
+        h ^= h >> 12;
+        h = h.wrapping_add(h << 2);
+        h ^= h >> 4;
+        h = h.wrapping_mul(2057);
+        h ^= h >> 16;
+        h & 0x3fff_ffff
+    }
+
+    /// The 64-bit `k` with `ComputeLongHash(k) == h` (before the mask).
+    fn unhash64(h: u64) -> u64 {
+        let m = u64::MAX;
+        let mut x = unshift(h, 22, m);
+        x = x.wrapping_mul(inverse(65));
+        x = unshift(x, 11, m);
+        x = x.wrapping_mul(inverse(21));
+        x = unshift(x, 31, m);
+        x.wrapping_add(1).wrapping_mul(inverse((1 << 18) - 1))
+    }
+
+    /// V8's `ComputeLongHash`, to check the inverse.
+    pub fn hash64(k: u64) -> u32 {
+        let mut h = k;
+        h = (!h).wrapping_add(h << 18);
+        h ^= h >> 31;
+        h = h.wrapping_mul(21);
+        h ^= h >> 11;
+        h = h.wrapping_add(h << 6);
+        h ^= h >> 22;
+        (h & 0x3fff_ffff) as u32
+    }
+
+    /// `n` colliding 32-bit words whose value as `i32` is a small integer
+    /// of V8 with 31-bit ones (-2^30 to 2^30), ascending by hash.
+    pub fn words(n: usize) -> Vec<u32> {
+        (0u32..1 << 18)
+            .map(|i| unhash32(i << 14))
+            .filter(|&k| (-(1 << 30)..1 << 30).contains(&(k as i32)))
+            .take(n)
+            .collect()
+    }
+
+    /// `n` colliding `u32` keys (small integers: below 2^30).
+    pub fn u32s(n: usize) -> Vec<u32> {
+        (0u32..1 << 18)
+            .map(|i| unhash32(i << 14))
+            .filter(|&k| k < 1 << 30)
+            .take(n)
+            .collect()
+    }
+
+    /// `n` colliding `u64` keys.
+    pub fn u64s(n: usize) -> Vec<u64> {
+        (1u64..).map(|i| unhash64(i << 14)).take(n).collect()
+    }
+
+    /// `n` colliding `i64` keys: magnitudes that collide, each with both
+    /// signs (a bigint's hash ignores its sign).
+    pub fn i64s(n: usize) -> Vec<i64> {
+        (1u64..)
+            .map(|i| unhash64(i << 14))
+            .filter(|&k| k < 1 << 63)
+            .take(n.div_ceil(2))
+            .flat_map(|k| [k as i64, -(k as i64)])
+            .take(n)
+            .collect()
+    }
+
+    /// `n` string keys that look like integers ("1001472"), which V8 hashes
+    /// by their value when it caches them as array indexes.
+    pub fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| (1_000_000 + i * 1024).to_string()).collect()
+    }
+}

@@ -146,7 +146,7 @@ impl<'ir> Gen<'ir> {
                 t => format!("{}[]", self.ts_type(t)),
             },
             Type::Map(k, v) => format!(
-                "globalThis.Map<{}, {}>",
+                "$pkt.PktMap<{}, {}>",
                 self.ts_type(&k.ty),
                 self.ts_type(&v.ty)
             ),
@@ -209,6 +209,11 @@ impl<'ir> Gen<'ir> {
                     Some((_, array)) => format!("new {array}(0)"),
                     None => "[]".to_string(),
                 },
+                Type::Map(k, _) => format!(
+                    "new {}(null, {})",
+                    self.ts_type(ty),
+                    key_order(self.ir, &k.ty)
+                ),
                 _ => format!("new {}()", self.ts_type(ty)),
             },
             DefaultValue::Absent => "undefined".to_string(),
@@ -318,20 +323,24 @@ impl<'ir> Gen<'ir> {
                         code.line(format!("n += {expr}.size * {c};"));
                     }
                 } else {
-                    let key_used = inner.iter().any(|l| l.contains(&kx));
-                    let value_used = inner.iter().any(|l| l.contains(&vx));
-                    let loop_head = match (key_used, value_used) {
-                        (true, true) => format!("for (const [{kx}, {vx}] of {expr}) {{"),
-                        (true, false) => format!("for (const {kx} of {expr}.keys()) {{"),
-                        _ => format!("for (const {vx} of {expr}.values()) {{"),
-                    };
-                    code.open(loop_head);
+                    // By index: a `PktMap` holds its keys and values in arrays.
+                    let (m, i) = (format!("m{d}"), format!("i{d}"));
+                    code.open("{");
+                    code.line(format!("const {m} = {expr};"));
+                    code.open(format!("for (let {i} = 0; {i} < {m}.size; {i}++) {{"));
+                    if inner.iter().any(|l| l.contains(&kx)) {
+                        code.line(format!("const {kx} = {m}.keyAt({i});"));
+                    }
+                    if inner.iter().any(|l| l.contains(&vx)) {
+                        code.line(format!("const {vx} = {m}.valueAt({i});"));
+                    }
                     if c > 0 {
                         code.line(format!("n += {c};"));
                     }
                     for l in inner {
                         code.line(l);
                     }
+                    code.close("}");
                     code.close("}");
                 }
                 u64::from(wire::COUNT_PREFIX)
@@ -459,20 +468,25 @@ impl<'ir> Gen<'ir> {
                 code.close("}");
             }
             Type::Map(k, v) => {
-                let (m, kx) = (format!("m{d}"), format!("k{d}"));
+                // A `PktMap` holds its entries in key order, the wire's.
+                let (m, i) = (format!("m{d}"), format!("i{d}"));
                 code.open("{");
                 code.line(format!("const {m} = {expr};"));
                 code.line(format!(
                     "w.writeCount({m}.size{});",
                     Self::max_args(max, place)
                 ));
-                code.open(format!(
-                    "for (const {kx} of $pkt.sortedKeys({m}, {}, {})) {{",
-                    key_order(self.ir, &k.ty),
-                    string_literal(place)
-                ));
+                code.open(format!("for (let {i} = 0; {i} < {m}.size; {i}++) {{"));
+                let kx = format!("{m}.keyAt({i})");
+                let kx = if matches!(k.ty, Type::Prim(_) | Type::String) {
+                    kx
+                } else {
+                    let local = format!("k{d}");
+                    code.line(format!("const {local} = {kx};"));
+                    local
+                };
                 self.write(code, &k.ty, &kx, k.max, &format!("{place}[key]"), d + 1);
-                let vx = format!("{m}.get({kx}) as {}", self.ts_type(&v.ty));
+                let vx = format!("{m}.valueAt({i})");
                 let vx = if matches!(v.ty, Type::Prim(_) | Type::String | Type::Bytes) {
                     vx
                 } else {
@@ -623,17 +637,29 @@ impl<'ir> Gen<'ir> {
                     code.line(format!("const {m} = {lv};"));
                     code.line(format!("{m}.clear();"));
                 } else {
-                    code.line(format!("const {m} = new {}();", self.ts_type(ty)));
+                    code.line(format!(
+                        "const {m} = new {}(null, {});",
+                        self.ts_type(ty),
+                        key_order(self.ir, &k.ty)
+                    ));
                 }
+                // Entries are appended as read and sorted once at the end
+                // when keys came out of order; a key repeated before an
+                // error that comes later is the error (see `PktMap`).
+                code.open("try {");
                 code.open(format!("for (let {i} = 0; {i} < {c}; {i}++) {{"));
                 code.line(format!("const {at} = r.pos;"));
                 code.line(format!("let {kx}: {};", self.ts_type(&k.ty)));
                 self.read_part(code, k, &kx, false, &cx.part("false", "[key]"), d + 1);
-                code.line(format!("if ({m}.has({kx})) throw r.duplicateKey({at});"));
+                code.line(format!("{m}.decodedKey({kx}, {at});"));
                 code.line(format!("let {vx}: {};", self.ts_type(&v.ty)));
                 self.read_part(code, v, &vx, false, &cx.part("false", "[value]"), d + 1);
-                code.line(format!("{m}.set({kx}, {vx});"));
+                code.line(format!("{m}.decodedValue({vx});"));
                 code.close("}");
+                code.reopen("} catch (e) {");
+                code.line(format!("throw {m}.decodeFailed(r, e);"));
+                code.close("}");
+                code.line(format!("{m}.endDecode(r);"));
                 if !into {
                     code.line(format!("{lv} = {m};"));
                 }

@@ -37,7 +37,7 @@ impl Gen<'_> {
                 FieldDelta::Map { key, value, nested } => {
                     let (k, vt) = (self.ts_type(&key.ty), self.ts_type(&value.ty));
                     code.open(format!(
-                        "$pkt.mapField((v: {ty}): globalThis.Map<{k}, {vt}> => {lv}, (): $pkt.PktDeltaMap<{k}, {vt}> => ({{"
+                        "$pkt.mapField((v: {ty}): $pkt.PktMap<{k}, {vt}> => {lv}, (): $pkt.PktDeltaMap<{k}, {vt}> => ({{"
                     ));
                     code.line(format!("order: {},", key_order(self.ir, &key.ty)));
                     code.line(format!("field: {},", string_literal(&f.path)));
