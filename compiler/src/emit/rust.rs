@@ -15,6 +15,7 @@
 
 use serde::Serialize;
 
+use super::output;
 use super::templates::Templates;
 use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::*;
@@ -406,7 +407,8 @@ const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implem
 /// The attribute of a deprecated item, with the schema's reason as its note.
 fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
     deprecated.then(|| match note {
-        // Debug formatting is a Rust string literal for any text.
+        // Debug formatting is a Rust string literal for any text, with
+        // every character of `output::must_escape` escaped (`\u{2028}`).
         Some(note) => format!("#[deprecated(note = {note:?})]"),
         None => "#[deprecated]".to_string(),
     })
@@ -460,15 +462,16 @@ fn module_ident(segment: &str) -> String {
     names::ident(Lang::Rust, NameKind::Field, segment)
 }
 
-/// `///` lines for a doc comment; empty lines stay `///` so rustfmt finds
-/// nothing to trim.
+/// `///` lines for a doc comment ([`output::comment_text`]: no line break
+/// or bidirectional control of the schema's text reaches the code); empty
+/// lines stay `///` so rustfmt finds nothing to trim.
 fn doc_lines(doc: &[String]) -> Vec<String> {
     doc.iter()
         .map(|l| {
             if l.is_empty() {
                 "///".to_string()
             } else {
-                format!("/// {}", layout::plain(l))
+                format!("/// {}", layout::plain(&output::comment_text(l)))
             }
         })
         .collect()
