@@ -148,7 +148,10 @@ fn csharp_keeps_schema_text_in_comments_and_literals() {
             own.contains("/// A record.\\u2028public static class InjectedByTypeDoc { }\\u2028//"),
             "{own}"
         );
-        assert!(own.contains("\"a\\u2028b\\u202Ec\\u0085d\\u2066e\\u2069\""), "{own}");
+        assert!(
+            own.contains("\"a\\u2028b\\u202Ec\\u0085d\\u2066e\\u2069\""),
+            "{own}"
+        );
     }
     if !common::mono_available("schema text in C#") {
         return;
@@ -187,7 +190,8 @@ fn csharp_keeps_schema_text_in_comments_and_literals() {
         let printed = String::from_utf8_lossy(&run.stdout);
         assert!(run.status.success(), "injected types:\n{printed}");
         assert!(
-            printed.contains("declared Text.Hazard.Note") && printed.contains("declared Text.Hazard.Level"),
+            printed.contains("declared Text.Hazard.Note")
+                && printed.contains("declared Text.Hazard.Level"),
             "{printed}"
         );
     }

@@ -245,7 +245,8 @@ mod tests {
 
     #[test]
     fn comment_text_escapes_line_ends_and_bidirectional_controls() {
-        let text = "a\u{2028}b\u{2029}c\u{85}d\re\nf\u{202E}g\u{2066}h\u{2069}i\u{202A}j\u{0}k\u{7F}l\tm";
+        let text =
+            "a\u{2028}b\u{2029}c\u{85}d\re\nf\u{202E}g\u{2066}h\u{2069}i\u{202A}j\u{0}k\u{7F}l\tm";
         assert_eq!(
             comment_text(text),
             "a\\u2028b\\u2029c\\u0085d\\u000De\\u000Af\\u202Eg\\u2066h\\u2069i\\u202Aj\\u0000k\\u007Fl\tm"
@@ -257,10 +258,14 @@ mod tests {
         }
         let once = comment_text(text).into_owned();
         assert_eq!(comment_text(&once), once);
-        for c in ['\u{2028}', '\u{2029}', '\u{85}', '\r', '\n', '\u{202B}', '\u{2067}'] {
+        for c in [
+            '\u{2028}', '\u{2029}', '\u{85}', '\r', '\n', '\u{202B}', '\u{2067}',
+        ] {
             assert!(must_escape(c), "{c:?}");
         }
-        for c in ['\t', ' ', 'a', '\u{2027}', '\u{202F}', '\u{2065}', '\u{206A}'] {
+        for c in [
+            '\t', ' ', 'a', '\u{2027}', '\u{202F}', '\u{2065}', '\u{206A}',
+        ] {
             assert!(!must_escape(c), "{c:?}");
         }
     }
