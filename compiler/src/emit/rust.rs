@@ -104,6 +104,7 @@ pub(crate) struct Shared<'ir> {
     ir: &'ir Ir,
     serde: bool,
     boxed: std::collections::BTreeSet<TypeId>,
+    deferred: std::collections::BTreeSet<(TypeId, usize)>,
     checked_structs: std::collections::BTreeSet<TypeId>,
     plain: Vec<bool>,
     total: Vec<bool>,
@@ -118,6 +119,7 @@ impl<'ir> Shared<'ir> {
             namespace: &file.namespace,
             serde: self.serde,
             boxed: &self.boxed,
+            deferred: &self.deferred,
             checked_structs: &self.checked_structs,
             plain: &self.plain,
             total: &self.total,
@@ -143,6 +145,7 @@ impl Backend for RustBackend {
             ir,
             serde: options.serde,
             boxed: boxed_types(ir),
+            deferred: deferred_patches(ir),
             checked_structs: checked_structs(ir),
             plain: plain_structs(ir),
             total: total_structs(ir),
@@ -493,6 +496,8 @@ struct Cx<'a> {
     serde: bool,
     /// See [`boxed_types`].
     boxed: &'a std::collections::BTreeSet<TypeId>,
+    /// See [`deferred_patches`].
+    deferred: &'a std::collections::BTreeSet<(TypeId, usize)>,
     /// See [`checked_structs`].
     checked_structs: &'a std::collections::BTreeSet<TypeId>,
     /// See [`plain_structs`].
@@ -525,7 +530,7 @@ impl Cx<'_> {
     fn render_type(&self, t: &Templates, id: TypeId) -> String {
         let code = self.render_codec(t, id);
         if crate::delta::is_delta(self.ir, id) {
-            let delta = t.render("delta", &self.delta_view(self.ir.ty(id)));
+            let delta = t.render("delta", &self.delta_view(id));
             return format!("{code}\n\n{delta}");
         }
         code
