@@ -91,7 +91,8 @@ fn generated(scratch: &Path, lang: Lang) -> Vec<(PathBuf, Vec<GeneratedFile>)> {
                 _ => "export const InjectedByFileDoc = 1;",
             };
             std::fs::write(&path, schema(declaration)).expect("write the schema");
-            let checked = pktc::check(&[path.clone()]).unwrap_or_else(|f| panic!("{f}"));
+            let checked =
+                pktc::check(std::slice::from_ref(&path)).unwrap_or_else(|f| panic!("{f}"));
             let mut options = GenOptions::new(lang);
             options.runtime = true;
             (dir, generate(&checked.ir, &options))
