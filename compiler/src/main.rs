@@ -122,7 +122,9 @@ enum Command {
         /// The type: qualified (`game.net.ServerPacket`) or a unique bare name.
         #[arg(long = "type", value_name = "TYPE")]
         type_name: String,
-        /// The bytes to decode; `-` for standard input.
+        /// The bytes to decode; `-` for standard input. At most 16 MiB (the
+        /// default frame limit; 64 MiB of text with --hex): a longer input is
+        /// refused.
         #[arg(long, default_value = "-")]
         input: PathBuf,
         /// The input is hex text (whitespace ignored) instead of raw bytes.
@@ -425,26 +427,16 @@ fn fmt(files: &[PathBuf], check: bool) -> ExitCode {
     }
 }
 
+/// The input of `pktc inspect`: a file, or standard input for `-`, capped
+/// at the default frame limit (`pktc::tools::inspect::read_input`).
 fn read_input(path: &std::path::Path, hex: bool) -> Result<Vec<u8>, String> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    let read = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::read(path).map(|b| bytes = b)
-    };
-    read.map_err(|e| {
-        format!(
-            "cannot read {}: {}",
-            pktc::load::display(path),
-            pktc::load::describe_io(&e)
-        )
-    })?;
-    if !hex {
-        return Ok(bytes);
+    let name = pktc::load::display(path);
+    if path.as_os_str() == "-" {
+        return pktc::tools::inspect::read_input(std::io::stdin().lock(), hex, "standard input");
     }
-    let text = String::from_utf8(bytes).map_err(|_| "hex input is not text".to_string())?;
-    pktc::tools::inspect::parse_hex(&text).map_err(|e| format!("bad hex input: {e}"))
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("cannot read {name}: {}", pktc::load::describe_io(&e)))?;
+    pktc::tools::inspect::read_input(file, hex, &name)
 }
 
 /// Checks the schemas, prints warnings or errors, and runs `then` on success.

@@ -48,6 +48,11 @@ fn main() {
             a_fifo_or_directory_is_refused(command)
         }));
     }
+    #[cfg(unix)]
+    trials.push(trial(
+        "inspect_refuses_an_endless_input",
+        inspect_refuses_an_endless_input,
+    ));
     for args in MISSING_FILE_RUNS {
         trials.push(trial(format!("missing_file/{}", args[0]), move || {
             command_reports_a_missing_file_alike(args)
@@ -261,6 +266,32 @@ const MISSING_FILE_RUNS: [&[&str]; 5] = [
         "schemas/game.pkt",
     ],
 ];
+
+/// `pktc inspect --input /dev/zero` stops at the default frame limit with
+/// an error that states it (it read until memory ran out), and so does
+/// `--hex` at its own cap; `pktc inspect --help` states the cap.
+#[cfg(unix)]
+fn inspect_refuses_an_endless_input() {
+    for hex in [false, true] {
+        let mut args = vec!["inspect", "--type", "Kick", "--input", "/dev/zero"];
+        if hex {
+            args.push("--hex");
+        }
+        args.push("schemas/game.pkt");
+        let o = pktc(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        let cap = if hex { "64 MiB of hex text" } else { "16 MiB" };
+        assert!(
+            err.contains(&format!(
+                "/dev/zero is longer than {cap}, the most `pktc inspect` decodes"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    let help = stdout(&pktc(&["inspect", "--help"]));
+    assert!(help.contains("At most 16 MiB"), "{help}");
+}
 
 fn command_reports_a_missing_file_alike(args: &[&str]) {
     let o = pktc(args);

@@ -7,6 +7,7 @@ use pkt_test_support::{vectors, Rng};
 use pktc::ir::Ir;
 use pktc::tools::inspect::{self, ErrorKind, Limits};
 use serde_json::{json, Value};
+use std::io::Read as _;
 
 fn ir(schema: &str) -> Ir {
     common::check(schema.as_ref())
@@ -477,4 +478,49 @@ fn layout_shows_the_stored_width_of_quantized_fields() {
     ] {
         assert!(text.contains(row), "{row}\n{text}");
     }
+}
+
+/// An endless input, counting the bytes it gave.
+struct Endless {
+    given: usize,
+}
+
+impl std::io::Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        buf.fill(b'0');
+        self.given += buf.len();
+        Ok(buf.len())
+    }
+}
+
+/// `pktc inspect --input /dev/zero` is refused after the cap (the default
+/// frame limit) and one byte more, raw or as hex text; an input of exactly
+/// the cap is read whole.
+#[test]
+fn an_endless_input_is_refused_after_the_frame_limit() {
+    assert_eq!(inspect::MAX_INPUT, Limits::default().max_frame);
+    for (hex, cap) in [(false, inspect::MAX_INPUT), (true, inspect::MAX_HEX_INPUT)] {
+        let mut endless = Endless { given: 0 };
+        let e = inspect::read_input(&mut endless, hex, "the input").expect_err("refused");
+        assert_eq!(endless.given, cap + 1, "hex: {hex}");
+        let expected = if hex {
+            "the input is longer than 64 MiB of hex text"
+        } else {
+            "the input is longer than 16 MiB,"
+        };
+        assert!(e.starts_with(expected), "{e}");
+    }
+    let exact = std::io::repeat(0).take(inspect::MAX_INPUT as u64);
+    let bytes = inspect::read_input(exact, false, "the input").expect("the cap is accepted");
+    assert_eq!(bytes.len(), inspect::MAX_INPUT);
+    // Hex text within its cap that holds more bytes than the cap.
+    let text = "00".repeat(inspect::MAX_INPUT + 1);
+    let e = inspect::read_input(text.as_bytes(), true, "the input").expect_err("refused");
+    assert!(
+        e.starts_with("the input is longer than 16 MiB of bytes"),
+        "{e}"
+    );
+    let text = "00".repeat(inspect::MAX_INPUT);
+    let bytes = inspect::read_input(text.as_bytes(), true, "the input").expect("accepted");
+    assert_eq!(bytes.len(), inspect::MAX_INPUT);
 }

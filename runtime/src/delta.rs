@@ -576,6 +576,50 @@ pub fn apply_map_whole<K: Ord, V>(map: &mut BTreeMap<K, V>, patch: MapWholePatch
     apply_map(map, patch, |v, n| *v = n);
 }
 
+/// The patch of a `@delta` type where the patch would hold itself: the
+/// values of a map of the type inside the type
+/// (`@delta message Node { kids: map<u32, Node> }`), directly or through
+/// other `@delta` types. Written `PatchOf<Node>` there, the patch type
+/// would be defined by itself and rustc could not expand it (E0275); this
+/// named type stops the expansion. The map's entries already lie in a
+/// `Vec`, so it holds the patch without a `Box`.
+pub struct Deferred<T: Delta>(pub T::Patch);
+
+impl<T: Delta> core::fmt::Debug for Deferred<T> {
+    /// Opaque: printing the patch inside would need `T::Patch: Debug`,
+    /// which is again the bound being proved.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Deferred(..)")
+    }
+}
+
+/// The patch of a map whose values are `@delta` types whose patch holds
+/// this one ([`Deferred`]).
+pub type MapDeferredPatch<K, V> = MapPatch<K, V, Deferred<V>>;
+
+/// [`read_map_delta`] for a map whose values' patch holds the patch being
+/// read ([`Deferred`]).
+#[inline]
+pub fn read_map_deferred<K: Decode + Ord, V: Decode + Delta>(
+    value: &BTreeMap<K, V>,
+    r: &mut Reader<'_>,
+    field: &'static str,
+) -> Result<MapDeferredPatch<K, V>, DecodeError> {
+    read_map(value, r, V::MIN_DELTA_LEN, |b, r| {
+        b.read_patch(r).map(Deferred)
+    })
+    .map_err(|e| e.in_field(field))
+}
+
+/// [`apply_map_delta`] for a patch read by [`read_map_deferred`].
+#[inline]
+pub fn apply_map_deferred<K: Ord, V: Delta>(
+    map: &mut BTreeMap<K, V>,
+    patch: MapDeferredPatch<K, V>,
+) {
+    apply_map(map, patch, |v, p| v.apply_patch(p.0));
+}
+
 /// Whether two values differ, for types whose value equality is the
 /// equality of their encodings (no floats inside).
 #[inline]

@@ -11,7 +11,9 @@ use std::fmt::Debug;
 
 use pkt_runtime::delta::Delta;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, Limits};
-use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Status, Vec3, World};
+use pkt_rust_tests::test::delta::{
+    Empty, Entity, Member, Mover, Node, QPos, Squad, Stats, Status, Vec3, World,
+};
 use pkt_test_support::Rng;
 use support::{ir, qualified, Gen};
 
@@ -133,6 +135,56 @@ fn every_delta_type_round_trips_random_pairs() {
     // Quantized fields change by their stored integers.
     property::<QPos>("test.delta.QPos");
     property::<Mover>("test.delta.Mover");
+    // Patches that hold themselves through a map (`delta::Deferred`).
+    property::<Node>("test.delta.Node");
+    property::<Squad>("test.delta.Squad");
+    property::<Member>("test.delta.Member");
+}
+
+/// A tree `depth` levels deep, `width` children a node, numbered from `v`.
+fn tree(v: u32, depth: u32, width: u32) -> Node {
+    Node {
+        v,
+        kids: if depth == 0 {
+            BTreeMap::new()
+        } else {
+            (0..width)
+                .map(|k| (k, tree(v * 10 + k, depth - 1, width)))
+                .collect()
+        },
+    }
+}
+
+/// A recursive `@delta` type through a map compiles (its patch names
+/// itself through `delta::Deferred`; `PatchOf<Node>` failed with E0275),
+/// and its delta sends only the path to what changed: a leaf four levels
+/// down, one removed subtree and one added node.
+#[test]
+fn a_tree_of_delta_types_sends_the_path_to_a_change() {
+    let base = tree(1, 4, 3);
+    let mut cur = base.clone();
+    let mut leaf = &mut cur;
+    for k in [2, 0, 1, 2] {
+        leaf = leaf.kids.get_mut(&k).expect("a child");
+    }
+    leaf.v = 7;
+    let delta = encode_delta(&cur, &base);
+    let whole = cur.encode_to_vec().unwrap().len();
+    // Four levels of (message body, mask, map counts, key) and one u32.
+    assert!(
+        delta.len() < 100 && delta.len() * 15 < whole,
+        "{} of {whole}",
+        delta.len()
+    );
+    let mut applied = base.clone();
+    applied.apply_delta(&delta).expect("applies");
+    assert_eq!(applied, cur);
+    cur.kids.remove(&1);
+    cur.kids.get_mut(&0).unwrap().kids.insert(9, tree(5, 1, 2));
+    let delta = check_pair("tree", &cur, &base);
+    let mut applied = base.clone();
+    applied.apply_delta(&delta).expect("applies");
+    assert_eq!(applied, cur);
 }
 
 fn entity(id: u32) -> Entity {

@@ -13,7 +13,9 @@ use std::fmt::Write as _;
 
 use pkt_runtime::delta::Delta;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, Limits};
-use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Vec3, World};
+use pkt_rust_tests::test::delta::{
+    Empty, Entity, Member, Mover, Node, QPos, Squad, Stats, Vec3, World,
+};
 use pkt_test_support::hex::encode as hex;
 use pkt_test_support::Rng;
 use support::{mono, qualified, Gen};
@@ -122,6 +124,28 @@ static class DeltaCases
         Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
     };
 
+    static readonly Codec<Node> No = new Codec<Node>
+    {
+        Decode = b => Node.Decode(b),
+        Encode = v => v.ToArray(),
+        Delta = (v, b) => v.EncodeDelta(b),
+        Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
+    };
+    static readonly Codec<Squad> Sq = new Codec<Squad>
+    {
+        Decode = b => Squad.Decode(b),
+        Encode = v => v.ToArray(),
+        Delta = (v, b) => v.EncodeDelta(b),
+        Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
+    };
+    static readonly Codec<Member> Me = new Codec<Member>
+    {
+        Decode = b => Member.Decode(b),
+        Encode = v => v.ToArray(),
+        Delta = (v, b) => v.EncodeDelta(b),
+        Apply = (t, d, l) => { t.ApplyDelta(d, l); return t; },
+    };
+
     static string Run<T>(Codec<T> c, string[] f)
     {
         if (f[1] == "pair") return c.Pair(f[2], f[3], f[4]);
@@ -156,6 +180,9 @@ static class DeltaCases
                     case "Empty": r = Run(Em, f); break;
                     case "QPos": r = Run(Qp, f); break;
                     case "Mover": r = Run(Mo, f); break;
+                    case "Node": r = Run(No, f); break;
+                    case "Squad": r = Run(Sq, f); break;
+                    case "Member": r = Run(Me, f); break;
                     case "NullStats": r = NullStats(f[2]); break;
                     default: throw new Exception("no type " + f[0]);
                 }
@@ -404,6 +431,9 @@ fn csharp_deltas_are_rusts() {
     random_cases::<Empty>(&ir, "Empty", "test.delta.Empty", &mut cases);
     random_cases::<QPos>(&ir, "QPos", "test.delta.QPos", &mut cases);
     random_cases::<Mover>(&ir, "Mover", "test.delta.Mover", &mut cases);
+    random_cases::<Node>(&ir, "Node", "test.delta.Node", &mut cases);
+    random_cases::<Squad>(&ir, "Squad", "test.delta.Squad", &mut cases);
+    random_cases::<Member>(&ir, "Member", "test.delta.Member", &mut cases);
     crafted_cases(&mut cases);
 
     let dir = mono::work_dir("delta-csharp");

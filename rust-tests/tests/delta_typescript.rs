@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use pkt_runtime::delta::Delta;
 use pkt_runtime::{Decode, DecodeErrorKind, Encode, Limits};
-use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Vec3, World};
+use pkt_rust_tests::test::delta::{
+    Empty, Entity, Member, Mover, Node, QPos, Squad, Stats, Vec3, World,
+};
 use pkt_test_support::hex::encode as hex;
 use pkt_test_support::Rng;
 use support::{node, qualified, typescript, Gen};
@@ -362,6 +364,9 @@ fn typescript_deltas_equal_rusts() {
     property::<Empty>(&mut cases, &ir, "test.delta.Empty");
     property::<QPos>(&mut cases, &ir, "test.delta.QPos");
     property::<Mover>(&mut cases, &ir, "test.delta.Mover");
+    property::<Node>(&mut cases, &ir, "test.delta.Node");
+    property::<Squad>(&mut cases, &ir, "test.delta.Squad");
+    property::<Member>(&mut cases, &ir, "test.delta.Member");
     hostile(&mut cases);
     // The examples of docs/wire-format.md.
     let e = |health| Entity {

@@ -15,6 +15,7 @@
 
 use serde::Serialize;
 
+use super::output;
 use super::templates::Templates;
 use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::*;
@@ -103,6 +104,7 @@ pub(crate) struct Shared<'ir> {
     ir: &'ir Ir,
     serde: bool,
     boxed: std::collections::BTreeSet<TypeId>,
+    deferred: std::collections::BTreeSet<(TypeId, usize)>,
     checked_structs: std::collections::BTreeSet<TypeId>,
     plain: Vec<bool>,
     total: Vec<bool>,
@@ -117,6 +119,7 @@ impl<'ir> Shared<'ir> {
             namespace: &file.namespace,
             serde: self.serde,
             boxed: &self.boxed,
+            deferred: &self.deferred,
             checked_structs: &self.checked_structs,
             plain: &self.plain,
             total: &self.total,
@@ -142,6 +145,7 @@ impl Backend for RustBackend {
             ir,
             serde: options.serde,
             boxed: boxed_types(ir),
+            deferred: deferred_patches(ir),
             checked_structs: checked_structs(ir),
             plain: plain_structs(ir),
             total: total_structs(ir),
@@ -406,7 +410,8 @@ const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implem
 /// The attribute of a deprecated item, with the schema's reason as its note.
 fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
     deprecated.then(|| match note {
-        // Debug formatting is a Rust string literal for any text.
+        // Debug formatting is a Rust string literal for any text, with
+        // every character of `output::must_escape` escaped (`\u{2028}`).
         Some(note) => format!("#[deprecated(note = {note:?})]"),
         None => "#[deprecated]".to_string(),
     })
@@ -460,15 +465,16 @@ fn module_ident(segment: &str) -> String {
     names::ident(Lang::Rust, NameKind::Field, segment)
 }
 
-/// `///` lines for a doc comment; empty lines stay `///` so rustfmt finds
-/// nothing to trim.
+/// `///` lines for a doc comment ([`output::comment_text`]: no line break
+/// or bidirectional control of the schema's text reaches the code); empty
+/// lines stay `///` so rustfmt finds nothing to trim.
 fn doc_lines(doc: &[String]) -> Vec<String> {
     doc.iter()
         .map(|l| {
             if l.is_empty() {
                 "///".to_string()
             } else {
-                format!("/// {}", layout::plain(l))
+                format!("/// {}", layout::plain(&output::comment_text(l)))
             }
         })
         .collect()
@@ -490,6 +496,8 @@ struct Cx<'a> {
     serde: bool,
     /// See [`boxed_types`].
     boxed: &'a std::collections::BTreeSet<TypeId>,
+    /// See [`deferred_patches`].
+    deferred: &'a std::collections::BTreeSet<(TypeId, usize)>,
     /// See [`checked_structs`].
     checked_structs: &'a std::collections::BTreeSet<TypeId>,
     /// See [`plain_structs`].
@@ -522,7 +530,7 @@ impl Cx<'_> {
     fn render_type(&self, t: &Templates, id: TypeId) -> String {
         let code = self.render_codec(t, id);
         if crate::delta::is_delta(self.ir, id) {
-            let delta = t.render("delta", &self.delta_view(self.ir.ty(id)));
+            let delta = t.render("delta", &self.delta_view(id));
             return format!("{code}\n\n{delta}");
         }
         code

@@ -303,20 +303,22 @@ fn comment_line(line: &str) -> String {
     if line.is_empty() {
         "//".to_string()
     } else {
-        format!("// {line}")
+        format!("// {}", output::comment_text(line))
     }
 }
 
-/// JSDoc lines (without indentation) of a doc comment and a deprecation.
+/// JSDoc lines (without indentation) of a doc comment and a deprecation,
+/// each [`output::comment_text`] and with no `*/` to end the comment.
 pub(crate) fn doc_lines_deprecated(
     doc: &[String],
     deprecated: bool,
     note: &Option<String>,
 ) -> Vec<String> {
-    let mut body: Vec<String> = doc.iter().map(|l| l.replace("*/", "*\\/")).collect();
+    let text = |l: &str| output::comment_text(l).replace("*/", "*\\/");
+    let mut body: Vec<String> = doc.iter().map(|l| text(l)).collect();
     if deprecated {
         body.push(match note {
-            Some(n) => format!("@deprecated {}", n.replace("*/", "*\\/")),
+            Some(n) => format!("@deprecated {}", text(n)),
             None => "@deprecated".to_string(),
         });
     }
@@ -371,9 +373,7 @@ pub(crate) fn string_literal(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04X}", c as u32))
-            }
+            c if output::must_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
             c => out.push(c),
         }
     }

@@ -553,7 +553,7 @@ fn mark_cyclic(ir: &mut Ir) {
 
 /// Component number of each node; nodes on a common cycle share one
 /// (Tarjan's algorithm with an explicit call stack of (node, next edge)).
-fn tarjan(n: usize, edges: &[Vec<TypeId>]) -> Vec<usize> {
+pub(crate) fn tarjan(n: usize, edges: &[Vec<TypeId>]) -> Vec<usize> {
     let mut index: Vec<Option<usize>> = vec![None; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];

@@ -26,6 +26,11 @@ use crate::load::Loaded;
 /// outside this crate.
 pub use naming::check_with as check_names;
 
+/// Strongly connected components of a graph of types (for backends whose
+/// types must be built with indirections where they refer back to
+/// themselves).
+pub(crate) use layout::tarjan;
+
 /// Checks the loaded files. Returns the IR only when there is no error;
 /// warnings come back either way.
 pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {

@@ -29,6 +29,7 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
 /// the order of the checks, and within a check in the order of `namings`.
 pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
+    long_names(ir, &mut diags);
 
     // Types and constants share one generated module per namespace.
     let mut by_namespace: Vec<(&[String], Vec<Name>)> = Vec::new();
@@ -258,6 +259,68 @@ fn unique(
 }
 
 /// Reports a name that case conversion would turn into a number or nothing.
+/// The longest name a schema may declare. C# refuses an identifier of more
+/// than 512 characters (CS0645), and generated code adds to names (C#
+/// writes `<Enum>_KeyOrd`; a 505-character enum name failed); 255 leaves
+/// room for every such affix in every language.
+pub(crate) const MAX_NAME_LEN: usize = 255;
+
+/// An error for every declared name (namespace segment, type, constant,
+/// field, variant, enum value) longer than [`MAX_NAME_LEN`].
+fn long_names(ir: &Ir, diags: &mut Vec<Diagnostic>) {
+    let mut check = |name: &str, what: &str, span: Option<Span>| {
+        let (Some(span), true) = (span, name.len() > MAX_NAME_LEN) else {
+            return;
+        };
+        let start: String = name.chars().take(16).collect();
+        diags.push(
+            Diagnostic::error(
+                format!(
+                    "{what} `{start}…` is {} characters long, more than {MAX_NAME_LEN}",
+                    name.len()
+                ),
+                span,
+                format!("longer than {MAX_NAME_LEN} characters"),
+            )
+            .with_note(
+                "C# refuses identifiers of more than 512 characters, and generated code \
+                 adds prefixes and suffixes to names",
+            )
+            .with_help(format!(
+                "shorten the name to at most {MAX_NAME_LEN} characters"
+            )),
+        );
+    };
+    for file in &ir.files {
+        for seg in &file.namespace {
+            check(seg, "namespace segment", file.namespace_span);
+        }
+        for c in &file.consts {
+            check(&c.name, "constant", Some(c.span));
+        }
+    }
+    for def in &ir.types {
+        check(&def.name, def.kind.keyword(), Some(def.span));
+        match &def.kind {
+            TypeKind::Struct { fields } | TypeKind::Message { fields, .. } => {
+                for f in fields {
+                    check(&f.name, "field", Some(f.span));
+                }
+            }
+            TypeKind::Union { variants, .. } => {
+                for v in variants {
+                    check(&v.name, "variant", Some(v.span));
+                }
+            }
+            TypeKind::Enum { values, .. } => {
+                for v in values {
+                    check(&v.name, "enum value", Some(v.span));
+                }
+            }
+        }
+    }
+}
+
 fn letter_first(name: &str, what: &str, span: Option<Span>, diags: &mut Vec<Diagnostic>) {
     if names::starts_with_letter(name) {
         return;

@@ -31,6 +31,56 @@ pub(super) fn boxed_types(ir: &Ir) -> std::collections::BTreeSet<TypeId> {
     out
 }
 
+/// The fields (type, index) of `@delta` types whose patch is
+/// `pkt_runtime::delta::Deferred`: maps whose values are `@delta` types
+/// whose patch holds, directly or through other patches, the patch of the
+/// field's own type (`@delta message Node { kids: map<u32, Node> }`).
+/// Written as `PatchOf<V>` there, the patch type would be defined by itself
+/// and rustc fails with E0275, as it would on an inline cycle of owned
+/// types without a `Box`. A cycle of patches always passes through such a
+/// map: a field of a `@delta` type on a cycle of inline types is sent whole.
+pub(super) fn deferred_patches(ir: &Ir) -> std::collections::BTreeSet<(TypeId, usize)> {
+    use crate::delta::{field_delta, is_delta, FieldDelta};
+    // Edges from a `@delta` type to the `@delta` types its patch holds.
+    let edges: Vec<Vec<TypeId>> = ir
+        .types
+        .iter()
+        .enumerate()
+        .map(|(i, def)| {
+            if !is_delta(ir, TypeId(i)) {
+                return Vec::new();
+            }
+            def.kind
+                .fields()
+                .iter()
+                .filter_map(|f| match field_delta(ir, f) {
+                    FieldDelta::Nested(id) => Some(id),
+                    FieldDelta::Map { nested, .. } => nested,
+                    FieldDelta::Whole => None,
+                })
+                .collect()
+        })
+        .collect();
+    let component = crate::sema::tarjan(ir.types.len(), &edges);
+    let mut out = std::collections::BTreeSet::new();
+    for (i, def) in ir.types.iter().enumerate() {
+        if !is_delta(ir, TypeId(i)) {
+            continue;
+        }
+        for (index, f) in def.kind.fields().iter().enumerate() {
+            if let FieldDelta::Map {
+                nested: Some(id), ..
+            } = field_delta(ir, f)
+            {
+                if component[id.0] == component[i] {
+                    out.insert((TypeId(i), index));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The structs whose encoder check (`Encode::check_at`) has something to
 /// do: a variable-size struct with a field with `@max`, or a field holding a
 /// message or a union; a struct with a quantized float (`@quantize`, checked

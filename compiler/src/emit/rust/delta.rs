@@ -50,7 +50,8 @@ struct ApplyView {
 }
 
 impl Cx<'_> {
-    pub(super) fn delta_view(&self, def: &TypeDef) -> DeltaView {
+    pub(super) fn delta_view(&self, def_id: TypeId) -> DeltaView {
+        let def = self.ir.ty(def_id);
         let message = matches!(def.kind, TypeKind::Message { .. });
         let fields = def.kind.fields();
         let reader = if message { "body" } else { "r" };
@@ -122,7 +123,11 @@ impl Cx<'_> {
                     nested,
                 } => {
                     let (k, vt) = (self.rust_type(key), self.rust_type(v));
+                    // A map whose values' patch holds this one: see
+                    // `analysis::deferred_patches`.
+                    let deferred = self.deferred.contains(&(def_id, i));
                     let (kind, patch, method) = match nested {
+                        Some(_) if deferred => ("deferred", "MapDeferredPatch", "mask.map_delta"),
                         Some(_) => ("delta", "MapDeltaPatch", "mask.map_delta"),
                         None => ("whole", "MapWholePatch", "mask.map"),
                     };

@@ -99,6 +99,51 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
     Ok(digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect())
 }
 
+/// The most bytes `pktc inspect` decodes: the runtime's default frame
+/// limit (`Limits::max_frame`, 16 MiB), the most a frame decoder accepts.
+pub const MAX_INPUT: usize = Limits::DEFAULT.max_frame;
+
+/// The most characters of hex text `pktc inspect --hex` reads: two digits
+/// and a separator for each of [`MAX_INPUT`] bytes, with room for `0x`
+/// prefixes and line breaks.
+pub const MAX_HEX_INPUT: usize = 4 * MAX_INPUT;
+
+/// Reads the input of `pktc inspect` from `reader`: raw bytes, or with
+/// `hex` hex text ([`parse_hex`]). Reads at most one byte more than the
+/// cap ([`MAX_INPUT`] bytes, [`MAX_HEX_INPUT`] characters of hex text) and
+/// refuses a longer input with an error that states the cap, so that an
+/// endless input (`/dev/zero`) takes neither memory nor time beyond it.
+/// `name` names the input in errors.
+pub fn read_input(reader: impl std::io::Read, hex: bool, name: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let cap = if hex { MAX_HEX_INPUT } else { MAX_INPUT };
+    let mut bytes = Vec::new();
+    reader
+        .take(cap as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {}", crate::load::describe_io(&e)))?;
+    let mib = |n: usize| n / (1024 * 1024);
+    let too_long = |what: String| {
+        format!("{name} is longer than {what}, the most `pktc inspect` decodes (the default frame limit)")
+    };
+    if bytes.len() > cap {
+        return Err(too_long(if hex {
+            format!("{} MiB of hex text", mib(MAX_HEX_INPUT))
+        } else {
+            format!("{} MiB", mib(MAX_INPUT))
+        }));
+    }
+    if !hex {
+        return Ok(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "hex input is not text".to_string())?;
+    let bytes = parse_hex(&text).map_err(|e| format!("bad hex input: {e}"))?;
+    if bytes.len() > MAX_INPUT {
+        return Err(too_long(format!("{} MiB of bytes", mib(MAX_INPUT))));
+    }
+    Ok(bytes)
+}
+
 /// How `pktc inspect` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
