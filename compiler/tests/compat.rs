@@ -79,6 +79,10 @@ fn main() {
             against_git_reads_the_repository_of_the_schema_not_of_the_current_directory,
         ),
         trial(
+            "against_git_finds_nothing_in_an_unchanged_repository",
+            against_git_finds_nothing_in_an_unchanged_repository,
+        ),
+        trial(
             "schema_errors_exit_3_with_a_json_object",
             schema_errors_exit_3_with_a_json_object,
         ),
@@ -393,6 +397,82 @@ fn against_git_reads_the_repository_of_the_schema_not_of_the_current_directory()
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("game.pkt@HEAD:2:"), "{out}");
+}
+
+/// Every way of naming the baseline (`HEAD`, a branch, a tag, a SHA, a
+/// relative revision) of a repository whose files did not change, with
+/// constants in an imported file and in the entry file: nothing is
+/// reported. (The old version's files are shown as `common.pkt@REV`, and the
+/// class holding a file's constants is named after the file, not after what
+/// it is shown as.) Then a real rename of the file is still reported.
+fn against_git_finds_nothing_in_an_unchanged_repository() {
+    let repo = new_repo("compat-git-unchanged");
+    let git = |args: &[&str]| git(&repo, args);
+    let write =
+        |name: &str, text: &str| std::fs::write(repo.join("schemas").join(name), text).unwrap();
+    write(
+        "common.pkt",
+        "namespace g;\nconst MAX_NAME: u16 = 32;\nconst MAX_CHAT: u16 = 256;\n",
+    );
+    write(
+        "game.pkt",
+        "namespace g;\nimport \"common.pkt\";\nconst VERSION: u8 = 3;\n\
+         message Say { who: string @max(MAX_NAME), text: string @max(MAX_CHAT) }\n",
+    );
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "v1"]);
+    git(&["tag", "v1"]);
+    git(&["branch", "release"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "nothing"]);
+    let sha = Command::new("git")
+        .args(["rev-parse", "HEAD~1"])
+        .current_dir(&repo)
+        .output()
+        .expect("git runs");
+    let sha = String::from_utf8(sha.stdout).unwrap().trim().to_owned();
+    for rev in ["HEAD", "HEAD~1", "v1", "release", &sha, &sha[..10]] {
+        for files in [
+            &["schemas/game.pkt"][..],
+            &["schemas/game.pkt", "schemas/common.pkt"],
+        ] {
+            let mut args = vec!["compat", "--against-git", rev];
+            args.extend(files);
+            let o = pktc(&repo, &args);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{rev}: {out}{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                out.starts_with("0 breaking, 0 source-only, 0 safe"),
+                "{rev} {files:?}: {out}"
+            );
+        }
+    }
+    // Renaming the imported file does move its constants to another class.
+    git(&["mv", "schemas/common.pkt", "schemas/limits.pkt"]);
+    write(
+        "game.pkt",
+        "namespace g;\nimport \"limits.pkt\";\nconst VERSION: u8 = 3;\n\
+         message Say { who: string @max(MAX_NAME), text: string @max(MAX_CHAT) }\n",
+    );
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "v1", "schemas/game.pkt"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("0 breaking, 1 source-only, 0 safe"), "{out}");
+    assert!(
+        out.contains("moved from schemas/common.pkt@v1 to schemas/limits.pkt"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the C# class `LimitsConstants` (was `CommonConstants`)"),
+        "{out}"
+    );
 }
 
 fn schema_errors_exit_3_with_a_json_object() {
