@@ -16,6 +16,7 @@ mod delta;
 mod enums;
 mod git;
 mod records;
+mod renames;
 mod rules;
 mod unions;
 
@@ -346,6 +347,21 @@ impl<'a> Comparer<'a> {
                 Some((o.span, "declared here in the old version".into())),
                 Some((n.span, "now declared here".into())),
                 Some("the bytes are unchanged; code naming the type by its namespace (a Rust module, a C# namespace) must be updated"),
+            );
+        }
+        for (oid, nid) in self.pair_renamed_types() {
+            let (o, n) = (self.old.ty(oid), self.new.ty(nid));
+            self.push(
+                Rule::TypeRenamed,
+                format!(
+                    "{} `{}` was renamed to `{}`",
+                    o.kind.keyword(),
+                    qualified(self.old, oid),
+                    qualified(self.new, nid)
+                ),
+                Some((o.span, "declared here in the old version".into())),
+                Some((n.span, "now declared here".into())),
+                Some("it holds the place of the old type where that was used, and its own changes are listed apart; code naming the type must be updated"),
             );
         }
         let mut pairs: Vec<(TypeId, TypeId)> =
