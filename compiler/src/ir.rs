@@ -323,10 +323,14 @@ pub struct FileIr {
 }
 
 impl FileIr {
-    /// The file name without directory and `.pkt` extension.
-    pub fn stem(&self) -> &str {
-        let base = self.name.rsplit('/').next().unwrap_or(&self.name);
-        base.strip_suffix(".pkt").unwrap_or(base)
+    /// The file's name without directory and `.pkt` extension. It comes
+    /// from the path read, not from `name`, which is how the file is shown
+    /// and may say more (`common.pkt@HEAD` for a file read from a git
+    /// revision).
+    pub fn stem(&self) -> String {
+        let path = crate::load::display(&self.path);
+        let base = path.rsplit('/').next().unwrap_or(&path);
+        base.strip_suffix(".pkt").unwrap_or(base).to_string()
     }
 }
 

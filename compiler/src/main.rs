@@ -99,6 +99,12 @@ enum Command {
         /// Compare each file with its version at this git revision.
         #[arg(long, value_name = "REV")]
         against_git: Option<String>,
+        /// Accept the deliberate changes listed in this file's
+        /// `[[compat.waiver]]` tables (rule, place, reason, optional
+        /// baseline): they are reported as waived and not counted. A waiver
+        /// that matches no finding is an error (exit 1).
+        #[arg(long, value_name = "FILE")]
+        waivers: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -230,8 +236,9 @@ fn main() -> ExitCode {
         Command::Compat {
             files,
             against_git,
+            waivers,
             format,
-        } => compat(&files, against_git.as_deref(), format),
+        } => compat(&files, against_git.as_deref(), waivers.as_deref(), format),
         Command::Explain { rule } => explain(&rule),
         Command::Fmt { check, files } => fmt(&files, check),
         Command::Inspect {
@@ -312,7 +319,13 @@ fn gen(
 /// Exit status of `pktc compat` when either version fails to load or check.
 const SCHEMA_ERROR: u8 = 3;
 
-fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitCode {
+fn compat(
+    files: &[PathBuf],
+    against_git: Option<&str>,
+    waivers: Option<&std::path::Path>,
+    format: Format,
+) -> ExitCode {
+    use pktc::tools::compat::waivers::{Baseline, Waivers};
     use pktc::tools::compat::{self, GitReader};
     let usage = |message: String| {
         eprintln!("error: {message}");
@@ -321,9 +334,18 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
         }
         ExitCode::from(2)
     };
+    let waivers = match waivers.map(Waivers::read).transpose() {
+        Ok(w) => w,
+        Err(e) => return usage(e),
+    };
+    let mut git_reader = None;
     let result = match against_git {
         Some(rev) => match GitReader::new(rev, &files[0]) {
-            Ok(reader) => compat::compare_with_revision(&reader, files),
+            Ok(reader) => {
+                let result = compat::compare_with_revision(&reader, files);
+                git_reader = Some(reader);
+                result
+            }
             Err(e) => return usage(e.to_string()),
         },
         None => {
@@ -341,12 +363,38 @@ fn compat(files: &[PathBuf], against_git: Option<&str>, format: Format) -> ExitC
         }
     };
     match result {
-        Ok(report) => {
+        Ok(mut report) => {
+            let resolve = |rev: &str| git_reader.as_ref().and_then(|r| r.commit(rev));
+            let unused = match &waivers {
+                Some(waivers) => {
+                    let baseline = match &git_reader {
+                        Some(reader) => Baseline::Git {
+                            rev: reader.rev(),
+                            commit: reader.commit(reader.rev()).unwrap_or_default(),
+                            resolve: &resolve,
+                        },
+                        None => Baseline::Files,
+                    };
+                    report.apply_waivers(waivers, &baseline)
+                }
+                None => Vec::new(),
+            };
             match format {
                 Format::Text => out!("{}", report.render()),
-                Format::Json => print_json(&report.to_json()),
+                Format::Json => {
+                    let mut json = report.to_json();
+                    json["unused_waivers"] = unused
+                        .iter()
+                        .map(|u| u.to_json())
+                        .collect::<Vec<_>>()
+                        .into();
+                    print_json(&json);
+                }
             }
-            if report.is_breaking() {
+            for u in &unused {
+                eprintln!("error: {u}");
+            }
+            if report.is_breaking() || !unused.is_empty() {
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS

@@ -79,6 +79,14 @@ fn main() {
             against_git_reads_the_repository_of_the_schema_not_of_the_current_directory,
         ),
         trial(
+            "against_git_finds_nothing_in_an_unchanged_repository",
+            against_git_finds_nothing_in_an_unchanged_repository,
+        ),
+        trial(
+            "waivers_accept_deliberate_changes_and_stale_waivers_fail",
+            waivers_accept_deliberate_changes_and_stale_waivers_fail,
+        ),
+        trial(
             "schema_errors_exit_3_with_a_json_object",
             schema_errors_exit_3_with_a_json_object,
         ),
@@ -113,6 +121,13 @@ fn rule_case_triggers_the_rules_it_names(case: String) {
     assert_eq!(rules, expected, "{case}:\n{}", report.render());
     for c in &report.changes {
         assert_eq!(c.kind, c.rule.class(), "{case}: {}", c.message);
+        // The qualified name a waiver names: a namespace, a dot, a name.
+        assert!(
+            c.place.contains('.') && !c.place.contains([' ', '`']),
+            "{case}: place `{}` of {}",
+            c.place,
+            c.message
+        );
     }
     assert_eq!(
         report.is_breaking(),
@@ -191,6 +206,9 @@ fn json_output_lists_changes_with_locations() {
     let c = &v["changes"][0];
     assert_eq!(c["kind"], "breaking");
     assert_eq!(c["rule"], "union-tag-repointed");
+    assert_eq!(c["place"], "game.evo.Packet.Emote", "what waivers name");
+    assert_eq!(c["waived"], serde_json::Value::Null);
+    assert_eq!(v["waived"], 0);
     assert_eq!(c["docs"], "pktc explain union-tag-repointed");
     assert_eq!(
         c["old"]["file"],
@@ -393,6 +411,337 @@ fn against_git_reads_the_repository_of_the_schema_not_of_the_current_directory()
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("game.pkt@HEAD:2:"), "{out}");
+}
+
+/// Every way of naming the baseline (`HEAD`, a branch, a tag, a SHA, a
+/// relative revision) of a repository whose files did not change, with
+/// constants in an imported file and in the entry file: nothing is
+/// reported. (The old version's files are shown as `common.pkt@REV`, and the
+/// class holding a file's constants is named after the file, not after what
+/// it is shown as.) Then a real rename of the file is still reported.
+fn against_git_finds_nothing_in_an_unchanged_repository() {
+    let repo = new_repo("compat-git-unchanged");
+    let git = |args: &[&str]| git(&repo, args);
+    let write =
+        |name: &str, text: &str| std::fs::write(repo.join("schemas").join(name), text).unwrap();
+    write(
+        "common.pkt",
+        "namespace g;\nconst MAX_NAME: u16 = 32;\nconst MAX_CHAT: u16 = 256;\n",
+    );
+    write(
+        "game.pkt",
+        "namespace g;\nimport \"common.pkt\";\nconst VERSION: u8 = 3;\n\
+         message Say { who: string @max(MAX_NAME), text: string @max(MAX_CHAT) }\n",
+    );
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "v1"]);
+    git(&["tag", "v1"]);
+    git(&["branch", "release"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "nothing"]);
+    let sha = Command::new("git")
+        .args(["rev-parse", "HEAD~1"])
+        .current_dir(&repo)
+        .output()
+        .expect("git runs");
+    let sha = String::from_utf8(sha.stdout).unwrap().trim().to_owned();
+    for rev in ["HEAD", "HEAD~1", "v1", "release", &sha, &sha[..10]] {
+        for files in [
+            &["schemas/game.pkt"][..],
+            &["schemas/game.pkt", "schemas/common.pkt"],
+        ] {
+            let mut args = vec!["compat", "--against-git", rev];
+            args.extend(files);
+            let o = pktc(&repo, &args);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{rev}: {out}{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                out.starts_with("0 breaking, 0 source-only, 0 safe"),
+                "{rev} {files:?}: {out}"
+            );
+        }
+    }
+    // Renaming the imported file does move its constants to another class.
+    git(&["mv", "schemas/common.pkt", "schemas/limits.pkt"]);
+    write(
+        "game.pkt",
+        "namespace g;\nimport \"limits.pkt\";\nconst VERSION: u8 = 3;\n\
+         message Say { who: string @max(MAX_NAME), text: string @max(MAX_CHAT) }\n",
+    );
+    let o = pktc(
+        &repo,
+        &["compat", "--against-git", "v1", "schemas/game.pkt"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("0 breaking, 1 source-only, 0 safe"), "{out}");
+    assert!(
+        out.contains("moved from schemas/common.pkt@v1 to schemas/limits.pkt"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the C# class `LimitsConstants` (was `CommonConstants`)"),
+        "{out}"
+    );
+}
+
+const CHAT_V1: &str = "namespace game.chat;
+
+const MAX_CHAT: u16 = 256;
+const MAX_NAME: u16 = 32;
+
+message Say {
+    text: string @max(MAX_CHAT),
+}
+
+message Whisper {
+    to: string @max(MAX_NAME),
+    text: string @max(MAX_CHAT),
+}
+
+message Notice {
+    body: string @max(MAX_CHAT),
+}
+
+message History {
+    lines: list<string @max(MAX_CHAT)> @max(50),
+}
+
+struct Line {
+    text: string @max(MAX_CHAT),
+}
+
+union ChatPacket {
+    Say(Say) = 1,
+    Whisper(Whisper) = 2,
+    History(History) = 3,
+    Line(Line) = 4,
+    Notice(Notice) = 5,
+}
+";
+
+/// The six findings of raising `MAX_CHAT` from 256 to 512, as waivers.
+const CHAT_FINDINGS: &[(&str, &str)] = &[
+    ("const-value-changed", "game.chat.MAX_CHAT"),
+    ("message-max-changed", "game.chat.Say.text"),
+    ("message-max-changed", "game.chat.Whisper.text"),
+    ("message-max-changed", "game.chat.Notice.body"),
+    ("element-max-changed", "game.chat.History.lines"),
+    ("struct-max-changed", "game.chat.Line.text"),
+];
+
+fn waiver_tables(findings: &[(&str, &str)], baseline: Option<&str>) -> String {
+    let mut out = String::from("# Deliberate changes, reviewed like code.\n");
+    for (rule, place) in findings {
+        out.push_str(&format!(
+            "\n[[compat.waiver]]\nrule = \"{rule}\"\nplace = \"{place}\"\n\
+             reason = \"every reader accepts 512 since 1.4\"\n"
+        ));
+        if let Some(b) = baseline {
+            out.push_str(&format!("baseline = \"{b}\"\n"));
+        }
+    }
+    out
+}
+
+/// The team raises `MAX_CHAT` after every reader was deployed: six breaking
+/// findings, accepted by six waivers in the repository. A waiver that
+/// matches nothing (a typo, a change undone, a baseline that moved past
+/// the change) fails the run and names the waiver.
+fn waivers_accept_deliberate_changes_and_stale_waivers_fail() {
+    let repo = new_repo("compat-waivers");
+    let git = |args: &[&str]| git(&repo, args);
+    let chat = repo.join("schemas/chat.pkt");
+    std::fs::write(&chat, CHAT_V1).unwrap();
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "v1"]);
+    git(&["tag", "v1"]);
+    std::fs::write(&chat, CHAT_V1.replace("= 256", "= 512")).unwrap();
+    let waivers = repo.join("pktc-waivers.toml");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["compat", "--against-git", "v1", "schemas/chat.pkt"];
+        args.extend(extra);
+        let o = pktc(&repo, &args);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("6 breaking, 0 source-only, 0 safe\n"), "{out}");
+
+    // Every finding waived, one of them for this baseline only.
+    let mut text = waiver_tables(&CHAT_FINDINGS[1..], None);
+    text.push_str(
+        &waiver_tables(&CHAT_FINDINGS[..1], Some("v1"))
+            .replace("# Deliberate changes, reviewed like code.\n", ""),
+    );
+    std::fs::write(&waivers, &text).unwrap();
+    let (code, out, err) = run(&["--waivers", "pktc-waivers.toml"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("0 breaking, 0 source-only, 0 safe, 6 waived"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "waived[const-value-changed]: constant `game.chat.MAX_CHAT` changed from 256 to 512 \
+             (every reader accepts 512 since 1.4)"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("breaking["), "{out}");
+    let o = pktc(
+        &repo,
+        &[
+            "compat",
+            "--format",
+            "json",
+            "--against-git",
+            "v1",
+            "--waivers",
+            "pktc-waivers.toml",
+            "schemas/chat.pkt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["breaking"], 0);
+    assert_eq!(v["waived"], 6);
+    assert_eq!(v["unused_waivers"], serde_json::json!([]));
+    let changes = v["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 6);
+    for c in changes {
+        assert_eq!(c["kind"], "breaking", "the kind stays what it is");
+        assert_eq!(c["waived"]["reason"], "every reader accepts 512 since 1.4");
+        assert!(CHAT_FINDINGS
+            .iter()
+            .any(|(r, p)| c["rule"] == *r && c["place"] == *p));
+    }
+    // The same baseline named by its commit: the waiver still applies.
+    let sha = Command::new("git")
+        .args(["rev-parse", "v1"])
+        .current_dir(&repo)
+        .output()
+        .expect("git runs");
+    let sha = String::from_utf8(sha.stdout).unwrap().trim().to_owned();
+    let o = pktc(
+        &repo,
+        &[
+            "compat",
+            "--against-git",
+            &sha,
+            "--waivers",
+            "pktc-waivers.toml",
+            "schemas/chat.pkt",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+
+    // One finding left unwaived is still breaking.
+    std::fs::write(&waivers, waiver_tables(&CHAT_FINDINGS[1..], None)).unwrap();
+    let (code, out, _) = run(&["--waivers", "pktc-waivers.toml"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("1 breaking, 0 source-only, 0 safe, 5 waived"),
+        "{out}"
+    );
+    assert!(out.contains("breaking[const-value-changed]"), "{out}");
+
+    // A waiver that matches no finding is an error naming it, even when
+    // every finding is waived.
+    let mut findings = CHAT_FINDINGS.to_vec();
+    findings.push(("message-max-changed", "game.chat.Say.txt"));
+    std::fs::write(&waivers, waiver_tables(&findings, None)).unwrap();
+    let (code, out, err) = run(&["--waivers", "pktc-waivers.toml"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("0 breaking, 0 source-only, 0 safe, 6 waived"),
+        "{out}"
+    );
+    assert!(
+        err.contains(
+            "error: pktc-waivers.toml:33: the waiver of `message-max-changed` at \
+             `game.chat.Say.txt` matches no finding; remove it"
+        ),
+        "{err}"
+    );
+
+    // The change merged: the baseline moves past it, and the waivers that
+    // no longer match anything fail the run until they are removed.
+    std::fs::write(&waivers, waiver_tables(CHAT_FINDINGS, Some("v1"))).unwrap();
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "MAX_CHAT 512"]);
+    let o = pktc(
+        &repo,
+        &[
+            "compat",
+            "--against-git",
+            "HEAD",
+            "--waivers",
+            "pktc-waivers.toml",
+            "schemas/chat.pkt",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.matches("error: pktc-waivers.toml:").count(), 6, "{err}");
+    assert!(
+        err.contains("is for baseline `v1`, but the comparison is with `HEAD`, another commit"),
+        "{err}"
+    );
+    // Without a baseline, they match no finding.
+    std::fs::write(&waivers, waiver_tables(CHAT_FINDINGS, None)).unwrap();
+    let o = pktc(
+        &repo,
+        &[
+            "compat",
+            "--against-git",
+            "HEAD",
+            "--waivers",
+            "pktc-waivers.toml",
+            "schemas/chat.pkt",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.matches("matches no finding; remove it").count(),
+        6,
+        "{err}"
+    );
+
+    // A waiver file that does not parse, or names no reason, is a usage
+    // error that says where.
+    std::fs::write(
+        &waivers,
+        "[[compat.waiver]]\nrule = \"const-value-changed\"\nplace = \"game.chat.MAX_CHAT\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["--waivers", "pktc-waivers.toml"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("pktc-waivers.toml:1:") && err.contains("reason"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["--waivers", "nowhere.toml"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("cannot read nowhere.toml: no such file"),
+        "{err}"
+    );
 }
 
 fn schema_errors_exit_3_with_a_json_object() {

@@ -105,6 +105,7 @@ impl Comparer<'_> {
             let (a, b) = (&old[i], &new[j]);
             self.push(
                 Rule::ConstMoved,
+                qualified(b),
                 format!(
                     "constant `{}` moved to namespace `{}`",
                     qualified(a),
@@ -141,6 +142,7 @@ impl Comparer<'_> {
                 .collect();
             self.push(
                 Rule::ConstMoved,
+                to.to_string(),
                 format!(
                     "{} {} of `{}` moved from {from} to {to}: {} now generated into {}",
                     if names.len() == 1 { "constant" } else { "constants" },
@@ -159,6 +161,7 @@ impl Comparer<'_> {
             if a.value != b.value {
                 self.push(
                     Rule::ConstValueChanged,
+                    qualified(&new[j]),
                     format!(
                         "constant `{}` changed from {} to {}",
                         qualified(&new[j]),
@@ -173,6 +176,7 @@ impl Comparer<'_> {
             if a.ty != b.ty {
                 self.push(
                     Rule::ConstRetyped,
+                    qualified(&new[j]),
                     format!(
                         "constant `{}` changed type from `{}` to `{}`",
                         qualified(&new[j]),
@@ -189,6 +193,7 @@ impl Comparer<'_> {
             let a = &old[i];
             self.push(
                 Rule::ConstRemoved,
+                qualified(a),
                 format!("constant `{}` was removed", qualified(a)),
                 Some((a.c.span, "declared here in the old version".into())),
                 None,
@@ -199,6 +204,7 @@ impl Comparer<'_> {
             let b = &new[j];
             self.push(
                 Rule::ConstAdded,
+                qualified(b),
                 format!("constant `{}` was added", qualified(b)),
                 None,
                 Some((b.c.span, "new".into())),

@@ -24,6 +24,7 @@ impl Comparer<'_> {
             };
             self.push(
                 rule,
+                self.new.qualified_name(n),
                 format!("`{}` {verb} `@delta`", n.display_name),
                 Some((o.span, "before".into())),
                 Some((n.span, "now".into())),
@@ -42,6 +43,7 @@ impl Comparer<'_> {
                 if was != is {
                     self.push(
                         Rule::DeltaFieldChanged,
+                        b.path.clone(),
                         format!(
                             "the delta of field `{}.{}` changed: {} is {} `@delta`",
                             n.display_name,

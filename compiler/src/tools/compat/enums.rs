@@ -17,6 +17,7 @@ impl Comparer<'_> {
         if ob != nb {
             self.push(
                 Rule::EnumBaseChanged,
+                self.new.qualified_name(n),
                 format!(
                     "enum `{}` changed its base type from `{}` to `{}`",
                     n.display_name,
@@ -35,6 +36,7 @@ impl Comparer<'_> {
             if a.value != b.value && a.name != b.name {
                 self.push(
                     Rule::EnumDefaultChanged,
+                    self.new.qualified_name(n),
                     format!(
                         "the default of enum `{}` changed from `{}` ({}) to `{}` ({})",
                         n.display_name, a.name, a.value, b.name, b.value
@@ -54,6 +56,7 @@ impl Comparer<'_> {
             match new_by_name.get(a.name.as_str()) {
                 Some(b) if b.value != a.value => self.push(
                     Rule::EnumValueRenumbered,
+                    value_place(self.new, n, b),
                     format!(
                         "`{}::{}` was renumbered from {} to {}",
                         n.display_name, a.name, a.value, b.value
@@ -63,8 +66,8 @@ impl Comparer<'_> {
                     Some("enum values are never renumbered"),
                 ),
                 Some(b) => self.compare_deprecation(
-                    a.deprecated,
-                    b.deprecated,
+                    value_place(self.new, n, b),
+                    (a.deprecated, b.deprecated),
                     format!("`{}::{}`", n.display_name, b.name),
                     a.span,
                     b.span,
@@ -75,6 +78,7 @@ impl Comparer<'_> {
                 {
                     Some(b) => self.push(
                         Rule::EnumValueRenamed,
+                        value_place(self.new, n, b),
                         format!("`{}::{}` was renamed to `{}`", n.display_name, a.name, b.name),
                         Some((a.span, "old name".into())),
                         Some((b.span, "new name".into())),
@@ -82,6 +86,7 @@ impl Comparer<'_> {
                     ),
                     None => self.push(
                         Rule::EnumValueRemoved,
+                        value_place(self.old, o, a),
                         format!("`{}::{}` ({}) was removed", n.display_name, a.name, a.value),
                         Some((a.span, "removed".into())),
                         Some((n.span, "enum without it".into())),
@@ -94,6 +99,7 @@ impl Comparer<'_> {
             if !old_names.contains(b.name.as_str()) && !old_numbers.contains(&b.value) {
                 self.push(
                     Rule::EnumValueAdded,
+                    value_place(self.new, n, b),
                     format!("`{}::{}` ({}) was added", n.display_name, b.name, b.value),
                     None,
                     Some((b.span, "new value".into())),
@@ -102,4 +108,9 @@ impl Comparer<'_> {
             }
         }
     }
+}
+
+/// An enum value's place: `game.Team.Red`.
+fn value_place(ir: &Ir, owner: &TypeDef, v: &EnumValue) -> String {
+    format!("{}.{}", ir.qualified_name(owner), v.name)
 }

@@ -117,6 +117,24 @@ impl GitReader {
     pub fn rev(&self) -> &str {
         &self.rev
     }
+
+    /// The commit that `rev` (a branch, a tag, a SHA, `HEAD~2`) names in
+    /// the reader's repository, if it names one.
+    pub fn commit(&self, rev: &str) -> Option<String> {
+        let out = git(
+            &self.top,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{rev}^{{commit}}"),
+            ],
+        )
+        .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
 }
 
 /// Compares each of `files` with its version at the reader's revision. A

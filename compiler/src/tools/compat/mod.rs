@@ -16,8 +16,10 @@ mod delta;
 mod enums;
 mod git;
 mod records;
+mod renames;
 mod rules;
 mod unions;
+pub mod waivers;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write as _};
@@ -61,6 +63,13 @@ impl ChangeKind {
 pub struct Change {
     pub rule: Rule,
     pub kind: ChangeKind,
+    /// What changed, by qualified name (`game.Chat.text`, `game.MAX_CHAT`,
+    /// `game.Team.Red`): in the new version, or in the old one for what was
+    /// removed. For constants moved to another file, that file as shown.
+    /// Waivers name it.
+    pub place: String,
+    /// The reason of the waiver that accepts this change, if one does.
+    pub waived: Option<String>,
     pub message: String,
     pub old: Option<(Span, String)>,
     pub new: Option<(Span, String)>,
@@ -74,8 +83,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// The findings of `kind` that no waiver accepts.
     pub fn count(&self, kind: ChangeKind) -> usize {
-        self.changes.iter().filter(|c| c.kind == kind).count()
+        self.changes
+            .iter()
+            .filter(|c| c.kind == kind && c.waived.is_none())
+            .count()
+    }
+
+    /// The findings a waiver accepts.
+    pub fn waived(&self) -> usize {
+        self.changes.iter().filter(|c| c.waived.is_some()).count()
     }
 
     pub fn is_breaking(&self) -> bool {
@@ -104,20 +122,30 @@ impl Report {
     pub fn render(&self) -> String {
         let mut out = String::new();
         for c in &self.changes {
-            out.push_str(&diag::render_as(
-                &format!("{}[{}]", c.kind.word(), c.rule.id()),
-                &Self::diagnostic(c),
-                &self.sources,
-            ));
+            let mut d = Self::diagnostic(c);
+            let level = match &c.waived {
+                Some(reason) => {
+                    d.message = format!("{} ({reason})", d.message);
+                    format!("waived[{}]", c.rule.id())
+                }
+                None => format!("{}[{}]", c.kind.word(), c.rule.id()),
+            };
+            out.push_str(&diag::render_as(&level, &d, &self.sources));
             out.push('\n');
         }
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{} breaking, {} source-only, {} safe",
             self.count(ChangeKind::Breaking),
             self.count(ChangeKind::SourceOnly),
             self.count(ChangeKind::Safe)
         );
+        match self.waived() {
+            0 => out.push('\n'),
+            n => {
+                let _ = writeln!(out, ", {n} waived");
+            }
+        }
         if let Some(first) = self.changes.first() {
             let _ = writeln!(
                 out,
@@ -148,6 +176,8 @@ impl Report {
                 serde_json::json!({
                     "kind": c.kind,
                     "rule": c.rule,
+                    "place": c.place,
+                    "waived": c.waived.as_ref().map(|reason| serde_json::json!({ "reason": reason })),
                     "docs": c.rule.docs(),
                     "message": c.message,
                     "old": loc(&c.old),
@@ -160,6 +190,7 @@ impl Report {
             "breaking": self.count(ChangeKind::Breaking),
             "source_only": self.count(ChangeKind::SourceOnly),
             "safe": self.count(ChangeKind::Safe),
+            "waived": self.waived(),
             "changes": changes,
         })
     }
@@ -287,6 +318,7 @@ impl<'a> Comparer<'a> {
     fn push(
         &mut self,
         rule: Rule,
+        place: String,
         message: String,
         old: Option<(Span, String)>,
         new: Option<(Span, String)>,
@@ -295,6 +327,8 @@ impl<'a> Comparer<'a> {
         self.changes.push(Change {
             rule,
             kind: rule.class(),
+            place,
+            waived: None,
             message,
             old,
             new,
@@ -337,6 +371,7 @@ impl<'a> Comparer<'a> {
             let (o, n) = (self.old.ty(oid), self.new.ty(nid));
             self.push(
                 Rule::TypeMoved,
+                qualified(self.new, nid),
                 format!(
                     "{} `{}` moved to namespace `{}`",
                     o.kind.keyword(),
@@ -346,6 +381,22 @@ impl<'a> Comparer<'a> {
                 Some((o.span, "declared here in the old version".into())),
                 Some((n.span, "now declared here".into())),
                 Some("the bytes are unchanged; code naming the type by its namespace (a Rust module, a C# namespace) must be updated"),
+            );
+        }
+        for (oid, nid) in self.pair_renamed_types() {
+            let (o, n) = (self.old.ty(oid), self.new.ty(nid));
+            self.push(
+                Rule::TypeRenamed,
+                qualified(self.new, nid),
+                format!(
+                    "{} `{}` was renamed to `{}`",
+                    o.kind.keyword(),
+                    qualified(self.old, oid),
+                    qualified(self.new, nid)
+                ),
+                Some((o.span, "declared here in the old version".into())),
+                Some((n.span, "now declared here".into())),
+                Some("it holds the place of the old type where that was used, and its own changes are listed apart; code naming the type must be updated"),
             );
         }
         let mut pairs: Vec<(TypeId, TypeId)> =
@@ -360,6 +411,7 @@ impl<'a> Comparer<'a> {
                 let def = self.old.ty(oid);
                 self.push(
                     Rule::TypeRemoved,
+                    name.clone(),
                     format!("{} `{name}` was removed", def.kind.keyword()),
                     Some((def.span, "declared here in the old version".into())),
                     None,
@@ -372,6 +424,7 @@ impl<'a> Comparer<'a> {
                 let def = self.new.ty(nid);
                 self.push(
                     Rule::TypeAdded,
+                    name.clone(),
                     format!("{} `{name}` was added", def.kind.keyword()),
                     None,
                     Some((def.span, "new".into())),
@@ -411,6 +464,7 @@ impl<'a> Comparer<'a> {
                 if op != np {
                     self.push(
                         Rule::PreserveUnknownChanged,
+                        self.new.qualified_name(n),
                         format!(
                             "message `{}` {} `@preserve_unknown`",
                             n.display_name,
@@ -446,6 +500,7 @@ impl<'a> Comparer<'a> {
             ) => self.compare_union(o, n, (*ot, ov, or), (*nt, nv, nr)),
             _ => self.push(
                 Rule::KindChanged,
+                self.new.qualified_name(n),
                 format!(
                     "`{}` changed from a {} to a {}",
                     n.display_name,
@@ -458,8 +513,8 @@ impl<'a> Comparer<'a> {
             ),
         }
         self.compare_deprecation(
-            o.deprecated,
-            n.deprecated,
+            self.new.qualified_name(n),
+            (o.deprecated, n.deprecated),
             format!("`{}`", n.display_name),
             o.span,
             n.span,
@@ -467,10 +522,18 @@ impl<'a> Comparer<'a> {
     }
 
     /// A `deprecation-changed` entry for `what` if its `@deprecated` changed.
-    fn compare_deprecation(&mut self, old: bool, new: bool, what: String, at: Span, now: Span) {
+    fn compare_deprecation(
+        &mut self,
+        place: String,
+        (old, new): (bool, bool),
+        what: String,
+        at: Span,
+        now: Span,
+    ) {
         if old != new {
             self.push(
                 Rule::DeprecationChanged,
+                place,
                 format!(
                     "{what} is {} deprecated",
                     if new { "now" } else { "no longer" }
@@ -486,7 +549,13 @@ impl<'a> Comparer<'a> {
     /// type is spelled differently, `a` and `b` having the same encoding: a
     /// renamed or moved type, an enum for its base integer, `bytes` for
     /// `list<u8>`.
-    fn compare_spelling(&mut self, what: String, (a, at): (&Type, Span), (b, now): (&Type, Span)) {
+    fn compare_spelling(
+        &mut self,
+        place: String,
+        what: String,
+        (a, at): (&Type, Span),
+        (b, now): (&Type, Span),
+    ) {
         if self.same_type(a, b) {
             return;
         }
@@ -499,6 +568,7 @@ impl<'a> Comparer<'a> {
         }
         self.push(
             Rule::SameEncodingRetyped,
+            place,
             format!("{what} changed type from `{old}` to `{new}` with the same encoding"),
             Some((at, format!("`{old}`"))),
             Some((now, format!("`{new}`"))),
@@ -511,6 +581,7 @@ impl<'a> Comparer<'a> {
     /// reported on its own.
     fn compare_element_max(
         &mut self,
+        at: &str,
         place: &str,
         (a, a_at): (&Type, Span),
         (b, b_at): (&Type, Span),
@@ -520,6 +591,7 @@ impl<'a> Comparer<'a> {
         for (part, was, now) in changes {
             self.push(
                 Rule::ElementMaxChanged,
+                at.to_string(),
                 format!(
                     "the limit on `{part}` changed from {} to {}",
                     show_max(was),

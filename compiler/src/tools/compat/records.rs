@@ -144,6 +144,7 @@ impl Comparer<'_> {
         for &(i, j) in &p.moved {
             self.push(
                 Rule::StructFieldsReordered,
+                nf[j].path.clone(),
                 format!(
                     "field `{}` of struct `{}` moved from position {} to {}",
                     nf[j].name,
@@ -182,6 +183,7 @@ impl Comparer<'_> {
                 };
                 self.push(
                     Rule::StructLayoutChanged,
+                    b.path.clone(),
                     format!("struct `{}` changed layout: {what}", n.display_name),
                     Some((a.span, format!("`{}: {}`", a.name, self.old.show(&a.ty)))),
                     Some((b.span, format!("`{}: {}`", b.name, self.new.show(&b.ty)))),
@@ -196,6 +198,7 @@ impl Comparer<'_> {
         for &i in &p.removed {
             self.push(
                 Rule::StructLayoutChanged,
+                of[i].path.clone(),
                 format!(
                     "struct `{}` changed layout: field `{}` was removed",
                     n.display_name, of[i].name
@@ -208,6 +211,7 @@ impl Comparer<'_> {
         for &(j, _) in &p.added {
             self.push(
                 Rule::StructLayoutChanged,
+                nf[j].path.clone(),
                 format!(
                     "struct `{}` changed layout: field `{}` was added",
                     n.display_name, nf[j].name
@@ -224,6 +228,7 @@ impl Comparer<'_> {
         if a.max != b.max {
             self.push(
                 rule,
+                b.path.clone(),
                 format!(
                     "the limit of `{}.{}` changed from {} to {}",
                     owner.display_name,
@@ -250,6 +255,7 @@ impl Comparer<'_> {
         };
         self.push(
             Rule::QuantizeChanged,
+            b.path.clone(),
             format!(
                 "the quantization of `{}.{}` changed from {} to {}",
                 owner.display_name,
@@ -268,6 +274,7 @@ impl Comparer<'_> {
         if a.name != b.name {
             self.push(
                 Rule::FieldRenamed,
+                b.path.clone(),
                 format!(
                     "field `{}` of `{}` was renamed to `{}`",
                     a.name, owner.display_name, b.name
@@ -278,18 +285,20 @@ impl Comparer<'_> {
             );
         }
         self.compare_spelling(
+            b.path.clone(),
             format!("field `{}` of `{}`", b.name, owner.display_name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_element_max(
+            &b.path,
             &format!("{}.{}", owner.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_deprecation(
-            a.deprecated,
-            b.deprecated,
+            b.path.clone(),
+            (a.deprecated, b.deprecated),
             format!("field `{}` of `{}`", b.name, owner.display_name),
             a.span,
             b.span,
@@ -301,6 +310,7 @@ impl Comparer<'_> {
         for &(i, j) in &p.moved {
             self.push(
                 Rule::MessageFieldsReordered,
+                nf[j].path.clone(),
                 format!(
                     "field `{}` of message `{}` moved from position {} to {}",
                     nf[j].name,
@@ -341,6 +351,7 @@ impl Comparer<'_> {
                 };
                 self.push(
                     Rule::MessageFieldRetyped,
+                    b.path.clone(),
                     message,
                     Some((a.span, format!("`{}: {}`", a.name, self.old.show(&a.ty)))),
                     Some((b.span, format!("`{}: {}`", b.name, self.new.show(&b.ty)))),
@@ -358,6 +369,7 @@ impl Comparer<'_> {
             let inside = last.is_some_and(|l| i <= l);
             self.push(
                 Rule::MessageFieldRemoved,
+                of[i].path.clone(),
                 format!("field `{}` was removed from message `{}`", of[i].name, n.display_name),
                 Some((of[i].span, "removed".into())),
                 Some((n.span, "message without it".into())),
@@ -373,6 +385,7 @@ impl Comparer<'_> {
             if appended {
                 self.push(
                     Rule::MessageFieldAppended,
+                    b.path.clone(),
                     format!(
                         "field `{}` was appended to message `{}`",
                         b.name, n.display_name
@@ -389,6 +402,7 @@ impl Comparer<'_> {
                     .map_or(String::new(), |f| format!(" before `{}`", f.name));
                 self.push(
                     Rule::MessageFieldInserted,
+                    b.path.clone(),
                     format!(
                         "field `{}` was added to message `{}`{next}, not at the end",
                         b.name, n.display_name
@@ -421,6 +435,7 @@ impl Comparer<'_> {
         }
         self.push(
             Rule::MessageDefaultChanged,
+            b.path.clone(),
             format!("the default of `{}.{}` changed", owner.display_name, b.name),
             Some((a.span, format!("was {}", show_filled(&x)))),
             Some((b.span, format!("now {}", show_filled(&y)))),

@@ -83,6 +83,7 @@ rules! {
     TypeAdded = "type-added", Safe, "type added";
     TypeRemoved = "type-removed", SourceOnly, "type removed";
     TypeMoved = "type-moved", SourceOnly, "type moved to another namespace";
+    TypeRenamed = "type-renamed", SourceOnly, "type renamed (recognised where it is used)";
     ConstAdded = "const-added", Safe, "constant added";
     ConstRemoved = "const-removed", SourceOnly, "constant removed";
     ConstValueChanged = "const-value-changed", Breaking, "constant value changed";

@@ -17,6 +17,7 @@ impl Comparer<'_> {
         if ot != nt {
             self.push(
                 Rule::UnionTagWidthChanged,
+                self.new.qualified_name(n),
                 format!(
                     "union `{}` changed its tag from `{}` to `{}`",
                     n.display_name,
@@ -33,6 +34,7 @@ impl Comparer<'_> {
             if a.tag != b.tag {
                 self.push(
                     Rule::UnionDefaultChanged,
+                    self.new.qualified_name(n),
                     format!(
                         "the default of union `{}` changed from `{}` to `{}`",
                         n.display_name, a.name, b.name
@@ -58,6 +60,7 @@ impl Comparer<'_> {
                     });
                     self.push(
                         Rule::UnionVariantRetagged,
+                        b.path.clone(),
                         format!(
                             "variant `{}::{}` moved from tag {} to tag {}{now_there}",
                             n.display_name, a.name, a.tag, b.tag
@@ -76,6 +79,7 @@ impl Comparer<'_> {
                 // is reported for that variant.
                 Some(b) => self.push(
                     Rule::UnionVariantRemoved,
+                    a.path.clone(),
                     format!(
                         "variant `{}::{}` was removed and its tag {} given to `{}`",
                         n.display_name, a.name, a.tag, b.name
@@ -86,6 +90,7 @@ impl Comparer<'_> {
                 ),
                 None if nr.contains(&a.tag) => self.push(
                     Rule::UnionVariantRemovedReserved,
+                    a.path.clone(),
                     format!(
                         "variant `{}::{}` was removed and its tag {} reserved",
                         n.display_name, a.name, a.tag
@@ -96,6 +101,7 @@ impl Comparer<'_> {
                 ),
                 None => self.push(
                     Rule::UnionVariantRemoved,
+                    a.path.clone(),
                     format!(
                         "variant `{}::{}` was removed without reserving tag {}",
                         n.display_name, a.name, a.tag
@@ -115,6 +121,7 @@ impl Comparer<'_> {
                 Some(a) if !new_by_name.contains_key(a.name.as_str()) => {}
                 Some(a) => self.push(
                     Rule::UnionTagRepointed,
+                    b.path.clone(),
                     format!(
                         "tag {} of union `{}` was re-pointed from `{}` to the new variant `{}`",
                         b.tag, n.display_name, a.name, b.name
@@ -125,6 +132,7 @@ impl Comparer<'_> {
                 ),
                 None if or.contains(&b.tag) => self.push(
                     Rule::UnionReservedTagReused,
+                    b.path.clone(),
                     format!(
                         "variant `{}::{}` reuses reserved tag {}",
                         n.display_name, b.name, b.tag
@@ -135,6 +143,7 @@ impl Comparer<'_> {
                 ),
                 None => self.push(
                     Rule::UnionVariantAdded,
+                    b.path.clone(),
                     format!("variant `{}::{}` (tag {}) was added", n.display_name, b.name, b.tag),
                     None,
                     Some((b.span, "new variant".into())),
@@ -146,6 +155,7 @@ impl Comparer<'_> {
             if !nr.contains(tag) && !new_by_tag.contains_key(tag) {
                 self.push(
                     Rule::UnionTagUnreserved,
+                    self.new.qualified_name(n),
                     format!(
                         "tag {tag} of union `{}` is no longer reserved",
                         n.display_name
@@ -164,6 +174,7 @@ impl Comparer<'_> {
         if !self.wire_eq(&a.ty, &b.ty, &mut HashSet::new()) {
             self.push(
                 Rule::UnionTagRepointed,
+                b.path.clone(),
                 format!(
                     "tag {} of union `{}` was re-pointed from `{}({})` to `{}({})`",
                     a.tag,
@@ -182,6 +193,7 @@ impl Comparer<'_> {
         if a.name != b.name {
             self.push(
                 Rule::UnionVariantRenamed,
+                b.path.clone(),
                 format!(
                     "variant `{}::{}` was renamed to `{}`",
                     n.display_name, a.name, b.name
@@ -192,18 +204,20 @@ impl Comparer<'_> {
             );
         }
         self.compare_spelling(
+            b.path.clone(),
             format!("the payload of variant `{}::{}`", n.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_element_max(
+            &b.path,
             &format!("{}.{}", n.display_name, b.name),
             (&a.ty, a.span),
             (&b.ty, b.span),
         );
         self.compare_deprecation(
-            a.deprecated,
-            b.deprecated,
+            b.path.clone(),
+            (a.deprecated, b.deprecated),
             format!("variant `{}::{}`", n.display_name, b.name),
             a.span,
             b.span,
