@@ -1458,6 +1458,9 @@ mod tests {
             let tree: Tree = view(&bytes, Limits::DEFAULT).unwrap();
             let made = tree_views();
             assert!(made <= bound, "{levels} levels: {made} views > {bound}");
+            // Each tree once, and each level's first subtree once more for
+            // its key: 4,096 views of 127 trees at 64 levels.
+            assert_eq!(made, trees + (levels - 1) * (levels - 1));
             assert_eq!(walk(tree), trees);
             let walked = tree_views();
             assert!(walked <= bound, "{levels} levels: {walked} views > {bound}");
