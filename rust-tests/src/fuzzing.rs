@@ -95,11 +95,14 @@ pub fn view_maps(data: &[u8]) -> Result<(), String> {
     }
 }
 
+/// [`apply_agrees`] for one type: baseline encoding, delta, measure.
+pub type ApplyCheck = fn(&[u8], &[u8], Measure) -> Result<(), String>;
+
 /// One `@delta` type for the `apply_delta` target.
 pub struct DeltaEntry {
     pub name: &'static str,
     /// See [`apply_agrees`].
-    pub check: fn(&[u8], &[u8], Measure) -> Result<(), String>,
+    pub check: ApplyCheck,
     /// The delta of the value one encoding decodes to against the value of
     /// another, for seeds; `None` if either does not decode.
     pub delta: fn(&[u8], &[u8]) -> Option<Vec<u8>>,
