@@ -4,6 +4,9 @@
 #   scripts/fuzz.sh 300            # 300 s in total, split across targets
 #   scripts/fuzz.sh 600 decode     # one target
 #
+# Targets: decode, schema, apply_delta (deltas applied to every @delta
+# type), view_maps (views of the types that hold maps).
+#
 # Needs cargo-fuzz (`cargo install cargo-fuzz`). cargo-fuzz uses nightly
 # compiler flags; on a stable toolchain RUSTC_BOOTSTRAP=1 enables them.
 # Crashes are written to fuzz/artifacts/<target>/; add each to the corpus
@@ -15,7 +18,7 @@ total=${1:-300}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(decode schema)
+    targets=(decode schema apply_delta view_maps)
 fi
 each=$(( total / ${#targets[@]} ))
 
@@ -23,9 +26,11 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
     echo "error: cargo-fuzz is not installed (cargo install cargo-fuzz)" >&2
     exit 2
 fi
-if [ ! -d fuzz/corpus/decode ] || [ -z "$(ls -A fuzz/corpus/decode)" ]; then
-    cargo run -q -p pkt-rust-tests --example fuzz_seeds -- fuzz/corpus/decode
-fi
+for seeded in decode apply_delta view_maps; do
+    if [ ! -d "fuzz/corpus/$seeded" ] || [ -z "$(ls -A "fuzz/corpus/$seeded")" ]; then
+        cargo run -q -p pkt-rust-tests --example fuzz_seeds -- "fuzz/corpus/$seeded" "$seeded"
+    fi
+done
 
 export RUSTC_BOOTSTRAP=1
 for t in "${targets[@]}"; do

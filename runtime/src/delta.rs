@@ -329,8 +329,17 @@ impl<'a> Mask<'a> {
 #[derive(Debug)]
 pub struct MapPatch<K, V, C> {
     removed: Vec<K>,
-    added: Vec<(K, V)>,
-    changed: Vec<(K, C)>,
+    /// A map, as a decoded map is, so that it allocates no more than the
+    /// map charge (its nodes), and frees its nodes as its entries move into
+    /// the value: a vector of them held beside the nodes they were moved
+    /// into took the value's growth and more again at its peak.
+    added: BTreeMap<K, V>,
+    /// The keys of the changed entries, and their changes: two vectors, so
+    /// that an entry takes no padding between a key and its change and
+    /// allocates no more than its key and value are charged when its
+    /// change is a whole value.
+    changed: Vec<K>,
+    changes: Vec<C>,
 }
 
 /// Appends the map delta of `cur` against `base` and returns whether
@@ -440,7 +449,9 @@ pub fn whole_change<V: Encode>(changed: bool, value: &V, out: &mut Vec<u8>) -> b
 ///
 /// Counts are checked and charged as a map's are: removed keys as a list
 /// of keys, added entries as a map's entries, changed entries as a list of
-/// keys and values. A key not greater than the one before it in its
+/// keys and values, or of keys and changes when a change `C` (a patch)
+/// takes more memory than the value's model (see [`changed_entry_memory`]),
+/// so that the patch allocates no more than it is charged. A key not greater than the one before it in its
 /// section, a removed or changed key the baseline lacks, an added key it
 /// has, and a changed key also removed are
 /// [`DecodeErrorKind::InvalidDelta`] at the key's first byte, checked in
@@ -464,38 +475,56 @@ pub fn read_map<K: Decode + Ord, V: Decode, C>(
     }
     let min = K::MIN_ENCODED_LEN.saturating_add(V::MIN_ENCODED_LEN);
     let n = r.read_map_count(min, K::MEMORY.saturating_add(V::MEMORY))?;
-    let mut added: Vec<(K, V)> = Vec::with_capacity(n);
+    let mut added: BTreeMap<K, V> = BTreeMap::new();
     for _ in 0..n {
         let at = r.position();
         let k = K::decode_raw(r)?;
-        ascending(added.last().map(|(k, _)| k), &k, at)?;
+        ascending(added.last_key_value().map(|(k, _)| k), &k, at)?;
         if base.contains_key(&k) {
             return Err(invalid("added key already in the baseline", at));
         }
         let v = V::decode_raw(r)?;
-        added.push((k, v));
+        added.insert(k, v);
     }
     let min = K::MIN_ENCODED_LEN.saturating_add(change_min);
-    let n = r.read_count(min, K::MEMORY.saturating_add(V::MEMORY))?;
-    let mut changed: Vec<(K, C)> = Vec::with_capacity(n);
+    let n = r.read_count(min, changed_entry_memory::<K, V, C>())?;
+    let mut changed: Vec<K> = Vec::with_capacity(n);
+    let mut changes: Vec<C> = Vec::with_capacity(n);
     for _ in 0..n {
         let at = r.position();
         let k = K::decode_raw(r)?;
-        ascending(changed.last().map(|(k, _)| k), &k, at)?;
+        ascending(changed.last(), &k, at)?;
         let Some(b) = base.get(&k) else {
             return Err(invalid("changed key not in the baseline", at));
         };
         if removed.binary_search(&k).is_ok() {
             return Err(invalid("changed key also removed", at));
         }
-        let c = change(b, r)?;
-        changed.push((k, c));
+        changes.push(change(b, r)?);
+        changed.push(k);
     }
     Ok(MapPatch {
         removed,
         added,
         changed,
+        changes,
     })
+}
+
+/// What [`read_map`] charges per changed entry: the model of its key and
+/// value (`M(K) + M(V)`, the charge of every language), or, when more, what
+/// the Rust patch holds for it: the key and the change. A whole value is
+/// never more than its model; a patch (an `Option` per field, four vectors
+/// per nested map named) can be several times the model of the value it
+/// changes.
+const fn changed_entry_memory<K: Decode, V: Decode, C>() -> usize {
+    let model = K::MEMORY.saturating_add(V::MEMORY);
+    let held = core::mem::size_of::<K>() + core::mem::size_of::<C>();
+    if held > model {
+        held
+    } else {
+        model
+    }
 }
 
 fn ascending<K: Ord>(prev: Option<&K>, k: &K, at: usize) -> Result<(), DecodeError> {
@@ -515,12 +544,16 @@ pub fn apply_map<K: Ord, V, C>(
     for k in &patch.removed {
         map.remove(k);
     }
-    for (k, c) in patch.changed {
+    for (k, c) in patch.changed.into_iter().zip(patch.changes) {
         if let Some(v) = map.get_mut(&k) {
             change(v, c);
         }
     }
-    map.extend(patch.added);
+    // One entry at a time, so that the patch's nodes are freed as the
+    // value's grow.
+    for (k, v) in patch.added {
+        map.insert(k, v);
+    }
 }
 
 /// The patch of a `@delta` type.

@@ -117,6 +117,9 @@ pub struct Reader<'a> {
     start: usize,
     pos: usize,
     depth: u32,
+    /// The bytes passed a view's validation already (see
+    /// [`Reader::validated`]): a map read again need not check its keys.
+    validated: bool,
     limits: Limits,
     budget: Budget<'a>,
 }
@@ -135,9 +138,29 @@ impl<'a> Reader<'a> {
             start: 0,
             pos: 0,
             depth: 0,
+            validated: false,
             limits,
             budget: Budget::own(DecodeBudget::new(&limits, buf.len())),
         }
+    }
+
+    /// A reader over bytes that a view validated already, for reading them
+    /// again: every check still runs (none can fail under `limits`, which
+    /// are wider than those they passed), but a map's keys, known to be
+    /// distinct, are not checked again for order or repeats, so that reading
+    /// bytes again costs no more than reading them once (`view::Map`).
+    #[inline]
+    pub(crate) fn validated(buf: &'a [u8], limits: Limits) -> Self {
+        let mut r = Self::with_limits(buf, limits);
+        r.validated = true;
+        r
+    }
+
+    /// Whether this reader reads bytes a view validated already
+    /// ([`Reader::validated`]).
+    #[inline]
+    pub(crate) fn is_validated(&self) -> bool {
+        self.validated
     }
 
     /// A reader over `buf` whose budgets live in `budget`, shared with every
@@ -741,6 +764,7 @@ impl<'a> Reader<'a> {
             start,
             pos: start,
             depth,
+            validated: self.validated,
             limits: self.limits,
             budget: self.budget.clone(),
         }

@@ -29,7 +29,13 @@
 //!   times its size, the depth being at most [`Limits::max_depth`];
 //! * a map whose keys are not in increasing order (pktc's encoders always
 //!   sort them) is checked for repeated keys with one allocation, as
-//!   `decode` does.
+//!   `decode` does: its entries before the first key out of order are read
+//!   once more for their keys, and a map read again is not checked again,
+//!   so making a view reads each byte at most once more for each map
+//!   around it (linear in the input for a given schema, at most
+//!   [`Limits::max_depth`] times over for maps nested through a recursive
+//!   message), plus O(n log n) for the keys of unsorted maps. Maps in
+//!   increasing key order allocate nothing.
 //!
 //! [`View::into_owned`] (and the generated `to_owned`) builds the owned
 //! value, equal to what `decode` returns for the same bytes.
@@ -212,6 +218,18 @@ const VALIDATED: Limits = Limits {
     decode_budget_per_byte: usize::MAX,
 };
 
+/// A reader over bytes a view validated already, to read them again: with
+/// the [`VALIDATED`] limits, and maps not checked again for key order and
+/// repeats ([`Reader::validated`]). So reading bytes again is linear in
+/// them whatever their maps' key orders, and a map whose keys are out of
+/// order, which reads its earlier entries again to find their keys
+/// ([`keys_in_set`]), makes the maps inside them do nothing of the kind: a
+/// byte is read at most once more for each map around it.
+#[inline]
+fn again(bytes: &[u8]) -> Reader<'_> {
+    Reader::validated(bytes, VALIDATED)
+}
+
 /// Decodes bytes validated before with `decode`, an owned type's decoder:
 /// the owned value of a view of large values, which the decoder places
 /// where each will lie instead of building it on the stack (at every level
@@ -220,7 +238,7 @@ fn decode_validated<'a, T>(
     bytes: &'a [u8],
     decode: impl FnOnce(&mut Reader<'a>) -> Result<T, DecodeError>,
 ) -> T {
-    match decode(&mut Reader::with_limits(bytes, VALIDATED)) {
+    match decode(&mut again(bytes)) {
         Ok(v) => v,
         Err(e) => unreachable!("bytes validated when the view was made: {e}"),
     }
@@ -843,7 +861,7 @@ impl<'a, V: View<'a>> List<'a, V> {
     #[inline]
     pub fn iter(&self) -> ListIter<'a, V> {
         ListIter {
-            r: Reader::with_limits(self.bytes, VALIDATED),
+            r: again(self.bytes),
             left: self.count,
             _elem: PhantomData,
         }
@@ -985,7 +1003,7 @@ impl<'a, K: View<'a>, V: View<'a>> Map<'a, K, V> {
     #[inline]
     pub fn iter(&self) -> MapIter<'a, K, V> {
         MapIter {
-            r: Reader::with_limits(self.bytes, VALIDATED),
+            r: again(self.bytes),
             left: self.count,
             _entry: PhantomData,
         }
@@ -1056,11 +1074,14 @@ where
         let ((), bytes) = consumed(r, |r| {
             // Keys in increasing order cannot repeat; the first key out of
             // order switches to a set of the keys seen, as `decode` uses.
+            // Bytes validated before hold distinct keys: read again, they
+            // are not compared.
+            let check = !r.is_validated();
             let mut last: Option<K> = None;
             for i in 0..count {
                 let at = r.position();
                 let k = key(r)?;
-                if last.is_some_and(|last| last >= k) {
+                if check && last.is_some_and(|last| last >= k) {
                     let before = &entries[..at - start];
                     let rest = Rest {
                         before,
@@ -1098,7 +1119,11 @@ struct Rest<'a, K> {
 /// The rest of a map's validation once the key `k` of entry `i`, read at
 /// `at`, was not greater than the one before: the keys of the entries
 /// `before` it go into a set, and every key from `i` on is looked up in it,
-/// as `decode` does with its map. The reader is just past `k`.
+/// as `decode` does with its map. The reader is just past `k`. The earlier
+/// entries are read again with [`again`], which checks no key order inside
+/// them, so this costs one more read of them, not a validation of every
+/// map they hold (which did the same for the maps inside, and so on: twice
+/// the work for each level of unsorted maps nested in the earlier entries).
 #[cold]
 #[inline(never)]
 fn keys_in_set<'a, K: View<'a> + Ord, V: View<'a>>(
@@ -1108,7 +1133,7 @@ fn keys_in_set<'a, K: View<'a> + Ord, V: View<'a>>(
     value: &mut impl FnMut(&mut Reader<'a>) -> Result<V, DecodeError>,
 ) -> Result<(), DecodeError> {
     let mut seen = std::collections::BTreeSet::new();
-    let mut again = Reader::with_limits(rest.before, VALIDATED);
+    let mut again = again(rest.before);
     for _ in 0..rest.i {
         seen.insert(revalidated::<K>(&mut again));
         revalidated::<V>(&mut again);
@@ -1198,7 +1223,7 @@ impl<'a, V: View<'a> + Default> Lazy<'a, V> {
     #[inline]
     pub fn get(&self) -> V {
         match self.bytes {
-            Some(bytes) => revalidated(&mut Reader::with_limits(bytes, VALIDATED)),
+            Some(bytes) => revalidated(&mut again(bytes)),
             None => V::default(),
         }
     }
@@ -1223,8 +1248,7 @@ impl<'a, V: View<'a> + Default> View<'a> for Lazy<'a, V> {
     /// builds large and recursive values in place rather than on the stack.
     fn into_owned(self) -> Box<V::Owned> {
         match self.bytes {
-            Some(bytes) => match V::Owned::decode_boxed(&mut Reader::with_limits(bytes, VALIDATED))
-            {
+            Some(bytes) => match V::Owned::decode_boxed(&mut again(bytes)) {
                 Ok(v) => v,
                 Err(e) => unreachable!("bytes validated when the view was made: {e}"),
             },
@@ -1352,6 +1376,111 @@ mod tests {
             let e = agree::<Map<&str, u32>>(&map_bytes(entries)).unwrap_err();
             assert_eq!(e.kind(), &DecodeErrorKind::DuplicateMapKey);
         }
+    }
+
+    std::thread_local! {
+        /// Views of [`Tree`] made on this thread.
+        static TREE_VIEWS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    fn tree_views() -> usize {
+        TREE_VIEWS.with(|c| c.replace(0))
+    }
+
+    /// `message Tree { kids: map<u8, Tree> }` written by hand, the view
+    /// counting how often it is made.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Tree<'a>(Map<'a, u8, Tree<'a>>);
+
+    #[derive(Debug, Default, PartialEq)]
+    struct OwnedTree(BTreeMap<u8, OwnedTree>);
+
+    impl Decode for OwnedTree {
+        const MIN_ENCODED_LEN: usize = 4;
+        fn decode_raw(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+            r.enter()?;
+            let kids = BTreeMap::decode_raw(r)?;
+            r.leave();
+            Ok(OwnedTree(kids))
+        }
+        fn placeholder() -> Self {
+            OwnedTree::default()
+        }
+    }
+
+    impl<'a> View<'a> for Tree<'a> {
+        type Owned = OwnedTree;
+        fn view_raw(r: &mut Reader<'a>) -> Result<Self, DecodeError> {
+            TREE_VIEWS.with(|c| c.set(c.get() + 1));
+            r.enter()?;
+            let kids = Map::view_raw(r)?;
+            r.leave();
+            Ok(Tree(kids))
+        }
+        fn into_owned(self) -> OwnedTree {
+            OwnedTree(self.0.into_owned())
+        }
+    }
+
+    /// A tree `levels` deep whose every level but the last has two kids,
+    /// key 1 (the rest of the tree) written before key 0 (a leaf): the
+    /// first key out of order is at the end of each level, after the whole
+    /// subtree. Its trees, `2 × levels − 1`, are returned too.
+    fn unsorted_chain(levels: usize) -> (Vec<u8>, usize) {
+        let mut out = Vec::new();
+        for _ in 1..levels {
+            out.extend(2u32.to_le_bytes());
+            out.push(1);
+        }
+        out.extend(0u32.to_le_bytes());
+        for _ in 1..levels {
+            out.push(0);
+            out.extend(0u32.to_le_bytes());
+        }
+        (out, 2 * levels - 1)
+    }
+
+    /// Views every tree under `tree` through the map iterators.
+    fn walk(tree: Tree<'_>) -> usize {
+        1 + tree.0.iter().map(|(_, kid)| walk(kid)).sum::<usize>()
+    }
+
+    /// Item 1 of issue 35: each level of unsorted maps doubled the views
+    /// made, so 64 levels (1,142 bytes of a generated schema) never
+    /// finished. Each tree is now viewed at most once more for each map
+    /// around it, counted here rather than timed.
+    #[test]
+    fn unsorted_nested_maps_view_in_linear_work() {
+        for levels in [4, 8, 12, 16, 24, 32, 48, 64] {
+            let (bytes, trees) = unsorted_chain(levels);
+            let bound = trees * (levels + 1);
+            tree_views();
+            let tree: Tree = view(&bytes, Limits::DEFAULT).unwrap();
+            let made = tree_views();
+            assert!(made <= bound, "{levels} levels: {made} views > {bound}");
+            // Each tree once, and each level's first subtree once more for
+            // its key: 4,096 views of 127 trees at 64 levels.
+            assert_eq!(made, trees + (levels - 1) * (levels - 1));
+            assert_eq!(walk(tree), trees);
+            let walked = tree_views();
+            assert!(walked <= bound, "{levels} levels: {walked} views > {bound}");
+            assert_eq!(tree.into_owned(), OwnedTree::decode(&bytes).unwrap());
+            let owned = tree_views();
+            assert!(owned <= bound, "{levels} levels: {owned} views > {bound}");
+        }
+        // One level more than the depth limit: the error decode gives.
+        let (bytes, _) = unsorted_chain(65);
+        agree::<Tree>(&bytes).unwrap_err();
+        assert!(tree_views() <= 129 * 66);
+        // A key repeated after the first out of order, at every level.
+        let (mut bytes, _) = unsorted_chain(64);
+        let last = bytes.len() - 5;
+        bytes[last] = 1;
+        let e = agree::<Tree>(&bytes).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (&DecodeErrorKind::DuplicateMapKey, last)
+        );
     }
 
     #[test]

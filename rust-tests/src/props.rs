@@ -38,6 +38,9 @@ pub struct Entry {
     /// The conformance driver's answer line for arbitrary bytes, decoded
     /// with the given limits or the default ones ([`crate::render::answer`]).
     pub conform: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
+    /// The same by the type's view ([`crate::render::view_answer`]), or by
+    /// decode for a type that is its own view.
+    pub conform_view: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
     /// The same for a stream of frames ([`crate::render::frames`]).
     pub frames: fn(&[u8], Option<pkt_runtime::Limits>) -> String,
     /// `size_of` of the generated type.
@@ -144,6 +147,7 @@ where
         view: |_| None,
         view_allocations: |_, _| 0,
         conform: crate::render::answer::<T>,
+        conform_view: crate::render::answer::<T>,
         frames: crate::render::frames::<T>,
         size: core::mem::size_of::<T>(),
         memory: T::MEMORY,
@@ -159,6 +163,7 @@ where
     Entry {
         view: view_agrees::<T>,
         view_allocations: view_allocations::<T>,
+        conform_view: crate::render::view_answer::<T>,
         ..entry::<T>(name)
     }
 }

@@ -13,6 +13,30 @@ pub trait Render {
     fn render(&self, o: &mut String);
 }
 
+/// The answer line of the Rust view driver for one case, as [`answer`]
+/// writes decode's: the view made with the case's limits, its owned value
+/// encoded again and rendered.
+pub fn view_answer<T>(bytes: &[u8], limits: Option<Limits>) -> String
+where
+    T: Decode + Encode + Render + pkt_runtime::Viewable,
+{
+    let viewed = pkt_runtime::view::view::<T::View<'_>>(bytes, limits.unwrap_or_default());
+    match viewed {
+        Ok(view) => {
+            let value = pkt_runtime::View::into_owned(view);
+            match value.encode_to_vec() {
+                Ok(again) => {
+                    let mut o = format!("ok {} ", pkt_test_support::hex::encode(&again));
+                    value.render(&mut o);
+                    o
+                }
+                Err(e) => format!("unencodable {e}"),
+            }
+        }
+        Err(e) => format!("err {} {}", kind(&e), e.offset()),
+    }
+}
+
 /// The answer line for one case: `ok <hex> <value>` or `err <kind> <offset>`.
 pub fn answer<T: Decode + Encode + Render>(bytes: &[u8], limits: Option<Limits>) -> String {
     let decoded = match limits {
@@ -35,6 +59,18 @@ pub fn answer<T: Decode + Encode + Render>(bytes: &[u8], limits: Option<Limits>)
 /// The Rust driver: the answer to every case of a case file
 /// ([`pkt_test_support::conformance`]), a line each.
 pub fn drive(cases: &str) -> String {
+    drive_with(cases, false)
+}
+
+/// The Rust view driver: [`drive`] with every case that is not a stream of
+/// frames answered by the type's view ([`view_answer`]; types without a
+/// generated view, fixed-size structs, are their own views and decode).
+/// Frames are read by the frame reader, which decodes.
+pub fn drive_view(cases: &str) -> String {
+    drive_with(cases, true)
+}
+
+fn drive_with(cases: &str, view: bool) -> String {
     let mut out = String::new();
     for line in cases.lines() {
         let case =
@@ -55,6 +91,8 @@ pub fn drive(cases: &str) -> String {
             });
         let answer = if case.frames {
             entry.frames
+        } else if view {
+            entry.conform_view
         } else {
             entry.conform
         };

@@ -51,7 +51,10 @@
 //! missing outside CI, after a loud warning; under `CI=true` a missing tool
 //! fails). Rust is first and is the reference: its driver runs in this
 //! process through the generated `Render` impls of `build.rs`
-//! (`pkt_rust_tests::render`). C#'s is in `conformance/csharp.rs`: the
+//! (`pkt_rust_tests::render`). The Rust views are a driver too, in this
+//! process: each case viewed with its limits, then its owned value encoded
+//! and rendered, which must answer as decode does, error kind and offset
+//! included (`render::drive_view`). C#'s is in `conformance/csharp.rs`: the
 //! driver's source, a generator of its per-type dispatch and value text,
 //! and its build through [`cached_build`] (`mcs`, then `mono Driver.exe`).
 //! A language joins with one line in [`LANGUAGES`] and such a module:
@@ -70,7 +73,10 @@
 //! recursive shape at and one level past the depth limit, and random and
 //! mutated encodings decoded under small random limits; and streams of
 //! frames of every union and message, whole, mutated or cut short, some
-//! over a small frame length limit. Types are every
+//! over a small frame length limit; and the hostile maps of
+//! `schemas/hostile.pkt`, keys out of order at every level of a map-keyed
+//! tree and of maps nested 63 deep, one level too deep, a key repeated,
+//! and mutations of them. Types are every
 //! declared type but enums, which C# reads and writes only inside the types
 //! that hold them.
 
@@ -113,6 +119,11 @@ pub const LANGUAGES: &[Language] = &[
     Language {
         name: "Rust",
         prepare: |_| Some(Driver::InProcess(pkt_rust_tests::render::drive)),
+    },
+    // The Rust views, which must answer as Rust's decode does.
+    Language {
+        name: "Rust view",
+        prepare: |_| Some(Driver::InProcess(pkt_rust_tests::render::drive_view)),
     },
     Language {
         name: "C#",
@@ -188,6 +199,7 @@ enum Source {
     Depth,
     Limits,
     Frames,
+    Hostile,
 }
 
 struct Cases {
@@ -372,6 +384,45 @@ fn cases() -> Cases {
         }
     }
 
+    // Maps whose keys are out of order at every level of a map-keyed tree
+    // and of maps nested 63 deep (views of them took time doubling with
+    // each level), one level too deep, with a key repeated at the end, and
+    // mutated.
+    let tree = c.id("test.hostile.MapTree");
+    let nested = c.id("test.hostile.DeepMaps");
+    for levels in [1, 2, 3, 8, 32, 63, 64, 65] {
+        let bytes = message(&unsorted_maps(levels, 0));
+        c.push(Source::Hostile, tree, bytes.clone(), None);
+        if levels > 1 {
+            // The top level's last key (before its empty tree, 8 bytes)
+            // made 1, which the top level holds already.
+            let mut repeated = bytes;
+            let last = repeated.len() - 9;
+            repeated[last] = 1;
+            c.push(Source::Hostile, tree, repeated, None);
+        }
+        if levels <= 63 {
+            c.push(
+                Source::Hostile,
+                nested,
+                message(&unsorted_maps(levels, 63)),
+                None,
+            );
+        }
+    }
+    for case in 0..scaled(200u64, 2_000) {
+        let (id, mut bytes) = if case % 2 == 0 {
+            (tree, message(&unsorted_maps(1 + rng.below(64) as usize, 0)))
+        } else {
+            (
+                nested,
+                message(&unsorted_maps(1 + rng.below(63) as usize, 63)),
+            )
+        };
+        mutate(&mut rng, &mut bytes);
+        c.push(Source::Hostile, id, bytes, None);
+    }
+
     // Small limits, on valid and mutated encodings: depth, length, total
     // elements (which the bytes of a `bytes` value count against, as a
     // `list<u8>`'s do) and the budget.
@@ -430,6 +481,44 @@ fn cases() -> Cases {
         }
     }
     c
+}
+
+/// `body` behind its length, as a message is written.
+fn message(body: &[u8]) -> Vec<u8> {
+    let mut out = (body.len() as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(body);
+    out
+}
+
+/// Maps `levels` deep in the shapes of `schemas/hostile.pkt`: at every
+/// level but the last, key 1 holding the rest and then key 0 holding an
+/// empty map, out of order. `structs` 0: a `MapTree` body (each value a
+/// message); else a `DeepMaps` body, whose values are structs holding the
+/// next map down to the `map<u8, u8>` of the `structs`-th level, which
+/// holds entries 1 and 0 too when the maps go that deep.
+fn unsorted_maps(levels: usize, structs: usize) -> Vec<u8> {
+    let value = |inner: &[u8]| {
+        if structs == 0 {
+            message(inner)
+        } else {
+            inner.to_vec()
+        }
+    };
+    let mut map = if structs != 0 && levels == structs {
+        vec![2, 0, 0, 0, 1, 9, 0, 9]
+    } else {
+        0u32.to_le_bytes().to_vec()
+    };
+    let empty = value(&0u32.to_le_bytes());
+    for _ in 1..levels {
+        let mut next = 2u32.to_le_bytes().to_vec();
+        next.push(1);
+        next.extend(value(&map));
+        next.push(0);
+        next.extend(&empty);
+        map = next;
+    }
+    map
 }
 
 /// What a source's answers count: cases, accepted, rejected per error kind.
@@ -565,6 +654,15 @@ fn every_language_answers_every_case_as_rust_does() {
     for kind in ["DepthExceeded", "LimitExceeded", "BudgetExceeded"] {
         assert!(errors(Source::Limits, kind) > 10, "small limits: {kind}");
     }
+    let hostile = &tally[&Source::Hostile];
+    assert!(
+        hostile.ok >= 14
+            && errors(Source::Hostile, "DuplicateMapKey") >= 6
+            && errors(Source::Hostile, "DepthExceeded") >= 1,
+        "hostile maps: {} accepted, {:?}",
+        hostile.ok,
+        hostile.errors
+    );
     let frames = &tally[&Source::Frames];
     assert!(
         frames.ok > frames.cases && errors(Source::Frames, "LimitExceeded") > frames.cases / 20,
