@@ -45,25 +45,31 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and check schemas; print diagnostics.
+    /// Parse and check schemas; print diagnostics. Without files, checks
+    /// the schemas of the project file (pktc.toml) and shows the warnings
+    /// of its targets' languages only.
     Check {
         /// Schema files (their imports are read too).
-        #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The project file; by default pktc.toml in the current directory
+        /// or the nearest parent that has one.
+        #[arg(long, value_name = "FILE", conflicts_with = "files")]
+        project: Option<PathBuf>,
     },
     /// Show the wire layout of every type: sizes, offsets, tags.
     Layout {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Generate encoders and decoders.
+    /// Generate encoders and decoders. Without arguments, for every target
+    /// of the project file (pktc.toml).
     Gen {
         /// Target language.
-        #[arg(long, value_enum)]
-        lang: LangArg,
+        #[arg(long, value_enum, requires = "out_dir", requires = "files")]
+        lang: Option<LangArg>,
         /// Output directory.
-        #[arg(short = 'o', long = "out-dir")]
-        out_dir: PathBuf,
+        #[arg(short = 'o', long = "out-dir", requires = "lang")]
+        out_dir: Option<PathBuf>,
         /// Write nothing; exit 1 and list the files that would change.
         #[arg(long)]
         check: bool,
@@ -85,8 +91,27 @@ enum Command {
         /// unsafe code.
         #[arg(long = "unsafe")]
         unsafe_code: bool,
-        #[arg(required = true)]
+        /// Schema files; with them, --lang and -o are required.
+        #[arg(requires = "lang")]
         files: Vec<PathBuf>,
+        /// The project file; by default pktc.toml in the current directory
+        /// or the nearest parent that has one.
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with_all = ["lang", "out_dir", "no_runtime", "asmdef", "serde", "unsafe_code"]
+        )]
+        project: Option<PathBuf>,
+    },
+    /// Run every check of the project file (pktc.toml) as CI would: check
+    /// the schemas, compare them with the compat baseline (with the
+    /// waivers), and `gen --check` every target. Prints one summary line
+    /// per step and exits with the status of the first step that failed.
+    Ci {
+        /// The project file; by default pktc.toml in the current directory
+        /// or the nearest parent that has one.
+        #[arg(long, value_name = "FILE")]
+        project: Option<PathBuf>,
     },
     /// Compare two versions of a schema and classify every change as
     /// breaking, source-only or safe. Exit status: 0 nothing breaking, 1
@@ -191,8 +216,25 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { files } => with_checked(&files, |_| Ok(())),
-        Command::Layout { files } => with_checked(&files, |c| {
+        Command::Check { files, project } => {
+            if !files.is_empty() {
+                return with_checked(&files, Shown::All, |_| Ok(()));
+            }
+            let project = match open_project(project.as_deref()) {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            let shown = match project.languages()[..] {
+                [] => Shown::All,
+                _ => Shown::Only(project.languages()),
+            };
+            with_checked(&project.schemas, shown, |_| Ok(()))
+        }
+        Command::Ci { project } => match open_project(project.as_deref()) {
+            Ok(p) => ci(&p),
+            Err(code) => code,
+        },
+        Command::Layout { files } => with_checked(&files, Shown::All, |c| {
             out!("{}", pktc::tools::layout::layout(&c.ir));
             Ok(())
         }),
@@ -205,7 +247,22 @@ fn main() -> ExitCode {
             serde,
             unsafe_code,
             files,
+            project,
         } => {
+            let (Some(lang), Some(out_dir)) = (lang, out_dir) else {
+                if no_runtime || asmdef.is_some() || serde || unsafe_code {
+                    eprintln!(
+                        "error: without schema files, gen generates the targets of {}, \
+                         which set their options; or give --lang, -o and the files",
+                        pktc::project::FILE_NAME
+                    );
+                    return ExitCode::from(2);
+                }
+                return match open_project(project.as_deref()) {
+                    Ok(p) => gen_project(&p, check),
+                    Err(code) => code,
+                };
+            };
             let mut options = pktc::emit::GenOptions::new(match lang {
                 LangArg::Rust => pktc::Lang::Rust,
                 LangArg::CSharp => pktc::Lang::CSharp,
@@ -246,7 +303,7 @@ fn main() -> ExitCode {
             format,
             stream,
             files,
-        } => with_checked(&files, |c| {
+        } => with_checked(&files, Shown::All, |c| {
             let bytes = read_input(&input, hex)?;
             let format = match format {
                 InspectFormat::Json => pktc::tools::inspect::Format::Json,
@@ -266,7 +323,7 @@ fn main() -> ExitCode {
         Command::Dump {
             what: DumpWhat::Ir,
             files,
-        } => with_checked(&files, |c| {
+        } => with_checked(&files, Shown::All, |c| {
             let json = serde_json::to_string_pretty(&c.ir).map_err(|e| e.to_string())?;
             outln!("{json}");
             Ok(())
@@ -281,37 +338,265 @@ fn gen(
     check: bool,
 ) -> ExitCode {
     let mut stale = false;
-    let code = with_checked(files, |c| {
-        let generated = pktc::emit::generate(&c.ir, options);
-        let mode = if check {
-            pktc::emit::WriteMode::Check
-        } else {
-            pktc::emit::WriteMode::Write
-        };
-        let report = pktc::emit::write_files(out_dir, &generated, mode)
-            .map_err(|e| format!("cannot write generated code: {e}"))?;
-        for path in &report.changed {
-            if check {
-                outln!("would change: {}", path.display());
-            } else {
-                outln!("wrote {}", path.display());
-            }
-        }
-        for path in &report.stale {
-            if check {
-                outln!("would remove: {}", path.display());
-            } else {
-                outln!("removed {}", path.display());
-            }
-        }
-        stale = check && report.is_outdated();
+    let code = with_checked(files, Shown::Only(vec![options.lang]), |c| {
+        stale = write_target(c, out_dir, options, check)?.is_outdated();
         Ok(())
     });
-    if stale {
+    if stale && check {
         eprintln!("error: generated code is out of date; run pktc gen without --check");
         return ExitCode::FAILURE;
     }
     code
+}
+
+/// Generates one target's code from checked schemas and writes it to
+/// `out_dir` (with `check`, only compares), listing the files changed and
+/// removed (or that would be).
+fn write_target(
+    c: &pktc::Checked,
+    out_dir: &std::path::Path,
+    options: &pktc::emit::GenOptions,
+    check: bool,
+) -> Result<pktc::emit::WriteReport, String> {
+    let generated = pktc::emit::generate(&c.ir, options);
+    let mode = if check {
+        pktc::emit::WriteMode::Check
+    } else {
+        pktc::emit::WriteMode::Write
+    };
+    let report = pktc::emit::write_files(out_dir, &generated, mode)
+        .map_err(|e| format!("cannot write generated code: {e}"))?;
+    for path in &report.changed {
+        if check {
+            outln!("would change: {}", path.display());
+        } else {
+            outln!("wrote {}", path.display());
+        }
+    }
+    for path in &report.stale {
+        if check {
+            outln!("would remove: {}", path.display());
+        } else {
+            outln!("removed {}", path.display());
+        }
+    }
+    Ok(report)
+}
+
+/// The project file given with --project, or else the one found from the
+/// current directory up; a missing or invalid file is a usage error.
+fn open_project(given: Option<&std::path::Path>) -> Result<pktc::project::Project, ExitCode> {
+    use pktc::project::{Project, FILE_NAME};
+    let path = match given {
+        Some(p) => p.to_path_buf(),
+        None => match Project::find(std::path::Path::new(".")) {
+            Some(p) => p,
+            None => {
+                eprintln!(
+                    "error: no schema files given, and no {FILE_NAME} in this directory \
+                     or its parents"
+                );
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
+    Project::read(&path).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// `pktc gen` without arguments: every target of the project that has an
+/// output folder, from one check of its schemas.
+fn gen_project(project: &pktc::project::Project, check: bool) -> ExitCode {
+    let targets: Vec<&pktc::project::Target> =
+        project.targets.iter().filter(|t| t.out.is_some()).collect();
+    if targets.is_empty() {
+        eprintln!(
+            "error: {} has no target with an `out` folder to generate into",
+            pktc::load::display(&project.path)
+        );
+        return ExitCode::from(2);
+    }
+    let mut langs = Vec::new();
+    for t in &targets {
+        if !langs.contains(&t.lang) {
+            langs.push(t.lang);
+        }
+    }
+    let mut stale = false;
+    let code = with_checked(&project.schemas, Shown::Only(langs), |c| {
+        for t in &targets {
+            let out = t.out.as_deref().expect("targets with a folder");
+            stale |= write_target(c, out, &t.options, check)?.is_outdated();
+        }
+        Ok(())
+    });
+    if stale && check {
+        eprintln!("error: generated code is out of date; run pktc gen without --check");
+        return ExitCode::FAILURE;
+    }
+    code
+}
+
+/// One step of `pktc ci`: its name, its exit status and its summary.
+struct Step {
+    name: String,
+    code: u8,
+    summary: String,
+}
+
+/// `pktc ci`: check, compat against the baseline with the waivers, and
+/// `gen --check` for every target. Each step prints what the command of its
+/// own would; then one line per step; the exit status is the first failed
+/// step's.
+fn ci(project: &pktc::project::Project) -> ExitCode {
+    use pktc::tools::compat::ChangeKind;
+    let mut steps: Vec<Step> = Vec::new();
+    // Whether a step printed to standard output.
+    let mut printed = false;
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+
+    // check
+    let checked = match pktc::check(&project.schemas) {
+        Ok(c) => {
+            let shown = shown_warnings(&c, &Shown::Only(project.languages()));
+            steps.push(Step {
+                name: "check".into(),
+                code: 0,
+                summary: format!(
+                    "{}, {}",
+                    plural(project.schemas.len(), "schema file"),
+                    plural(shown, "warning")
+                ),
+            });
+            Some(c)
+        }
+        Err(failed) => {
+            eprintln!("{failed}");
+            let errors = failed.diagnostics.iter().filter(|d| d.is_error()).count();
+            steps.push(Step {
+                name: "check".into(),
+                code: 1,
+                summary: plural(errors, "error"),
+            });
+            None
+        }
+    };
+
+    // compat
+    let compat_name = match &project.compat.baseline {
+        Some(b) => format!("compat against {}", b.describe()),
+        None => "compat".into(),
+    };
+    match (&project.compat.baseline, &checked) {
+        (None, _) => steps.push(Step {
+            name: compat_name,
+            code: 0,
+            summary: "skipped: no baseline in [compat]".into(),
+        }),
+        (Some(_), None) => steps.push(Step {
+            name: compat_name,
+            code: 0,
+            summary: "skipped: the schemas do not check".into(),
+        }),
+        (Some(baseline), Some(_)) => match project.compat(baseline) {
+            Ok((report, unused)) => {
+                out!("{}", report.render());
+                printed = true;
+                for u in &unused {
+                    eprintln!("error: {u}");
+                }
+                let mut summary = format!(
+                    "{} breaking, {} source-only, {} safe, {} waived",
+                    report.count(ChangeKind::Breaking),
+                    report.count(ChangeKind::SourceOnly),
+                    report.count(ChangeKind::Safe),
+                    report.waived()
+                );
+                if !unused.is_empty() {
+                    summary.push_str(&format!(", {}", plural(unused.len(), "unused waiver")));
+                }
+                let failed = report.is_breaking() || !unused.is_empty();
+                steps.push(Step {
+                    name: compat_name,
+                    code: u8::from(failed),
+                    summary,
+                });
+            }
+            Err(pktc::project::CompatError::Baseline(e)) => {
+                eprintln!("error: {e}");
+                steps.push(Step {
+                    name: compat_name,
+                    code: 2,
+                    summary: e,
+                });
+            }
+            Err(pktc::project::CompatError::Schema(e)) => {
+                eprintln!("{e}");
+                let which = match e.version {
+                    pktc::tools::compat::Version::Old => "the baseline",
+                    pktc::tools::compat::Version::New => "the schemas",
+                };
+                steps.push(Step {
+                    name: compat_name,
+                    code: SCHEMA_ERROR,
+                    summary: format!("{which} do not check"),
+                });
+            }
+        },
+    }
+
+    // gen --check, per target
+    for t in &project.targets {
+        let name = format!("gen {}", t.describe());
+        let (code, summary) = match (&t.out, &checked) {
+            (None, _) => (
+                0,
+                "skipped: no `out` folder (a build script generates it)".into(),
+            ),
+            (Some(_), None) => (0, "skipped: the schemas do not check".into()),
+            (Some(out), Some(c)) => match write_target(c, out, &t.options, true) {
+                Ok(r) if r.is_outdated() => {
+                    printed = true;
+                    let mut parts = Vec::new();
+                    if !r.changed.is_empty() {
+                        parts.push(format!("{} would change", plural(r.changed.len(), "file")));
+                    }
+                    if !r.stale.is_empty() {
+                        parts.push(format!(
+                            "{} would be removed",
+                            plural(r.stale.len(), "file")
+                        ));
+                    }
+                    (1, format!("{}; run pktc gen", parts.join(", ")))
+                }
+                Ok(_) => (0, "up to date".into()),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    (1, e)
+                }
+            },
+        };
+        steps.push(Step {
+            name,
+            code,
+            summary,
+        });
+    }
+
+    if printed {
+        // The steps' own output above, the summary below.
+        out!("\n");
+    }
+    for s in &steps {
+        let verdict = if s.code == 0 { "ok" } else { "FAILED" };
+        outln!("{}: {verdict}: {}", s.name, s.summary);
+    }
+    match steps.iter().find(|s| s.code != 0) {
+        Some(s) => ExitCode::from(s.code),
+        None => ExitCode::SUCCESS,
+    }
 }
 
 /// Exit status of `pktc compat` when either version fails to load or check.
@@ -495,19 +780,40 @@ fn read_input(path: &std::path::Path, hex: bool) -> Result<Vec<u8>, String> {
     pktc::tools::inspect::parse_hex(&text).map_err(|e| format!("bad hex input: {e}"))
 }
 
-/// Checks the schemas, prints warnings or errors, and runs `then` on success.
+/// Which warnings a command shows.
+enum Shown {
+    All,
+    /// Those about every language or about one of these.
+    Only(Vec<pktc::Lang>),
+}
+
+/// Prints the warnings of `checked` that `shown` selects; returns how many.
+fn shown_warnings(checked: &pktc::Checked, shown: &Shown) -> usize {
+    let warnings: Vec<pktc::diag::Diagnostic> = checked
+        .warnings
+        .iter()
+        .filter(|w| match shown {
+            Shown::All => true,
+            Shown::Only(langs) => langs.iter().any(|l| w.concerns(*l)),
+        })
+        .cloned()
+        .collect();
+    if !warnings.is_empty() {
+        eprint!("{}", pktc::diag::render_all(&warnings, &checked.sources));
+    }
+    warnings.len()
+}
+
+/// Checks the schemas, prints the warnings `shown` selects or the errors,
+/// and runs `then` on success.
 fn with_checked(
     files: &[PathBuf],
+    shown: Shown,
     then: impl FnOnce(&pktc::Checked) -> Result<(), String>,
 ) -> ExitCode {
     match pktc::check(files) {
         Ok(checked) => {
-            if !checked.warnings.is_empty() {
-                eprint!(
-                    "{}",
-                    pktc::diag::render_all(&checked.warnings, &checked.sources)
-                );
-            }
+            shown_warnings(&checked, &shown);
             match then(&checked) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
