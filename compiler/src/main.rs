@@ -112,6 +112,10 @@ enum Command {
         /// or the nearest parent that has one.
         #[arg(long, value_name = "FILE")]
         project: Option<PathBuf>,
+        /// Compare with this git revision instead of the project's baseline
+        /// (a pull request's target branch: `origin/$GITHUB_BASE_REF`).
+        #[arg(long, value_name = "REV")]
+        against_git: Option<String>,
     },
     /// Compare two versions of a schema and classify every change as
     /// breaking, source-only or safe. Exit status: 0 nothing breaking, 1
@@ -230,8 +234,11 @@ fn main() -> ExitCode {
             };
             with_checked(&project.schemas, shown, |_| Ok(()))
         }
-        Command::Ci { project } => match open_project(project.as_deref()) {
-            Ok(p) => ci(&p),
+        Command::Ci {
+            project,
+            against_git,
+        } => match open_project(project.as_deref()) {
+            Ok(p) => ci(&p, against_git),
             Err(code) => code,
         },
         Command::Layout { files } => with_checked(&files, Shown::All, |c| {
@@ -439,123 +446,131 @@ fn gen_project(project: &pktc::project::Project, check: bool) -> ExitCode {
     code
 }
 
-/// One step of `pktc ci`: its name, its exit status and its summary.
+/// How a step of `pktc ci` ended.
+enum Outcome {
+    Ok,
+    /// With the exit status the step's own command has.
+    Failed(u8),
+    /// Not run, and not a failure: nothing to do, or an earlier step
+    /// failed in a way that leaves nothing to check.
+    Skipped,
+}
+
+/// One step of `pktc ci`: its name, how it ended, and a summary.
 struct Step {
     name: String,
-    code: u8,
+    outcome: Outcome,
     summary: String,
 }
 
-/// `pktc ci`: check, compat against the baseline with the waivers, and
-/// `gen --check` for every target. Each step prints what the command of its
-/// own would; then one line per step; the exit status is the first failed
-/// step's.
-fn ci(project: &pktc::project::Project) -> ExitCode {
-    use pktc::tools::compat::ChangeKind;
+impl Step {
+    fn new(name: impl Into<String>, outcome: Outcome, summary: impl Into<String>) -> Step {
+        Step {
+            name: name.into(),
+            outcome,
+            summary: summary.into(),
+        }
+    }
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `pktc ci`: check, compat against the baseline (the project's, or
+/// `against_git`) with the waivers, and `gen --check` for every target.
+/// Each step prints what its own command would; then one line per step.
+/// The exit status is the first failed step's.
+fn ci(project: &pktc::project::Project, against_git: Option<String>) -> ExitCode {
+    use pktc::project::{Baseline, CompatError};
+    use pktc::tools::compat::{ChangeKind, Version};
+    const NOT_CHECKED: &str = "the schemas do not check";
     let mut steps: Vec<Step> = Vec::new();
     // Whether a step printed to standard output.
     let mut printed = false;
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
 
-    // check
     let checked = match pktc::check(&project.schemas) {
         Ok(c) => {
             let shown = shown_warnings(&c, &Shown::Only(project.languages()));
-            steps.push(Step {
-                name: "check".into(),
-                code: 0,
-                summary: format!(
-                    "{}, {}",
-                    plural(project.schemas.len(), "schema file"),
-                    plural(shown, "warning")
-                ),
-            });
+            let files = plural(project.schemas.len(), "schema file");
+            let summary = format!("{files}, {}", plural(shown, "warning"));
+            steps.push(Step::new("check", Outcome::Ok, summary));
             Some(c)
         }
         Err(failed) => {
             eprintln!("{failed}");
             let errors = failed.diagnostics.iter().filter(|d| d.is_error()).count();
-            steps.push(Step {
-                name: "check".into(),
-                code: 1,
-                summary: plural(errors, "error"),
-            });
+            steps.push(Step::new(
+                "check",
+                Outcome::Failed(1),
+                plural(errors, "error"),
+            ));
             None
         }
     };
 
-    // compat
-    let compat_name = match &project.compat.baseline {
-        Some(b) => format!("compat against {}", b.describe()),
-        None => "compat".into(),
+    let baseline = against_git
+        .map(Baseline::Git)
+        .or_else(|| project.compat.baseline.clone());
+    let step = match (&baseline, &checked) {
+        (None, _) => Step::new("compat", Outcome::Skipped, "no baseline in [compat]"),
+        (Some(b), None) => Step::new(
+            format!("compat against {}", b.describe()),
+            Outcome::Skipped,
+            NOT_CHECKED,
+        ),
+        (Some(b), Some(_)) => {
+            let name = format!("compat against {}", b.describe());
+            match project.compat(b) {
+                Ok((report, unused)) => {
+                    out!("{}", report.render());
+                    printed = true;
+                    for u in &unused {
+                        eprintln!("error: {u}");
+                    }
+                    let mut summary = format!(
+                        "{} breaking, {} source-only, {} safe, {} waived",
+                        report.count(ChangeKind::Breaking),
+                        report.count(ChangeKind::SourceOnly),
+                        report.count(ChangeKind::Safe),
+                        report.waived()
+                    );
+                    if !unused.is_empty() {
+                        summary.push_str(&format!(", {}", plural(unused.len(), "unused waiver")));
+                    }
+                    let outcome = if report.is_breaking() || !unused.is_empty() {
+                        Outcome::Failed(1)
+                    } else {
+                        Outcome::Ok
+                    };
+                    Step::new(name, outcome, summary)
+                }
+                Err(CompatError::Baseline(e)) => {
+                    eprintln!("error: {e}");
+                    Step::new(name, Outcome::Failed(2), e)
+                }
+                Err(CompatError::Schema(e)) => {
+                    eprintln!("{e}");
+                    let which = match e.version {
+                        Version::Old => "the baseline does not check",
+                        Version::New => NOT_CHECKED,
+                    };
+                    Step::new(name, Outcome::Failed(SCHEMA_ERROR), which)
+                }
+            }
+        }
     };
-    match (&project.compat.baseline, &checked) {
-        (None, _) => steps.push(Step {
-            name: compat_name,
-            code: 0,
-            summary: "skipped: no baseline in [compat]".into(),
-        }),
-        (Some(_), None) => steps.push(Step {
-            name: compat_name,
-            code: 0,
-            summary: "skipped: the schemas do not check".into(),
-        }),
-        (Some(baseline), Some(_)) => match project.compat(baseline) {
-            Ok((report, unused)) => {
-                out!("{}", report.render());
-                printed = true;
-                for u in &unused {
-                    eprintln!("error: {u}");
-                }
-                let mut summary = format!(
-                    "{} breaking, {} source-only, {} safe, {} waived",
-                    report.count(ChangeKind::Breaking),
-                    report.count(ChangeKind::SourceOnly),
-                    report.count(ChangeKind::Safe),
-                    report.waived()
-                );
-                if !unused.is_empty() {
-                    summary.push_str(&format!(", {}", plural(unused.len(), "unused waiver")));
-                }
-                let failed = report.is_breaking() || !unused.is_empty();
-                steps.push(Step {
-                    name: compat_name,
-                    code: u8::from(failed),
-                    summary,
-                });
-            }
-            Err(pktc::project::CompatError::Baseline(e)) => {
-                eprintln!("error: {e}");
-                steps.push(Step {
-                    name: compat_name,
-                    code: 2,
-                    summary: e,
-                });
-            }
-            Err(pktc::project::CompatError::Schema(e)) => {
-                eprintln!("{e}");
-                let which = match e.version {
-                    pktc::tools::compat::Version::Old => "the baseline",
-                    pktc::tools::compat::Version::New => "the schemas",
-                };
-                steps.push(Step {
-                    name: compat_name,
-                    code: SCHEMA_ERROR,
-                    summary: format!("{which} do not check"),
-                });
-            }
-        },
-    }
+    steps.push(step);
 
-    // gen --check, per target
     for t in &project.targets {
         let name = format!("gen {}", t.describe());
-        let (code, summary) = match (&t.out, &checked) {
-            (None, _) => (
-                0,
-                "skipped: no `out` folder (a build script generates it)".into(),
+        let step = match (&t.out, &checked) {
+            (None, _) => Step::new(
+                name,
+                Outcome::Skipped,
+                "no `out` folder (a build script generates it)",
             ),
-            (Some(_), None) => (0, "skipped: the schemas do not check".into()),
+            (Some(_), None) => Step::new(name, Outcome::Skipped, NOT_CHECKED),
             (Some(out), Some(c)) => match write_target(c, out, &t.options, true) {
                 Ok(r) if r.is_outdated() => {
                     printed = true;
@@ -569,32 +584,37 @@ fn ci(project: &pktc::project::Project) -> ExitCode {
                             plural(r.stale.len(), "file")
                         ));
                     }
-                    (1, format!("{}; run pktc gen", parts.join(", ")))
+                    let summary = format!("{}; run pktc gen", parts.join(", "));
+                    Step::new(name, Outcome::Failed(1), summary)
                 }
-                Ok(_) => (0, "up to date".into()),
+                Ok(_) => Step::new(name, Outcome::Ok, "up to date"),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    (1, e)
+                    Step::new(name, Outcome::Failed(1), e)
                 }
             },
         };
-        steps.push(Step {
-            name,
-            code,
-            summary,
-        });
+        steps.push(step);
     }
 
     if printed {
         // The steps' own output above, the summary below.
         out!("\n");
     }
+    let mut first_failure = None;
     for s in &steps {
-        let verdict = if s.code == 0 { "ok" } else { "FAILED" };
+        let verdict = match s.outcome {
+            Outcome::Ok => "ok",
+            Outcome::Failed(code) => {
+                first_failure.get_or_insert(code);
+                "FAILED"
+            }
+            Outcome::Skipped => "skipped",
+        };
         outln!("{}: {verdict}: {}", s.name, s.summary);
     }
-    match steps.iter().find(|s| s.code != 0) {
-        Some(s) => ExitCode::from(s.code),
+    match first_failure {
+        Some(code) => ExitCode::from(code),
         None => ExitCode::SUCCESS,
     }
 }

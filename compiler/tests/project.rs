@@ -258,9 +258,10 @@ fn ci_fails_on_a_schema_error() {
     assert_eq!(summary[0], "check: FAILED: 1 error", "{all}");
     assert!(all.contains("unknown type `Level`"), "{all}");
     // Nothing else can run, and nothing else fails.
-    for line in &summary[1..] {
-        assert!(
-            line.ends_with(": ok: skipped: the schemas do not check"),
+    for (line, step) in summary[1..].iter().zip(&STEPS[1..]) {
+        assert_eq!(
+            *line,
+            format!("{step}skipped: the schemas do not check"),
             "{all}"
         );
     }
@@ -279,6 +280,25 @@ fn ci_fails_on_a_breaking_change_unless_waived() {
         &all,
     );
     assert!(all.contains("breaking[message-field-retyped]"), "{all}");
+
+    // Against a revision given on the command line instead: the change is
+    // in the baseline, so nothing is found.
+    repo.git(&["commit", "-q", "-a", "-m", "v2"]);
+    let o = repo.pktc(&["ci", "--against-git", "HEAD"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("\ncompat against HEAD: ok: 0 breaking, 0 source-only, 0 safe, 0 waived\n"),
+        "{}",
+        text(&o)
+    );
+    let o = repo.pktc(&["ci", "--against-git", "no-such-rev"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("unknown git revision `no-such-rev`"),
+        "{}",
+        text(&o)
+    );
 
     // The deliberate change, waived in the project file.
     repo.write("pktc.toml", &format!("{PROJECT}{WAIVER}"));
