@@ -200,6 +200,9 @@ pub struct LoadedFile {
     /// [`Loaded::files`]; `None` where the import failed.
     pub imports: Vec<Option<usize>>,
     pub is_input: bool,
+    /// The file did not parse: its syntax error is reported, and `ast` is
+    /// empty, so what other files use from it is not reported again.
+    pub unparsed: bool,
 }
 
 pub struct Loaded {
@@ -323,15 +326,16 @@ impl Loader<'_> {
             .add(path.to_path_buf(), self.reader.display(path), text);
         let index = self.loaded.files.len();
         let source = &self.loaded.sources.get(id).text;
-        let ast = match syntax::parse(source, id) {
-            Ok(ast) => ast,
+        let (ast, unparsed) = match syntax::parse(source, id) {
+            Ok(ast) => (ast, false),
             Err(d) => {
                 self.diags.push(d);
-                ast::File {
+                let empty = ast::File {
                     namespace: None,
                     imports: Vec::new(),
                     items: Vec::new(),
-                }
+                };
+                (empty, true)
             }
         };
         let imports = ast.imports.clone();
@@ -340,6 +344,7 @@ impl Loader<'_> {
             ast,
             imports: Vec::new(),
             is_input: false,
+            unparsed,
         });
         self.paths.push(self.reader.identity(path));
         self.stack.push(index);

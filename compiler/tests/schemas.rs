@@ -48,6 +48,10 @@ fn main() {
             "recursion_through_optionals_is_marked_for_boxing",
             recursion_through_optionals_is_marked_for_boxing,
         ),
+        trial(
+            "negated_constants_have_their_values_in_the_ir_and_the_generated_rust",
+            negated_constants_have_their_values_in_the_ir_and_the_generated_rust,
+        ),
     ]);
     common::run(trials)
 }
@@ -202,4 +206,67 @@ fn recursion_through_optionals_is_marked_for_boxing() {
         tree.kind.fields().iter().all(|f| !f.cyclic),
         "a list already breaks the cycle"
     );
+}
+
+/// `-NAME` stands wherever a negative number may: constant values,
+/// `@quantize` bounds and integer defaults, qualified or not. The IR holds
+/// the negated values, and generated Rust spells them; `pktc fmt` keeps them.
+fn negated_constants_have_their_values_in_the_ir_and_the_generated_rust() {
+    let path = Path::new("compiler/tests/inputs/negated_constants.pkt");
+    let checked = check(path).unwrap_or_else(|f| panic!("{f}"));
+    let ir = &checked.ir;
+    let consts: Vec<(&str, i128)> = ir.files[0]
+        .consts
+        .iter()
+        .map(|c| (c.name.as_str(), c.value))
+        .collect();
+    assert_eq!(
+        consts,
+        [("WORLD_HALF", 4096), ("FLOOR", -4096), ("CEILING", 4096)]
+    );
+    let ty = |name: &str| ir.types.iter().find(|t| t.name == name).expect("declared");
+    for f in ty("Pos").kind.fields() {
+        let q = f.quantize.as_ref().expect("quantized");
+        assert_eq!(
+            (q.min, q.max, q.step, q.steps),
+            (-4096.0, 4096.0, 0.5, 16384)
+        );
+    }
+    let defaults: Vec<Option<pktc::ir::Value>> = ty("Spawn")
+        .kind
+        .fields()
+        .iter()
+        .map(|f| f.default.clone())
+        .collect();
+    use pktc::ir::Value::Int;
+    assert_eq!(
+        defaults,
+        [None, Some(Int(-4096)), Some(Int(4096)), Some(Int(-4096))]
+    );
+    let rust = pktc::emit::generate(ir, &pktc::emit::GenOptions::new(pktc::Lang::Rust));
+    let text = &rust
+        .iter()
+        .find(|f| f.path == Path::new("negated_constants.rs"))
+        .expect("generated")
+        .contents;
+    for line in [
+        "pub const FLOOR: i32 = -4096;",
+        "pub const CEILING: i64 = 4096;",
+        "read_valid_f32(&bytes[0..2], -4096.0, 4096.0, 0.5, 16384)",
+        "read_valid_f32(&bytes[2..4], -4096.0, 4096.0, 0.5, 16384)",
+        "depth: -4096,",
+        "height: 4096,",
+        "bottom: -4096,",
+    ] {
+        assert!(text.contains(line), "{line} not in:\n{text}");
+    }
+    let source = std::fs::read_to_string(common::root().join(path)).expect("readable");
+    let formatted = pktc::tools::format::format_source(&source).expect("formats");
+    for kept in [
+        "const CEILING: i64 = -FLOOR;",
+        "@quantize(-test.negated.WORLD_HALF, WORLD_HALF, 0.5)",
+        "bottom: i16 = -WORLD_HALF,",
+    ] {
+        assert!(formatted.contains(kept), "{kept} not in:\n{formatted}");
+    }
 }

@@ -225,9 +225,16 @@ impl Lowerer<'_> {
         }
         match found.len() {
             1 => Some(found[0].1),
-            // An import of this file failed (missing, or a cycle), which is
-            // reported already; the name may be declared there.
-            0 if self.loaded.files[file].imports.iter().any(Option::is_none) => None,
+            // An import of this file failed (missing, a cycle, or a file
+            // that does not parse), which is reported already; the name may
+            // be declared there.
+            0 if self.loaded.files[file]
+                .imports
+                .iter()
+                .any(|i| i.is_none_or(|i| self.loaded.files[i].unparsed)) =>
+            {
+                None
+            }
             0 => {
                 let shown: String = path
                     .iter()
@@ -346,6 +353,9 @@ impl Lowerer<'_> {
         let v = match &lit.kind {
             LitKind::Int(v) => *v,
             LitKind::Ident(name) => self.const_value(file, name, lit.span)?,
+            // The result is checked against `prim` below like any number:
+            // `-MAX` of a `u16` constant fits no unsigned type.
+            LitKind::NegIdent(name) => -self.const_value(file, name, after_minus(lit.span))?,
             _ => {
                 self.err(Diagnostic::error(
                     format!("expected an integer for this {what}"),
@@ -357,9 +367,13 @@ impl Lowerer<'_> {
         };
         let (lo, hi) = prim.int_range().expect("integer type");
         if v < lo || v > hi {
+            let shown = match &lit.kind {
+                LitKind::NegIdent(name) => format!("`-{name}` is {v}, which"),
+                _ => v.to_string(),
+            };
             self.err(
                 Diagnostic::error(
-                    format!("{v} does not fit in `{}`", prim.name()),
+                    format!("{shown} does not fit in `{}`", prim.name()),
                     lit.span,
                     format!("out of range for `{}`", prim.name()),
                 )
@@ -805,6 +819,9 @@ impl Lowerer<'_> {
                 LitKind::Ident(name) if name == "inf" => f64::INFINITY,
                 LitKind::Ident(name) if name == "nan" => f64::NAN,
                 LitKind::Ident(name) => self.const_value(file, name, lit.span)? as f64,
+                LitKind::NegIdent(name) => {
+                    -(self.const_value(file, name, after_minus(lit.span))? as f64)
+                }
                 other => {
                     self.err(Diagnostic::error(
                         "expected a number for `@quantize`",
@@ -856,7 +873,7 @@ impl Lowerer<'_> {
                 _ => mismatch(self, "a number, `inf`, `-inf` or `nan`"),
             },
             Type::Prim(p) => match lit.kind {
-                LitKind::Int(_) | LitKind::Ident(_) => {
+                LitKind::Int(_) | LitKind::Ident(_) | LitKind::NegIdent(_) => {
                     self.int_value(file, lit, *p, "default").map(Value::Int)
                 }
                 _ => mismatch(self, "an integer"),
@@ -1366,6 +1383,14 @@ fn is_builtin(name: &str) -> bool {
     builtin_names().any(|b| b == name)
 }
 
+/// The span of a negated name without its minus sign.
+fn after_minus(span: Span) -> Span {
+    Span {
+        start: span.start + 1,
+        ..span
+    }
+}
+
 fn describe_literal(lit: &LitKind) -> String {
     match lit {
         LitKind::Int(v) => format!("the integer {v}"),
@@ -1373,5 +1398,6 @@ fn describe_literal(lit: &LitKind) -> String {
         LitKind::Str(s) => format!("the string {s:?}"),
         LitKind::Bool(b) => format!("`{b}`"),
         LitKind::Ident(n) => format!("the name `{n}`"),
+        LitKind::NegIdent(n) => format!("the negated constant `-{n}`"),
     }
 }

@@ -52,6 +52,9 @@ pub enum LitKind {
     /// An enum value or constant name; a constant's may be qualified by its
     /// namespace (`game.common.MAX_NAME`).
     Ident(String),
+    /// A constant's name after a minus sign (`-WORLD_HALF`): its value
+    /// negated. The name (without the sign) may be qualified.
+    NegIdent(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -510,6 +510,7 @@ impl Cx<'_> {
             Rule::string_lit => LitKind::Str(self.string(inner)),
             Rule::bool_lit => LitKind::Bool(text == "true"),
             Rule::path => LitKind::Ident(text.to_string()),
+            Rule::neg_path => LitKind::NegIdent(text[1..].to_string()),
             r => unreachable!("grammar: unexpected literal rule {r:?}"),
         };
         Literal { kind, span }
@@ -744,9 +745,12 @@ fn describe(rules: &[Rule]) -> String {
         let w = match r {
             Rule::ident | Rule::path | Rule::named_ty => "a name",
             Rule::ty | Rule::elem_ty | Rule::list_ty | Rule::map_ty | Rule::array_ty => "a type",
-            Rule::literal | Rule::int_lit | Rule::float_lit | Rule::string_lit | Rule::bool_lit => {
-                "a value"
-            }
+            Rule::literal
+            | Rule::int_lit
+            | Rule::float_lit
+            | Rule::string_lit
+            | Rule::bool_lit
+            | Rule::neg_path => "a value",
             Rule::item
             | Rule::kw_const
             | Rule::kw_enum
