@@ -13,6 +13,16 @@
 //! ```text
 //! include!(concat!(env!("OUT_DIR"), "/pktc/mod.rs"));
 //! ```
+//!
+//! A project with a project file (`pktc.toml`, see [`crate::project`])
+//! reads its schemas and its Rust target's options from there:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), pktc::Error> {
+//!     pktc::compile_project("../pktc.toml")
+//! }
+//! ```
 
 use std::fmt;
 use std::io;
@@ -20,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 use crate::emit::{self, GenOptions, WriteMode};
 use crate::names::Lang;
+use crate::project::Project;
 use crate::Failed;
 
 /// Settings for one code generation run.
@@ -29,6 +40,11 @@ pub struct Config {
     options: GenOptions,
     asmdef: Option<String>,
     rerun_if_changed: Option<bool>,
+    /// The schemas of the project file read by [`Config::from_project`],
+    /// compiled before any given to [`Config::compile`].
+    schemas: Vec<PathBuf>,
+    /// That project file, which the build reruns for.
+    project: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -45,7 +61,32 @@ impl Config {
             options: GenOptions::new(Lang::Rust),
             asmdef: None,
             rerun_if_changed: None,
+            schemas: Vec::new(),
+            project: None,
         }
+    }
+
+    /// The schemas and the Rust target's options (`serde`) of the project
+    /// file at `path` (`pktc.toml`, relative to the crate's folder in a
+    /// build script), which must have exactly one `lang = "rust"` target.
+    /// The output still goes to `$OUT_DIR/pktc` unless [`Config::out_dir`]
+    /// says otherwise: the target's `out`, if any, is where `pktc gen`
+    /// writes. [`Config::generate`] then compiles the project's schemas;
+    /// the build reruns when the project file changes too.
+    pub fn from_project(path: impl AsRef<Path>) -> Result<Config, Error> {
+        let project = Project::read(path.as_ref()).map_err(Error::Project)?;
+        let target = project.rust_target().map_err(Error::Project)?;
+        let mut config = Config::new();
+        config.options.serde = target.options.serde;
+        config.schemas.clone_from(&project.schemas);
+        config.project = Some(project.path);
+        Ok(config)
+    }
+
+    /// [`Config::compile`] with no further inputs: the schemas of the
+    /// project file read by [`Config::from_project`].
+    pub fn generate(&self) -> Result<Vec<PathBuf>, Error> {
+        self.compile(&[] as &[PathBuf])
     }
 
     /// Where to write; defaults to `$OUT_DIR/pktc`.
@@ -101,10 +142,17 @@ impl Config {
         self
     }
 
-    /// Checks `inputs` (and their imports), generates code, and writes the
-    /// files whose content changed. Returns the paths of every generated file.
+    /// Checks `inputs` (and their imports; after the project's schemas,
+    /// with [`Config::from_project`]), generates code, and writes the files
+    /// whose content changed. Returns the paths of every generated file.
+    /// Warnings about other languages than the one generated are not shown.
     pub fn compile(&self, inputs: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
-        let inputs: Vec<PathBuf> = inputs.iter().map(|p| p.as_ref().to_path_buf()).collect();
+        let inputs: Vec<PathBuf> = self
+            .schemas
+            .iter()
+            .cloned()
+            .chain(inputs.iter().map(|p| p.as_ref().to_path_buf()))
+            .collect();
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -123,9 +171,16 @@ impl Config {
             for line in rerun_if_changed(sources, &inputs) {
                 println!("{line}");
             }
+            if let Some(project) = &self.project {
+                println!("cargo:rerun-if-changed={}", project.display());
+            }
         }
         let checked = result.map_err(Error::Schema)?;
-        for w in &checked.warnings {
+        for w in checked
+            .warnings
+            .iter()
+            .filter(|w| w.concerns(self.options.lang))
+        {
             for line in crate::diag::render(w, &checked.sources).lines() {
                 println!("cargo:warning={line}");
             }
@@ -163,6 +218,12 @@ pub fn compile(inputs: &[impl AsRef<Path>]) -> Result<(), Error> {
     Config::new().compile(inputs).map(|_| ())
 }
 
+/// Generates Rust into `$OUT_DIR/pktc` for the schemas of the project file
+/// at `path`, with its Rust target's options ([`Config::from_project`]).
+pub fn compile_project(path: impl AsRef<Path>) -> Result<(), Error> {
+    Config::from_project(path)?.generate().map(|_| ())
+}
+
 /// Why code generation failed.
 pub enum Error {
     /// The schemas have errors; displays as rendered diagnostics.
@@ -175,6 +236,9 @@ pub enum Error {
     NoOutDir,
     /// A setting is invalid (an assembly definition name); says why.
     Option(String),
+    /// The project file cannot be read, is not valid, or has no single
+    /// Rust target; says where.
+    Project(crate::project::Error),
 }
 
 impl fmt::Display for Error {
@@ -187,6 +251,7 @@ impl fmt::Display for Error {
                 "no output directory: call Config::out_dir, or run inside a build script",
             ),
             Error::Option(e) => f.write_str(e),
+            Error::Project(e) => write!(f, "{e}"),
         }
     }
 }
@@ -205,6 +270,7 @@ impl std::error::Error for Error {
             Error::Schema(f) => Some(f),
             Error::Io(e) => Some(e),
             Error::Write(e) => Some(e),
+            Error::Project(e) => Some(e),
             Error::NoOutDir | Error::Option(_) => None,
         }
     }
@@ -232,6 +298,42 @@ mod tests {
             "{err}"
         );
         assert!(!out.exists(), "nothing written");
+    }
+
+    #[test]
+    fn from_project_takes_the_schemas_and_the_rust_target_options() {
+        let dir = std::env::temp_dir().join(format!("pktc-config-project-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("schemas")).expect("mkdir");
+        std::fs::write(
+            dir.join("schemas/a.pkt"),
+            "namespace a;\nmessage Hello {\n    name: string,\n}\n",
+        )
+        .expect("write");
+        let project = dir.join("pktc.toml");
+        std::fs::write(
+            &project,
+            "schemas = [\"schemas/a.pkt\"]\n[[target]]\nlang = \"csharp\"\nout = \"cs\"\n\
+             [[target]]\nlang = \"rust\"\nserde = true\n",
+        )
+        .expect("write");
+        let out = dir.join("out");
+        let files = Config::from_project(&project)
+            .expect("valid")
+            .out_dir(&out)
+            .rerun_if_changed(false)
+            .generate()
+            .expect("generates");
+        assert_eq!(files, [out.join("a.rs"), out.join("mod.rs")]);
+        let code = std::fs::read_to_string(out.join("a.rs")).expect("read");
+        assert!(code.contains("serde::Serialize"), "{code}");
+        assert!(!dir.join("cs").exists(), "only Rust, only into out");
+
+        std::fs::write(&project, "schemas = [\"schemas/a.pkt\"]\n").expect("write");
+        let err = Config::from_project(&project).expect_err("no rust target");
+        assert!(matches!(err, Error::Project(_)), "{err}");
+        assert!(err.to_string().contains("has no rust target"), "{err}");
+        std::fs::remove_dir_all(&dir).expect("clean");
     }
 
     #[test]

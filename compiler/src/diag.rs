@@ -284,6 +284,13 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     pub help: Option<String>,
     pub notes: Vec<String>,
+    /// The target language the diagnostic is about, as that language's
+    /// backend names itself (`Naming::language`: `C#`), when only code in
+    /// that language meets the problem: a warning about a C# name. Set
+    /// where the diagnostic is made ([`Diagnostic::for_language`]); `None`
+    /// for what concerns every language. `pktc gen` shows a warning only to
+    /// the language it is about ([`Diagnostic::concerns`]).
+    pub language: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -298,6 +305,7 @@ impl Diagnostic {
             }],
             help: None,
             notes: Vec::new(),
+            language: None,
         }
     }
 
@@ -316,6 +324,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             notes: Vec::new(),
+            language: None,
         }
     }
 
@@ -336,6 +345,19 @@ impl Diagnostic {
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
+    }
+
+    /// The diagnostic concerns only code in `language` (a backend's
+    /// `Naming::language`).
+    pub fn for_language(mut self, language: &'static str) -> Self {
+        self.language = Some(language);
+        self
+    }
+
+    /// Whether the diagnostic concerns code in `lang`: it is about every
+    /// language, or about that one.
+    pub fn concerns(&self, lang: crate::Lang) -> bool {
+        self.language.is_none_or(|l| l == lang.display())
     }
 
     pub fn is_error(&self) -> bool {
@@ -373,6 +395,7 @@ impl Diagnostic {
             "labels": labels,
             "help": self.help,
             "notes": self.notes,
+            "language": self.language,
         })
     }
 }

@@ -13,12 +13,13 @@ pub mod emit;
 pub mod ir;
 pub mod load;
 pub mod names;
+pub mod project;
 pub mod sema;
 pub mod syntax;
 pub mod tools;
 pub mod wire;
 
-pub use config::{compile, Config, Error};
+pub use config::{compile, compile_project, Config, Error};
 pub use names::Lang;
 
 use std::fmt;

@@ -45,25 +45,31 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and check schemas; print diagnostics.
+    /// Parse and check schemas; print diagnostics. Without files, checks
+    /// the schemas of the project file (pktc.toml) and shows the warnings
+    /// of its targets' languages only.
     Check {
         /// Schema files (their imports are read too).
-        #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The project file; by default pktc.toml in the current directory
+        /// or the nearest parent that has one.
+        #[arg(long, value_name = "FILE", conflicts_with = "files")]
+        project: Option<PathBuf>,
     },
     /// Show the wire layout of every type: sizes, offsets, tags.
     Layout {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Generate encoders and decoders.
+    /// Generate encoders and decoders. Without arguments, for every target
+    /// of the project file (pktc.toml).
     Gen {
         /// Target language.
-        #[arg(long, value_enum)]
-        lang: LangArg,
+        #[arg(long, value_enum, requires = "out_dir", requires = "files")]
+        lang: Option<LangArg>,
         /// Output directory.
-        #[arg(short = 'o', long = "out-dir")]
-        out_dir: PathBuf,
+        #[arg(short = 'o', long = "out-dir", requires = "lang")]
+        out_dir: Option<PathBuf>,
         /// Write nothing; exit 1 and list the files that would change.
         #[arg(long)]
         check: bool,
@@ -85,8 +91,31 @@ enum Command {
         /// unsafe code.
         #[arg(long = "unsafe")]
         unsafe_code: bool,
-        #[arg(required = true)]
+        /// Schema files; with them, --lang and -o are required.
+        #[arg(requires = "lang")]
         files: Vec<PathBuf>,
+        /// The project file; by default pktc.toml in the current directory
+        /// or the nearest parent that has one.
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with_all = ["lang", "out_dir", "no_runtime", "asmdef", "serde", "unsafe_code"]
+        )]
+        project: Option<PathBuf>,
+    },
+    /// Run every check of the project file (pktc.toml) as CI would: check
+    /// the schemas, compare them with the compat baseline (with the
+    /// waivers), and `gen --check` every target. Prints one summary line
+    /// per step and exits with the status of the first step that failed.
+    Ci {
+        /// The project file; by default pktc.toml in the current directory
+        /// or the nearest parent that has one.
+        #[arg(long, value_name = "FILE")]
+        project: Option<PathBuf>,
+        /// Compare with this git revision instead of the project's baseline
+        /// (a pull request's target branch: `origin/$GITHUB_BASE_REF`).
+        #[arg(long, value_name = "REV")]
+        against_git: Option<String>,
     },
     /// Compare two versions of a schema and classify every change as
     /// breaking, source-only or safe. Exit status: 0 nothing breaking, 1
@@ -193,8 +222,28 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { files } => with_checked(&files, |_| Ok(())),
-        Command::Layout { files } => with_checked(&files, |c| {
+        Command::Check { files, project } => {
+            if !files.is_empty() {
+                return with_checked(&files, Shown::All, |_| Ok(()));
+            }
+            let project = match open_project(project.as_deref()) {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            let shown = match project.languages()[..] {
+                [] => Shown::All,
+                _ => Shown::Only(project.languages()),
+            };
+            with_checked(&project.schemas, shown, |_| Ok(()))
+        }
+        Command::Ci {
+            project,
+            against_git,
+        } => match open_project(project.as_deref()) {
+            Ok(p) => ci(&p, against_git),
+            Err(code) => code,
+        },
+        Command::Layout { files } => with_checked(&files, Shown::All, |c| {
             out!("{}", pktc::tools::layout::layout(&c.ir));
             Ok(())
         }),
@@ -207,7 +256,22 @@ fn main() -> ExitCode {
             serde,
             unsafe_code,
             files,
+            project,
         } => {
+            let (Some(lang), Some(out_dir)) = (lang, out_dir) else {
+                if no_runtime || asmdef.is_some() || serde || unsafe_code {
+                    eprintln!(
+                        "error: without schema files, gen generates the targets of {}, \
+                         which set their options; or give --lang, -o and the files",
+                        pktc::project::FILE_NAME
+                    );
+                    return ExitCode::from(2);
+                }
+                return match open_project(project.as_deref()) {
+                    Ok(p) => gen_project(&p, check),
+                    Err(code) => code,
+                };
+            };
             let mut options = pktc::emit::GenOptions::new(match lang {
                 LangArg::Rust => pktc::Lang::Rust,
                 LangArg::CSharp => pktc::Lang::CSharp,
@@ -248,7 +312,7 @@ fn main() -> ExitCode {
             format,
             stream,
             files,
-        } => with_checked(&files, |c| {
+        } => with_checked(&files, Shown::All, |c| {
             let bytes = read_input(&input, hex)?;
             let format = match format {
                 InspectFormat::Json => pktc::tools::inspect::Format::Json,
@@ -268,7 +332,7 @@ fn main() -> ExitCode {
         Command::Dump {
             what: DumpWhat::Ir,
             files,
-        } => with_checked(&files, |c| {
+        } => with_checked(&files, Shown::All, |c| {
             let json = serde_json::to_string_pretty(&c.ir).map_err(|e| e.to_string())?;
             outln!("{json}");
             Ok(())
@@ -283,37 +347,278 @@ fn gen(
     check: bool,
 ) -> ExitCode {
     let mut stale = false;
-    let code = with_checked(files, |c| {
-        let generated = pktc::emit::generate(&c.ir, options);
-        let mode = if check {
-            pktc::emit::WriteMode::Check
-        } else {
-            pktc::emit::WriteMode::Write
-        };
-        let report = pktc::emit::write_files(out_dir, &generated, mode)
-            .map_err(|e| format!("cannot write generated code: {e}"))?;
-        for path in &report.changed {
-            if check {
-                outln!("would change: {}", path.display());
-            } else {
-                outln!("wrote {}", path.display());
-            }
-        }
-        for path in &report.stale {
-            if check {
-                outln!("would remove: {}", path.display());
-            } else {
-                outln!("removed {}", path.display());
-            }
-        }
-        stale = check && report.is_outdated();
+    let code = with_checked(files, Shown::Only(vec![options.lang]), |c| {
+        stale = write_target(c, out_dir, options, check)?.is_outdated();
         Ok(())
     });
-    if stale {
+    if stale && check {
         eprintln!("error: generated code is out of date; run pktc gen without --check");
         return ExitCode::FAILURE;
     }
     code
+}
+
+/// Generates one target's code from checked schemas and writes it to
+/// `out_dir` (with `check`, only compares), listing the files changed and
+/// removed (or that would be).
+fn write_target(
+    c: &pktc::Checked,
+    out_dir: &std::path::Path,
+    options: &pktc::emit::GenOptions,
+    check: bool,
+) -> Result<pktc::emit::WriteReport, String> {
+    let generated = pktc::emit::generate(&c.ir, options);
+    let mode = if check {
+        pktc::emit::WriteMode::Check
+    } else {
+        pktc::emit::WriteMode::Write
+    };
+    let report = pktc::emit::write_files(out_dir, &generated, mode)
+        .map_err(|e| format!("cannot write generated code: {e}"))?;
+    for path in &report.changed {
+        if check {
+            outln!("would change: {}", path.display());
+        } else {
+            outln!("wrote {}", path.display());
+        }
+    }
+    for path in &report.stale {
+        if check {
+            outln!("would remove: {}", path.display());
+        } else {
+            outln!("removed {}", path.display());
+        }
+    }
+    Ok(report)
+}
+
+/// The project file given with --project, or else the one found from the
+/// current directory up; a missing or invalid file is a usage error.
+fn open_project(given: Option<&std::path::Path>) -> Result<pktc::project::Project, ExitCode> {
+    use pktc::project::{Project, FILE_NAME};
+    let path = match given {
+        Some(p) => p.to_path_buf(),
+        None => match Project::find(std::path::Path::new(".")) {
+            Some(p) => p,
+            None => {
+                eprintln!(
+                    "error: no schema files given, and no {FILE_NAME} in this directory \
+                     or its parents"
+                );
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
+    Project::read(&path).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+/// `pktc gen` without arguments: every target of the project that has an
+/// output folder, from one check of its schemas.
+fn gen_project(project: &pktc::project::Project, check: bool) -> ExitCode {
+    let targets: Vec<&pktc::project::Target> =
+        project.targets.iter().filter(|t| t.out.is_some()).collect();
+    if targets.is_empty() {
+        eprintln!(
+            "error: {} has no target with an `out` folder to generate into",
+            pktc::load::display(&project.path)
+        );
+        return ExitCode::from(2);
+    }
+    let mut langs = Vec::new();
+    for t in &targets {
+        if !langs.contains(&t.lang) {
+            langs.push(t.lang);
+        }
+    }
+    let mut stale = false;
+    let code = with_checked(&project.schemas, Shown::Only(langs), |c| {
+        for t in &targets {
+            let out = t.out.as_deref().expect("targets with a folder");
+            stale |= write_target(c, out, &t.options, check)?.is_outdated();
+        }
+        Ok(())
+    });
+    if stale && check {
+        eprintln!("error: generated code is out of date; run pktc gen without --check");
+        return ExitCode::FAILURE;
+    }
+    code
+}
+
+/// How a step of `pktc ci` ended.
+enum Outcome {
+    Ok,
+    /// With the exit status the step's own command has.
+    Failed(u8),
+    /// Not run, and not a failure: nothing to do, or an earlier step
+    /// failed in a way that leaves nothing to check.
+    Skipped,
+}
+
+/// One step of `pktc ci`: its name, how it ended, and a summary.
+struct Step {
+    name: String,
+    outcome: Outcome,
+    summary: String,
+}
+
+impl Step {
+    fn new(name: impl Into<String>, outcome: Outcome, summary: impl Into<String>) -> Step {
+        Step {
+            name: name.into(),
+            outcome,
+            summary: summary.into(),
+        }
+    }
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `pktc ci`: check, compat against the baseline (the project's, or
+/// `against_git`) with the waivers, and `gen --check` for every target.
+/// Each step prints what its own command would; then one line per step.
+/// The exit status is the first failed step's.
+fn ci(project: &pktc::project::Project, against_git: Option<String>) -> ExitCode {
+    use pktc::project::{Baseline, CompatError};
+    use pktc::tools::compat::{ChangeKind, Version};
+    const NOT_CHECKED: &str = "the schemas do not check";
+    let mut steps: Vec<Step> = Vec::new();
+    // Whether a step printed to standard output.
+    let mut printed = false;
+
+    let checked = match pktc::check(&project.schemas) {
+        Ok(c) => {
+            let shown = shown_warnings(&c, &Shown::Only(project.languages()));
+            let files = plural(project.schemas.len(), "schema file");
+            let summary = format!("{files}, {}", plural(shown, "warning"));
+            steps.push(Step::new("check", Outcome::Ok, summary));
+            Some(c)
+        }
+        Err(failed) => {
+            eprintln!("{failed}");
+            let errors = failed.diagnostics.iter().filter(|d| d.is_error()).count();
+            steps.push(Step::new(
+                "check",
+                Outcome::Failed(1),
+                plural(errors, "error"),
+            ));
+            None
+        }
+    };
+
+    let baseline = against_git
+        .map(Baseline::Git)
+        .or_else(|| project.compat.baseline.clone());
+    let step = match (&baseline, &checked) {
+        (None, _) => Step::new("compat", Outcome::Skipped, "no baseline in [compat]"),
+        (Some(b), None) => Step::new(
+            format!("compat against {}", b.describe()),
+            Outcome::Skipped,
+            NOT_CHECKED,
+        ),
+        (Some(b), Some(_)) => {
+            let name = format!("compat against {}", b.describe());
+            match project.compat(b) {
+                Ok((report, unused)) => {
+                    out!("{}", report.render());
+                    printed = true;
+                    for u in &unused {
+                        eprintln!("error: {u}");
+                    }
+                    let mut summary = format!(
+                        "{} breaking, {} source-only, {} safe, {} waived",
+                        report.count(ChangeKind::Breaking),
+                        report.count(ChangeKind::SourceOnly),
+                        report.count(ChangeKind::Safe),
+                        report.waived()
+                    );
+                    if !unused.is_empty() {
+                        summary.push_str(&format!(", {}", plural(unused.len(), "unused waiver")));
+                    }
+                    let outcome = if report.is_breaking() || !unused.is_empty() {
+                        Outcome::Failed(1)
+                    } else {
+                        Outcome::Ok
+                    };
+                    Step::new(name, outcome, summary)
+                }
+                Err(CompatError::Baseline(e)) => {
+                    eprintln!("error: {e}");
+                    Step::new(name, Outcome::Failed(2), e)
+                }
+                Err(CompatError::Schema(e)) => {
+                    eprintln!("{e}");
+                    let which = match e.version {
+                        Version::Old => "the baseline does not check",
+                        Version::New => NOT_CHECKED,
+                    };
+                    Step::new(name, Outcome::Failed(SCHEMA_ERROR), which)
+                }
+            }
+        }
+    };
+    steps.push(step);
+
+    for t in &project.targets {
+        let name = format!("gen {}", t.describe());
+        let step = match (&t.out, &checked) {
+            (None, _) => Step::new(
+                name,
+                Outcome::Skipped,
+                "no `out` folder (a build script generates it)",
+            ),
+            (Some(_), None) => Step::new(name, Outcome::Skipped, NOT_CHECKED),
+            (Some(out), Some(c)) => match write_target(c, out, &t.options, true) {
+                Ok(r) if r.is_outdated() => {
+                    printed = true;
+                    let mut parts = Vec::new();
+                    if !r.changed.is_empty() {
+                        parts.push(format!("{} would change", plural(r.changed.len(), "file")));
+                    }
+                    if !r.stale.is_empty() {
+                        parts.push(format!(
+                            "{} would be removed",
+                            plural(r.stale.len(), "file")
+                        ));
+                    }
+                    let summary = format!("{}; run pktc gen", parts.join(", "));
+                    Step::new(name, Outcome::Failed(1), summary)
+                }
+                Ok(_) => Step::new(name, Outcome::Ok, "up to date"),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Step::new(name, Outcome::Failed(1), e)
+                }
+            },
+        };
+        steps.push(step);
+    }
+
+    if printed {
+        // The steps' own output above, the summary below.
+        out!("\n");
+    }
+    let mut first_failure = None;
+    for s in &steps {
+        let verdict = match s.outcome {
+            Outcome::Ok => "ok",
+            Outcome::Failed(code) => {
+                first_failure.get_or_insert(code);
+                "FAILED"
+            }
+            Outcome::Skipped => "skipped",
+        };
+        outln!("{}: {verdict}: {}", s.name, s.summary);
+    }
+    match first_failure {
+        Some(code) => ExitCode::from(code),
+        None => ExitCode::SUCCESS,
+    }
 }
 
 /// Exit status of `pktc compat` when either version fails to load or check.
@@ -487,19 +792,40 @@ fn read_input(path: &std::path::Path, hex: bool) -> Result<Vec<u8>, String> {
     pktc::tools::inspect::read_input(file, hex, &name)
 }
 
-/// Checks the schemas, prints warnings or errors, and runs `then` on success.
+/// Which warnings a command shows.
+enum Shown {
+    All,
+    /// Those about every language or about one of these.
+    Only(Vec<pktc::Lang>),
+}
+
+/// Prints the warnings of `checked` that `shown` selects; returns how many.
+fn shown_warnings(checked: &pktc::Checked, shown: &Shown) -> usize {
+    let warnings: Vec<pktc::diag::Diagnostic> = checked
+        .warnings
+        .iter()
+        .filter(|w| match shown {
+            Shown::All => true,
+            Shown::Only(langs) => langs.iter().any(|l| w.concerns(*l)),
+        })
+        .cloned()
+        .collect();
+    if !warnings.is_empty() {
+        eprint!("{}", pktc::diag::render_all(&warnings, &checked.sources));
+    }
+    warnings.len()
+}
+
+/// Checks the schemas, prints the warnings `shown` selects or the errors,
+/// and runs `then` on success.
 fn with_checked(
     files: &[PathBuf],
+    shown: Shown,
     then: impl FnOnce(&pktc::Checked) -> Result<(), String>,
 ) -> ExitCode {
     match pktc::check(files) {
         Ok(checked) => {
-            if !checked.warnings.is_empty() {
-                eprint!(
-                    "{}",
-                    pktc::diag::render_all(&checked.warnings, &checked.sources)
-                );
-            }
+            shown_warnings(&checked, &shown);
             match then(&checked) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

@@ -109,7 +109,8 @@ pub fn check_with(ir: &Ir, namings: &[&Naming]) -> Vec<Diagnostic> {
 /// Warns about a type named like the last segment of its namespace in a
 /// language where code in the enclosing namespace then finds the namespace
 /// ([`Naming::namespace_hides_type`]), unless the type allows it. One
-/// warning per type, for the first such language.
+/// warning per type and such language, which the warning names as its own
+/// ([`Diagnostic::for_language`]): code in other languages is fine.
 fn named_like_namespace(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic>) {
     let lint = Lint::TypeNamedLikeNamespace;
     for def in ir.types.iter().filter(|d| !d.allow.contains(&lint)) {
@@ -117,48 +118,60 @@ fn named_like_namespace(namings: &[&Naming], ir: &Ir, diags: &mut Vec<Diagnostic
         let Some(last) = file.namespace.last() else {
             continue;
         };
-        let Some((naming, error)) = namings.iter().find_map(|n| {
-            let error = n.namespace_hides_type?;
-            let same = n.type_name(def) == (n.convert)(NameKind::Type, last);
-            same.then_some((n, error))
-        }) else {
-            continue;
-        };
-        let segments: Vec<String> = file
-            .namespace
-            .iter()
-            .map(|s| (naming.convert)(NameKind::Type, s))
-            .collect();
-        let namespace = segments.join(".");
-        let name = naming.type_name(def);
-        let lang = naming.language;
-        let where_ = match &segments[..segments.len() - 1] {
-            [] => format!("outside namespace `{namespace}`"),
-            outer => format!("inside namespace `{}`", outer.join(".")),
-        };
-        let mut d = Diagnostic::warning(
-            format!("{lang} type `{namespace}.{name}` is named like its namespace"),
-            def.span,
-            format!("named like the namespace `{namespace}`"),
-        );
-        if let Some(span) = file.namespace_span {
-            // A namespace is written without spaces: its last segment ends it.
-            let end = span.end as usize;
-            let segment = Span::new(span.file, end - last.len(), end);
-            d = d.with_label(segment, "the namespace's last segment");
+        for naming in namings {
+            let Some(error) = naming.namespace_hides_type else {
+                continue;
+            };
+            if naming.type_name(def) == (naming.convert)(NameKind::Type, last) {
+                diags.push(named_like_namespace_in(naming, error, ir, def, lint));
+            }
         }
-        diags.push(
-            d.with_note(format!(
-                "in {lang} code {where_}, `{name}` means the namespace `{namespace}`, \
-                 even with `using {namespace};` at the top of the file ({error})"
-            ))
-            .with_help(format!(
-                "rename the type or the last segment of the namespace; if {lang} code always \
-                 writes `{namespace}.{name}` in full, put `@allow({})` before the type",
-                lint.name()
-            )),
-        );
     }
+}
+
+/// The warning of [`named_like_namespace`] for one language.
+fn named_like_namespace_in(
+    naming: &Naming,
+    error: &str,
+    ir: &Ir,
+    def: &TypeDef,
+    lint: Lint,
+) -> Diagnostic {
+    let file = &ir.files[def.file.0];
+    let last = file.namespace.last().expect("a namespace");
+    let segments: Vec<String> = file
+        .namespace
+        .iter()
+        .map(|s| (naming.convert)(NameKind::Type, s))
+        .collect();
+    let namespace = segments.join(".");
+    let name = naming.type_name(def);
+    let lang = naming.language;
+    let where_ = match &segments[..segments.len() - 1] {
+        [] => format!("outside namespace `{namespace}`"),
+        outer => format!("inside namespace `{}`", outer.join(".")),
+    };
+    let mut d = Diagnostic::warning(
+        format!("{lang} type `{namespace}.{name}` is named like its namespace"),
+        def.span,
+        format!("named like the namespace `{namespace}`"),
+    );
+    if let Some(span) = file.namespace_span {
+        // A namespace is written without spaces: its last segment ends it.
+        let end = span.end as usize;
+        let segment = Span::new(span.file, end - last.len(), end);
+        d = d.with_label(segment, "the namespace's last segment");
+    }
+    d.with_note(format!(
+        "in {lang} code {where_}, `{name}` means the namespace `{namespace}`, \
+         even with `using {namespace};` at the top of the file ({error})"
+    ))
+    .with_help(format!(
+        "rename the type or the last segment of the namespace; if {lang} code always \
+         writes `{namespace}.{name}` in full, put `@allow({})` before the type",
+        lint.name()
+    ))
+    .for_language(lang)
 }
 
 /// Reports names that become the same identifier in some language, and names
