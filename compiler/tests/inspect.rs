@@ -573,3 +573,31 @@ fn cli_applies_a_delta_against_a_baseline() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not declared @delta"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pktc layout` marks `@delta` types, with the shape of their delta, and
+/// shows message fields' declared defaults as the schema writes them.
+#[test]
+fn layout_shows_delta_types_and_field_defaults() {
+    let text = pktc::tools::layout::layout(&ir("schemas/delta.pkt"));
+    for line in [
+        "@delta struct Vec3: fixed, 12 bytes\n  delta: u8 n, n <= 1 mask byte, then",
+        "@delta message Entity: variable, at least 4 bytes\n  delta: u32 body length, u8 n, n <= 2 mask bytes",
+        "\nenum Team: fixed, 1 byte",
+        "\nunion Status:",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let text = pktc::tools::layout::layout(&ir("schemas/float_defaults.pkt"));
+    for row in ["f32 = -0.0", "f32 = nan", "f64 = -inf", "f32 = 0.1"] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    let text = pktc::tools::layout::layout(&ir("schemas/everything.pkt"));
+    for row in [
+        "u16 = 65535",
+        "i64 = -9223372036854775808",
+        "string = \"anonymous\"",
+        "Color = Blue",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+}
