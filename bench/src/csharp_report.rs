@@ -494,9 +494,11 @@ pub fn section(results: &Path) -> Option<String> {
          articles measured .NET Core 3.1 (004) and .NET 10 (000, 001), so their absolute \
          times and byte counts are not directly comparable; the ratios below compare \
          numbers from the same Mono run.\n\
-         - Two runs of the same program: **JIT** (`mono`) and **full AOT** (`mono \
-         --aot=full` on the program and every framework assembly it loads, then `mono \
-         --full-aot`: no JIT at run time, as Unity's IL2CPP runs code). {}\n\
+         - Two runs of the same program: **JIT** (`mono`) and **full AOT** \
+         (`runtime/csharp/Tools~/full-aot.sh`: `mono --aot=full` on the program and on \
+         copies of every framework assembly it loads, compiled side by side in a cache \
+         that `MONO_PATH` names first, then `mono --full-aot`: no JIT at run time, as \
+         Unity's IL2CPP runs code). {}\n\
          - {} samples of {} calls per method ({} for the message rows), every method \
          once per round in rotating order; the tables give the median and the min–max \
          range over the samples. Many short samples: on the shared machine most of \

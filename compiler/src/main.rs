@@ -170,6 +170,11 @@ enum Command {
         /// The input is a sequence of frames of a union type.
         #[arg(long)]
         stream: bool,
+        /// The input is a delta of a `@delta` type against the value
+        /// encoded in FILE (read as the input is, raw or with --hex): print
+        /// the fields that changed and the value the delta makes.
+        #[arg(long, value_name = "FILE", conflicts_with = "stream")]
+        delta_against: Option<PathBuf>,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -311,6 +316,7 @@ fn main() -> ExitCode {
             hex,
             format,
             stream,
+            delta_against,
             files,
         } => with_checked(&files, Shown::All, |c| {
             let bytes = read_input(&input, hex)?;
@@ -318,7 +324,21 @@ fn main() -> ExitCode {
                 InspectFormat::Json => pktc::tools::inspect::Format::Json,
                 InspectFormat::Hex => pktc::tools::inspect::Format::Hex,
             };
-            match pktc::tools::inspect::inspect(&c.ir, &type_name, &bytes, format, stream) {
+            let result = match &delta_against {
+                Some(path) => {
+                    if path.as_os_str() == "-" && input.as_os_str() == "-" {
+                        return Err("the baseline and the delta cannot both be standard \
+                                    input; name one with --input or --delta-against"
+                            .to_string());
+                    }
+                    let baseline = read_input(path, hex)?;
+                    pktc::tools::inspect::inspect_delta(
+                        &c.ir, &type_name, &baseline, &bytes, format,
+                    )
+                }
+                None => pktc::tools::inspect::inspect(&c.ir, &type_name, &bytes, format, stream),
+            };
+            match result {
                 Ok(out) => {
                     out!("{out}");
                     Ok(())

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{check, schema_trials, schemas_in, stem, trial};
-use pkt_test_support::full_aot::FullAot;
+use pkt_test_support::full_aot::{script_command, FullAot};
 use pkt_test_support::{long_tests, scaled};
 
 fn main() {
@@ -513,14 +513,16 @@ fn unsafe_csharp_byte_path_passes_the_mono_tests() {
 
 /// The same tests with every method compiled ahead of time and no JIT at
 /// run time (`mono --full-aot`), as Unity's IL2CPP runs the generated code:
-/// nothing in the generated code or the runtime may need a JIT.
+/// nothing in the generated code or the runtime may need a JIT. They run
+/// through the script users run (`runtime/csharp/Tools~/full-aot.sh`), so
+/// this proves the recipe too.
 fn generated_csharp_passes_the_mono_tests_under_full_aot() {
     if !mono_available() {
         return;
     }
     let exe = build_mono_tests(&work_dir("mono-aot"), false);
-    let Some(aot) = full_aot(&exe) else { return };
-    run_mono_tests(aot.command(&exe), &exe);
+    let Some(run) = full_aot(&exe) else { return };
+    run_mono_tests(run, &exe);
 }
 
 /// The unsafe output under full AOT.
@@ -529,8 +531,8 @@ fn unsafe_csharp_passes_the_mono_tests_under_full_aot() {
         return;
     }
     let exe = build_mono_tests(&work_dir("mono-unsafe-aot"), true);
-    let Some(aot) = full_aot(&exe) else { return };
-    run_mono_tests(aot.command(&exe), &exe);
+    let Some(run) = full_aot(&exe) else { return };
+    run_mono_tests(run, &exe);
 }
 
 /// The check of the check: under the same setup, code that needs the JIT
@@ -574,8 +576,10 @@ static class NeedsJit
         String::from_utf8_lossy(&jit.stdout).contains("ran 7"),
         "runs under the JIT: {jit:?}"
     );
-    let Some(aot) = full_aot(&exe) else { return };
-    let run = aot.command(&exe).output().expect("run mono --full-aot");
+    let Some(mut aot) = full_aot(&exe) else {
+        return;
+    };
+    let run = aot.output().expect("run full-aot.sh");
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
         !run.status.success() && !stdout.contains("ran 7"),
@@ -584,13 +588,15 @@ static class NeedsJit
     );
 }
 
-/// The framework and `exe` compiled ahead of time, or None (with a loud
-/// warning) when that is impossible here; under `CI=true` that is a failure.
-fn full_aot(exe: &Path) -> Option<FullAot> {
+/// The command that runs `exe` under full AOT as users do, with the
+/// script `runtime/csharp/Tools~/full-aot.sh` (which compiles `exe` and,
+/// once, the framework), or None (with a loud warning) when full AOT is
+/// impossible here (the framework cannot be compiled); under `CI=true` that
+/// is a failure.
+fn full_aot(exe: &Path) -> Option<Command> {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mono-aot");
-    let result = FullAot::prepare(&cache, &[exe]).and_then(|aot| aot.compile(exe).map(|()| aot));
-    match result {
-        Ok(aot) => Some(aot),
+    match FullAot::prepare(&cache, &[exe]) {
+        Ok(_) => Some(script_command(&cache, exe)),
         Err(e) => {
             let msg = format!(
                 "full AOT is not possible here, so the C# tests did NOT run without a JIT: {e}"

@@ -9,7 +9,9 @@
 //!   expected standard output, compared exactly; the exit status must be the
 //!   block's `exit=N` (default 0) and the standard error must contain the
 //!   block's `stderr=TEXT`, if any; a command ending in `&` runs in the
-//!   background until the block ends. `127.0.0.1:7777` becomes a free port.
+//!   background until the block ends, and must exit by then (in a block
+//!   marked `stop`, it must still run, and is stopped). `127.0.0.1:7777`
+//!   becomes a free port.
 //! - `` ```yaml file=.github/workflows/... ``: written, then its `run: pktc ...`
 //!   steps run as CI would, against a local `origin/main`; any other `run:`
 //!   step must be a command an `sh` block of the guide ran.
@@ -113,6 +115,12 @@ impl Scratch {
             .env("GIT_COMMITTER_EMAIL", "guide@example.invalid")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env_remove("CARGO_TARGET_DIR")
+            // The framework compiled ahead of time (the guide's full-AOT
+            // check) is shared with the C# tests' full-AOT runs.
+            .env(
+                "PKT_FULL_AOT_CACHE",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("mono-aot"),
+            )
             // `cargo install` installs into the scratch directory.
             .env("CARGO_INSTALL_ROOT", self.dir.join(".cargo"));
         if line.starts_with("cargo install ") {
@@ -346,7 +354,19 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
     if update && recorded != b.text {
         s.updates.push((b.line, recorded));
     }
+    let stop = b.attrs.contains_key("stop");
     for mut child in s.background.drain(..) {
+        if stop {
+            // A server that serves until it is stopped: still serving.
+            let status = child.try_wait().expect("wait");
+            assert!(
+                status.is_none(),
+                "{at}: background process exited: {status:?}"
+            );
+            let _ = child.kill();
+            let _ = child.wait();
+            continue;
+        }
         // Background servers in the guide exit when their client leaves.
         let start = Instant::now();
         while child.try_wait().expect("wait").is_none() {
@@ -357,6 +377,80 @@ fn run_console(s: &mut Scratch, b: &Block, at: &str) {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// The guide shows a tokio server (`PacketCodec` in `Framed`), and the guide
+/// run builds and runs it: its crate enables the runtime's `tokio` feature,
+/// an `sh` block builds that crate, and a console block starts the binary
+/// and talks to it with a client whose output is checked. (The run itself
+/// is `the_guide_runs_as_written`; this checks that it covers the server.)
+#[test]
+fn the_guide_builds_and_runs_its_tokio_server() {
+    let guide = std::fs::read_to_string(common::root().join("docs/guide.md")).expect("guide");
+    let blocks = blocks(&guide);
+    let file = |b: &Block| b.attrs.get("file").cloned().unwrap_or_default();
+    let main = blocks
+        .iter()
+        .find(|b| {
+            b.lang == "rust"
+                && file(b).ends_with("src/main.rs")
+                && b.text.contains("PacketCodec")
+                && b.text.contains("Framed::new")
+        })
+        .expect("a Rust server in the guide uses PacketCodec with Framed");
+    assert!(runs(main) && !main.attrs.contains_key("long"));
+    let dir = file(main).trim_end_matches("src/main.rs").to_string();
+    let manifest = format!("{dir}Cargo.toml");
+    let toml = blocks
+        .iter()
+        .find(|b| file(b) == manifest)
+        .unwrap_or_else(|| panic!("no {manifest} block"));
+    assert!(
+        toml.text
+            .lines()
+            .any(|l| l.starts_with("pkt-runtime") && l.contains("\"tokio\"")),
+        "{manifest} does not enable pkt-runtime's tokio feature"
+    );
+    let package = toml
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("name = "))
+        .expect("a package name")
+        .trim_matches('"');
+    let build = blocks
+        .iter()
+        .position(|b| {
+            b.lang == "sh"
+                && !b.attrs.contains_key("long")
+                && b.text.lines().any(|l| {
+                    l.starts_with("cargo build")
+                        && l.contains(&format!("--manifest-path {manifest}"))
+                })
+        })
+        .unwrap_or_else(|| panic!("no sh block builds {manifest}"));
+    let run = blocks[build..]
+        .iter()
+        .find(|b| {
+            b.lang == "console"
+                && b.text.lines().any(|l| {
+                    l.starts_with("$ ")
+                        && l.contains(&format!("/debug/{package} "))
+                        && l.ends_with('&')
+                })
+        })
+        .unwrap_or_else(|| panic!("no console block after the build runs {package}"));
+    // A client talks to it and its output is compared.
+    let lines: Vec<&str> = run.text.lines().collect();
+    let started = lines
+        .iter()
+        .position(|l| l.contains(&format!("/debug/{package} ")))
+        .expect("the server's line");
+    assert!(
+        lines[started + 1..].iter().any(|l| l.starts_with("$ "))
+            && lines[started + 1..].iter().any(|l| !l.starts_with("$ ")),
+        "docs/guide.md:{}: no client with checked output talks to {package}",
+        run.line
+    );
 }
 
 /// The CI job's `pktc` steps, with `origin/main` pointing at the first commit.

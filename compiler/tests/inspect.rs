@@ -524,3 +524,126 @@ fn an_endless_input_is_refused_after_the_frame_limit() {
     let bytes = inspect::read_input(text.as_bytes(), true, "the input").expect("accepted");
     assert_eq!(bytes.len(), inspect::MAX_INPUT);
 }
+
+/// `--delta-against FILE`: the baseline's encoding in FILE, a delta as the
+/// input (docs/wire-format.md's `Vec3` example); the output names the
+/// changed fields and prints the new value. A bad delta fails at its byte;
+/// a type without `@delta` has no deltas. (Agreement with the generated
+/// Rust `apply_delta` on random and hostile deltas: rust-tests'
+/// `delta_inspect.rs`.)
+#[test]
+fn cli_applies_a_delta_against_a_baseline() {
+    let dir = std::env::temp_dir().join(format!("pktc-inspect-delta-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let base = dir.join("vec3.hex");
+    std::fs::write(&base, "0000803f 00000040 00004040").expect("write baseline");
+    let base = base.to_str().expect("UTF-8 path");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "inspect",
+            "--type",
+            "Vec3",
+            "--hex",
+            "--delta-against",
+            base,
+        ];
+        a.extend_from_slice(extra);
+        a.push("schemas/delta.pkt");
+        a
+    };
+    let o = pktc(&args(&[]), b"01 02 00 00 20 40");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "{\n  \"changed\": [\n    \"Vec3.y\"\n  ],\n  \"value\": {\n    \"x\": 1.0,\n    \"y\": 2.5,\n    \"z\": 3.0\n  }\n}\n"
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["value"], json!({"x": 1.0, "y": 2.5, "z": 3.0}));
+
+    // Nothing changed: the baseline, and no changes.
+    let o = pktc(&args(&[]), b"00");
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(
+        v,
+        json!({"changed": [], "value": {"x": 1.0, "y": 2.0, "z": 3.0}})
+    );
+
+    let o = pktc(&args(&["--format", "hex"]), b"01 02 00 00 20 40");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with("# changed: Vec3.y\n"), "{out}");
+    assert!(out.contains("0004  00 00 20 40"), "{out}");
+
+    // A mask bit past the struct's three fields, at its byte.
+    let o = pktc(&args(&[]), b"01 08");
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot apply the delta: invalid delta: mask names a field the struct does not have at byte 1 (in Vec3)"),
+        "{err}"
+    );
+    // Cut inside the changed field: where the field starts, named.
+    let o = pktc(&args(&[]), b"01 02 00 00");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("at byte 2 (in Vec3.y)"), "{err}");
+    // A bad baseline says so.
+    let short = dir.join("short.hex");
+    std::fs::write(&short, "0000803f").expect("write");
+    let o = pktc(
+        &[
+            "inspect",
+            "--type",
+            "Vec3",
+            "--hex",
+            "--delta-against",
+            short.to_str().expect("UTF-8 path"),
+            "schemas/delta.pkt",
+        ],
+        b"00",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot decode the baseline"), "{err}");
+    // No deltas for a type that is not @delta.
+    let o = pktc(
+        &[
+            "inspect",
+            "--type",
+            "Team",
+            "--hex",
+            "--delta-against",
+            base,
+            "schemas/delta.pkt",
+        ],
+        b"00",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not declared @delta"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `pktc layout` marks `@delta` types, with the shape of their delta, and
+/// shows message fields' declared defaults as the schema writes them.
+#[test]
+fn layout_shows_delta_types_and_field_defaults() {
+    let text = pktc::tools::layout::layout(&ir("schemas/delta.pkt"));
+    for line in [
+        "@delta struct Vec3: fixed, 12 bytes\n  delta: u8 n, n <= 1 mask byte, then",
+        "@delta message Entity: variable, at least 4 bytes\n  delta: u32 body length, u8 n, n <= 2 mask bytes",
+        "\nenum Team: fixed, 1 byte",
+        "\nunion Status:",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let text = pktc::tools::layout::layout(&ir("schemas/float_defaults.pkt"));
+    for row in ["f32 = -0.0", "f32 = nan", "f64 = -inf", "f32 = 0.1"] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    let text = pktc::tools::layout::layout(&ir("schemas/everything.pkt"));
+    for row in [
+        "u16 = 65535",
+        "i64 = -9223372036854775808",
+        "string = \"anonymous\"",
+        "Color = Blue",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+}

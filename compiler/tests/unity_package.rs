@@ -411,3 +411,37 @@ fn the_readme_code_compiles_against_the_runtime() {
     assert!(blocks >= 1, "no C# in the README");
     compile(&dir, "Readme", &sources);
 }
+
+/// The full-AOT check users run (the IL2CPP/iOS check on a desktop) ships
+/// with the package in `Tools~`, a folder Unity does not import; it is an
+/// executable shell script that parses, and the guide, the package README
+/// and docs/benchmarks.md send users to it (the full-AOT runs of
+/// `csharp.rs` run it under `PKT_LONG_TESTS=1`).
+#[test]
+fn the_full_aot_script_ships_outside_unitys_import_and_the_docs_use_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let script = package().join("Tools~/full-aot.sh");
+    let mode = std::fs::metadata(&script)
+        .unwrap_or_else(|e| panic!("{}: {e}", script.display()))
+        .permissions()
+        .mode();
+    assert!(mode & 0o111 != 0, "full-aot.sh is not executable");
+    assert!(!package().join("Tools~.meta").exists());
+    let parse = Command::new("sh")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .expect("sh");
+    assert!(parse.status.success(), "sh -n: {parse:?}");
+    for doc in [
+        "docs/guide.md",
+        "runtime/csharp/README.md",
+        "docs/benchmarks.md",
+    ] {
+        let text = std::fs::read_to_string(common::root().join(doc)).expect("doc");
+        assert!(
+            text.contains("Tools~/full-aot.sh"),
+            "{doc} does not point at the full-AOT script"
+        );
+    }
+}

@@ -7,7 +7,10 @@
 //! code before it stays on that line (after it); a block comment that shared
 //! a line only with the code after it stays before that code; any other
 //! comment gets a line of its own. Blank lines are kept, at most one in a
-//! row, and items are always separated by exactly one.
+//! row, and items are always separated by exactly one, but for constants on
+//! consecutive lines, which stay together. An attribute the author wrote on
+//! the line before a member (`@deprecated("...")` above a field) stays on a
+//! line of its own; one written on the member's line stays there.
 //!
 //! Nothing is aligned in columns (no `=` of enum values, no trailing
 //! comments), so adding or renaming a line changes that line only. The file
@@ -316,15 +319,22 @@ impl<'a> Writer<'a> {
             self.tok_span(path, imp.path_span);
             self.punct(";");
         }
+        let mut after_const = false;
         for item in &f.items {
-            self.item(item);
+            let is_const = matches!(item.kind, ItemKind::Const(_));
+            // Constants written on consecutive lines stay a group; a blank
+            // line between two of them is kept as the author left it.
+            self.item(item, !(after_const && is_const));
+            after_const = is_const;
         }
         self.flush(self.src.len(), false);
     }
 
-    fn item(&mut self, item: &Item) {
+    /// Writes one item, after exactly one blank line when `blank`, else
+    /// after a blank line only where the source has one.
+    fn item(&mut self, item: &Item, blank: bool) {
         let first = item.attrs.first().map_or(item.keyword, |a| a.span);
-        self.line_break(first.start as usize, true);
+        self.line_break(first.start as usize, blank);
         for (i, a) in item.attrs.iter().enumerate() {
             if i > 0 {
                 self.line_break(a.span.start as usize, false);
@@ -436,9 +446,12 @@ impl<'a> Writer<'a> {
                     .position(|a| a.name.name == "max")
                     .unwrap_or(f.attrs.len());
                 let split = written_before.min(first_max);
-                for a in &f.attrs[..split] {
-                    self.attr(a);
-                    self.put(" ");
+                let next = |i: usize| match f.attrs.get(i + 1) {
+                    Some(a) if i + 1 < written_before => a.span.start as usize,
+                    _ => f.name.span.start as usize,
+                };
+                for (i, a) in f.attrs[..split].iter().enumerate() {
+                    self.attr_before(a, next(i));
                 }
                 self.tok_span(&f.name.name, f.name.span);
                 self.punct(": ");
@@ -453,19 +466,13 @@ impl<'a> Writer<'a> {
                 }
             }
             Member::Value(v) => {
-                for a in &v.attrs {
-                    self.attr(a);
-                    self.put(" ");
-                }
+                self.attrs_before(&v.attrs, &v.name);
                 self.tok_span(&v.name.name, v.name.span);
                 self.punct(" = ");
                 self.lit(&v.value);
             }
             Member::Variant(v) => {
-                for a in &v.attrs {
-                    self.attr(a);
-                    self.put(" ");
-                }
+                self.attrs_before(&v.attrs, &v.name);
                 self.tok_span(&v.name.name, v.name.span);
                 self.punct("(");
                 self.ty(&v.ty);
@@ -485,6 +492,27 @@ impl<'a> Writer<'a> {
                     self.lit(t);
                 }
             }
+        }
+    }
+
+    /// Attributes written before a member's name, each followed by a space,
+    /// or by a line break where the source has one.
+    fn attrs_before(&mut self, attrs: &[Attr], name: &Ident) {
+        for (i, a) in attrs.iter().enumerate() {
+            let next = attrs.get(i + 1).map_or(name.span, |n| n.span);
+            self.attr_before(a, next.start as usize);
+        }
+    }
+
+    /// An attribute before the member's token at `next`: on a line of its
+    /// own when the author put it there (`@deprecated("...")` above the
+    /// field), else followed by a space.
+    fn attr_before(&mut self, a: &Attr, next: usize) {
+        self.attr(a);
+        if self.gap(self.last, next) > 0 {
+            self.line_break(next, false);
+        } else {
+            self.put(" ");
         }
     }
 
@@ -613,6 +641,23 @@ mod tests {
         assert_eq!(
             fmt("namespace a.b;import \"x.pkt\";struct V{x:f32,y :f32}\nstruct E {}"),
             "namespace a.b;\n\nimport \"x.pkt\";\n\nstruct V {\n    x: f32,\n    y: f32,\n}\n\nstruct E {}\n"
+        );
+    }
+
+    #[test]
+    fn keeps_consecutive_constants_together() {
+        assert_eq!(
+            fmt("const A: u8 = 1;\nconst B: u8 = 2; const C: u8 = 3;\n\nconst D: u8 = 4;\nstruct S {}\nconst E: u8 = 5;"),
+            "const A: u8 = 1;\nconst B: u8 = 2;\nconst C: u8 = 3;\n\nconst D: u8 = 4;\n\nstruct S {}\n\nconst E: u8 = 5;\n"
+        );
+    }
+
+    #[test]
+    fn keeps_an_attribute_on_its_own_line() {
+        let src = "message M {\n  @deprecated(\"use b\")\n  a: u8,\n  @deprecated b: u8,\n  @deprecated // why\n  c: u8,\n  @deprecated\n  @max(2) d: string,\n}\nenum E { @deprecated\n A = 1 }\nunion U { @deprecated\n A(u8) = 1 }\n";
+        assert_eq!(
+            fmt(src),
+            "message M {\n    @deprecated(\"use b\")\n    a: u8,\n    @deprecated b: u8,\n    @deprecated // why\n    c: u8,\n    @deprecated\n    d: string @max(2),\n}\n\nenum E {\n    @deprecated\n    A = 1,\n}\n\nunion U {\n    @deprecated\n    A(u8) = 1,\n}\n"
         );
     }
 

@@ -23,7 +23,7 @@ pub fn layout(ir: &Ir) -> String {
         let _ = writeln!(out, "{}{ns}", file.name);
         for id in &file.types {
             out.push('\n');
-            type_table(ir, ir.ty(*id), &mut out);
+            type_table(ir, *id, &mut out);
         }
     }
     out
@@ -46,14 +46,30 @@ fn plural(n: u32, word: &str) -> String {
     }
 }
 
-fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
+fn type_table(ir: &Ir, id: TypeId, out: &mut String) {
+    let def = ir.ty(id);
     let kind = def.kind.keyword();
+    let delta = crate::delta::is_delta(ir, id);
     let _ = writeln!(
         out,
-        "{kind} {}: {}",
+        "{}{kind} {}: {}",
+        if delta { "@delta " } else { "" },
         def.display_name,
         size_text(def.layout)
     );
+    if delta {
+        let bytes = crate::delta::mask_bytes(def.kind.fields().len());
+        let _ = writeln!(
+            out,
+            "  delta: {}u8 n, n <= {bytes} mask {}, then the changes of the fields whose bits are set",
+            if matches!(def.kind, TypeKind::Message { .. }) {
+                "u32 body length, "
+            } else {
+                ""
+            },
+            plural(bytes as u32, "byte")
+        );
+    }
     let mut rows: Vec<[String; 4]> = Vec::new();
     let header: [&str; 4];
     match &def.kind {
@@ -105,6 +121,10 @@ fn type_table(ir: &Ir, def: &TypeDef, out: &mut String) {
                 }
                 if f.deprecated {
                     ty.push_str(" @deprecated");
+                }
+                if let Some(v) = &f.default {
+                    ty.push_str(" = ");
+                    ty.push_str(&value_text(&f.ty, v));
                 }
                 rows.push([(i + 1).to_string(), wire(f.layout), f.name.clone(), ty]);
             }
@@ -190,5 +210,40 @@ fn wire(layout: Layout) -> String {
     match layout {
         Layout::Fixed { size } => size.to_string(),
         Layout::Variable { min_size } => format!("{min_size}+"),
+    }
+}
+
+/// The longest default string shown whole, in characters.
+const MAX_DEFAULT_CHARS: usize = 32;
+
+/// A declared default as the schema writes it: `1`, `-0.0`, `nan`, `-inf`,
+/// `"text"`, an enum value by name.
+fn value_text(ty: &Type, v: &Value) -> String {
+    let float = |f: f64, text: String| {
+        if f.is_nan() {
+            "nan".to_string()
+        } else if f.is_infinite() {
+            if f < 0.0 { "-inf" } else { "inf" }.to_string()
+        } else if text.contains(['.', 'e', 'E']) {
+            text
+        } else {
+            format!("{text}.0")
+        }
+    };
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => match ty {
+            Type::Prim(Prim::F32) => float(*f, (*f as f32).to_string()),
+            _ => float(*f, f.to_string()),
+        },
+        // A long default keeps the table readable: its start and length.
+        Value::String(s) if s.chars().count() > MAX_DEFAULT_CHARS => {
+            let start: String = s.chars().take(MAX_DEFAULT_CHARS).collect();
+            let quoted = format!("{start:?}");
+            format!("{}...\" ({} bytes)", &quoted[..quoted.len() - 1], s.len())
+        }
+        Value::String(s) => format!("{s:?}"),
+        Value::Enum { name, .. } => name.clone(),
     }
 }

@@ -150,7 +150,7 @@ pub struct Tree<'a> {
 }
 
 impl<'a> Tree<'a> {
-    fn new(ir: &'a Ir, input: &'a [u8]) -> Self {
+    pub(super) fn new(ir: &'a Ir, input: &'a [u8]) -> Self {
         Tree {
             ir,
             input,
@@ -437,7 +437,7 @@ enum Items<'i> {
     Fields(TypeId),
 }
 
-struct Decoder<'i, 't, 'b> {
+pub(super) struct Decoder<'i, 't, 'b> {
     ir: &'i Ir,
     tree: &'t mut Tree<'i>,
     input: &'b [u8],
@@ -462,7 +462,12 @@ struct Decoder<'i, 't, 'b> {
 type Fail = (pkt_runtime::DecodeError, NodeId);
 
 impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
-    fn new(ir: &'i Ir, tree: &'t mut Tree<'i>, input: &'b [u8], reader: Reader<'b>) -> Self {
+    pub(super) fn new(
+        ir: &'i Ir,
+        tree: &'t mut Tree<'i>,
+        input: &'b [u8],
+        reader: Reader<'b>,
+    ) -> Self {
         Decoder {
             ir,
             tree,
@@ -476,7 +481,7 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
         }
     }
 
-    fn reader(&mut self) -> &mut Reader<'b> {
+    pub(super) fn reader(&mut self) -> &mut Reader<'b> {
         self.readers.last_mut().expect("a reader")
     }
 
@@ -502,6 +507,79 @@ impl<'i, 't, 'b> Decoder<'i, 't, 'b> {
     /// As the generated code's errors name a field (`game.net.Chat.text`).
     fn field_name(&self, id: TypeId, i: usize) -> String {
         self.ir.ty(id).kind.fields()[i].path.clone()
+    }
+
+    /// The tree of the values decoded so far.
+    pub(super) fn tree(&self) -> &Tree<'i> {
+        self.tree
+    }
+
+    /// Reads through `body` (a message body) until [`pop_body`](Self::pop_body).
+    pub(super) fn push_body(&mut self, body: Reader<'b>) {
+        self.readers.push(body);
+    }
+
+    /// Ends the body [`push_body`](Self::push_body) started: its reader is
+    /// gone, and the reader around it is past it.
+    pub(super) fn pop_body(&mut self) {
+        let body = self.readers.pop().expect("a message body");
+        self.reader().finish(body);
+    }
+
+    /// Errors inside field `i` of `id` name it, if nothing inside does.
+    pub(super) fn push_field(&mut self, id: TypeId, i: usize) {
+        self.fields.push((id, i));
+    }
+
+    pub(super) fn pop_field(&mut self) {
+        self.fields.pop();
+    }
+
+    /// The error for `e`, raised outside any value being decoded, with no
+    /// path: named after the innermost field, as [`fail`](Self::fail) does.
+    pub(super) fn error(&mut self, e: pkt_runtime::DecodeError) -> DecodeError {
+        self.fail(e, NONE)
+    }
+
+    /// Decodes field `i` of the struct or message `id` as its own value,
+    /// with the checks a field's read makes (its `@max` on the prefix, the
+    /// charge of a boxed field) but no default (a delta's field is there);
+    /// returns its node, the root of a tree of its own whose path is
+    /// `.field`.
+    pub(super) fn whole_field(&mut self, id: TypeId, i: usize) -> Result<NodeId, DecodeError> {
+        let f = &self.ir.ty(id).kind.fields()[i];
+        let optional = matches!(f.ty, Type::Optional(_));
+        self.fields.push((id, i));
+        if let Some(max) = f.max {
+            if let Err(e) = self.reader().peek_max("", max as usize, optional) {
+                return Err(self.fail(e, NONE));
+            }
+        }
+        if f.cyclic {
+            let memory = usize::try_from(self.ir.boxed_memory(&f.ty)).unwrap_or(usize::MAX);
+            if let Err(e) = self.reader().charge_boxed("", memory, optional) {
+                return Err(self.fail(e, NONE));
+            }
+        }
+        let node = self.tree.nodes.len();
+        self.tasks.push(Task::FieldDone);
+        self.tasks.push(field_task(f, NONE, Seg::Field(id, i)));
+        self.run_tasks()?;
+        Ok(node)
+    }
+
+    /// Decodes one value of `ty` (a map's key or value) as the root of a
+    /// tree of its own, whose path is empty; returns its node.
+    pub(super) fn whole_value(&mut self, ty: &'i Type) -> Result<NodeId, DecodeError> {
+        let node = self.tree.nodes.len();
+        self.tasks.push(Task::Value {
+            ty,
+            parent: NONE,
+            seg: Seg::Inner,
+            max: None,
+        });
+        self.run_tasks()?;
+        Ok(node)
     }
 
     fn run(&mut self, id: TypeId, seg: Seg) -> Result<(), DecodeError> {

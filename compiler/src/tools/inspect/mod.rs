@@ -10,10 +10,12 @@
 //! recurse: decoding, printing and dropping use an explicit stack.
 
 mod decode;
+mod delta;
 mod dump;
 mod json;
 
 pub use decode::{decode, decode_stream, DecodeError, Kind, Node, NodeId, Seg, Tree};
+pub use delta::{apply_delta, Applied, DeltaError};
 pub use dump::hex_dump;
 pub use json::{to_json, to_json_pretty};
 /// What went wrong: the runtime's own error kinds.
@@ -200,4 +202,64 @@ pub fn inspect(
         Some(e) => Err((out, format!("cannot decode: {e}"))),
         None => Ok(out),
     }
+}
+
+/// `pktc inspect --delta-against`: applies `delta`, a delta of the `@delta`
+/// struct or message named `type_name`, to `baseline`, the encoding of the
+/// value it was written against, and returns what to print: with JSON, an
+/// object of the fields that changed (`"changed"`, paths as errors name
+/// them) and the new value as `inspect` prints values (`"value"`); with hex,
+/// the changed fields as `# changed:` lines, then the hex dump of the new
+/// value's ordinary encoding (offsets count in that encoding). Errors in the
+/// delta name offsets of the delta.
+pub fn inspect_delta(
+    ir: &Ir,
+    type_name: &str,
+    baseline: &[u8],
+    delta: &[u8],
+    format: Format,
+) -> Result<String, (String, String)> {
+    let id = find_type(ir, type_name).map_err(|e| (String::new(), e))?;
+    if !crate::delta::is_delta(ir, id) {
+        let e = format!(
+            "`{type_name}` is not declared @delta; --delta-against reads deltas of @delta \
+             structs and messages"
+        );
+        return Err((String::new(), e));
+    }
+    let limits = Limits::default();
+    let applied =
+        apply_delta(ir, id, baseline, delta, limits).map_err(|e| (String::new(), e.to_string()))?;
+    let (tree, error) = decode(ir, id, &applied.bytes, limits);
+    if let Some(e) = error {
+        let e = format!("the value the delta makes does not decode: {e}");
+        return Err((String::new(), e));
+    }
+    let mut out = String::new();
+    match format {
+        Format::Json => {
+            let changed: Vec<String> = applied.changed.iter().map(|c| json::quoted(c)).collect();
+            out.push_str("{\n  \"changed\": [");
+            for (i, c) in changed.iter().enumerate() {
+                out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+                out.push_str(c);
+            }
+            out.push_str(if changed.is_empty() {
+                "],\n"
+            } else {
+                "\n  ],\n"
+            });
+            out.push_str("  \"value\": ");
+            out.push_str(&to_json_pretty(&tree).replace('\n', "\n  "));
+            out.push_str("\n}\n");
+        }
+        Format::Hex => {
+            for c in &applied.changed {
+                out.push_str(&format!("# changed: {c}\n"));
+            }
+            out.push_str("# the new value, as encoded\n");
+            out.push_str(&hex_dump(&tree));
+        }
+    }
+    Ok(out)
 }
