@@ -15,6 +15,7 @@ pub mod load;
 pub mod names;
 pub mod sema;
 pub mod syntax;
+pub mod text;
 pub mod tools;
 pub mod wire;
 
