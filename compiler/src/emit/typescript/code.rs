@@ -1486,7 +1486,7 @@ fn chunk_fields(marks: &[[usize; 3]]) -> Vec<std::ops::Range<usize>> {
     let n = marks.len() - 1;
     let lines = |from: usize, to: usize| marks[to][2] - marks[from][2];
     if lines(0, n) <= MAX_BODY_LINES {
-        return vec![0..n];
+        return std::iter::once(0..n).collect();
     }
     let mut chunks = Vec::new();
     let mut start = 0;
