@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::text::{escaped, escaped_width};
+
 /// Index of a file in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct FileId(pub u32);
@@ -225,27 +227,35 @@ fn window(line: &str, start: usize, reach: usize) -> Range<usize> {
     from..ceil_char_boundary(line, to)
 }
 
-/// `window` of `line`, with `...` where it is cut.
+/// `window` of `line`, with `...` where it is cut, and with the characters
+/// a terminal must not receive as they are escaped ([`escaped`]: a control
+/// character or a bidirectional override in a hostile schema becomes a
+/// visible `\u202E`).
 fn shown(line: &str, window: &Range<usize>) -> String {
     let before = if window.start > 0 { "..." } else { "" };
     let after = if window.end < line.len() { "..." } else { "" };
-    format!("{before}{}{after}", &line[window.clone()])
+    format!("{before}{}{after}", escaped(&line[window.clone()]))
 }
 
-/// What goes before a label's underline in `window` of `line` (a space per
-/// character before it, a tab for a tab, to line up), and how many
-/// characters it underlines (at least one).
+/// What goes before a label's underline in `window` of `line` as [`shown`]
+/// shows it (a space per character shown before it, a tab for a tab, to
+/// line up), and how many characters it underlines (at least one).
 fn underline(line: &str, window: &Range<usize>, start: usize, end: usize) -> (String, usize) {
     let mut indent = String::new();
     if window.start > 0 {
         indent.push_str("   ");
     }
-    indent.extend(
-        line[window.start..start]
-            .chars()
-            .map(|c| if c == '\t' { '\t' } else { ' ' }),
-    );
-    let underlined = line[start..end.min(window.end).max(start)].chars().count();
+    for c in line[window.start..start].chars() {
+        if c == '\t' {
+            indent.push('\t');
+        } else {
+            indent.extend(std::iter::repeat_n(' ', escaped_width(c)));
+        }
+    }
+    let underlined: usize = line[start..end.min(window.end).max(start)]
+        .chars()
+        .map(escaped_width)
+        .sum();
     (indent, underlined.max(1))
 }
 
@@ -462,7 +472,9 @@ pub fn render(d: &Diagnostic, sources: &SourceMap) -> String {
 /// compatibility report says `breaking`, `safe` or `source-only`).
 pub fn render_as(level: &str, d: &Diagnostic, sources: &SourceMap) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{level}: {}", d.message);
+    // Schema text reaches every part of a diagnostic (names, paths, string
+    // defaults in messages and labels): escaped like the source lines.
+    let _ = writeln!(out, "{level}: {}", escaped(&d.message));
 
     // Labels grouped by file, primary file first, then by position.
     let mut labels: Vec<&Label> = d.labels.iter().collect();
@@ -501,7 +513,8 @@ pub fn render_as(level: &str, d: &Diagnostic, sources: &SourceMap) -> String {
         } else {
             ":::"
         };
-        let _ = writeln!(out, "{pad}{arrow} {}:{line}:{col}", sources.get(file).name);
+        let name = escaped(&sources.get(file).name);
+        let _ = writeln!(out, "{pad}{arrow} {name}:{line}:{col}");
         let _ = writeln!(out, "{pad} |");
         let source = sources.get(file);
         let placed: Vec<Placed> = group.iter().map(|l| Placed::new(source, l)).collect();
@@ -534,7 +547,8 @@ pub fn render_as(level: &str, d: &Diagnostic, sources: &SourceMap) -> String {
             if p.label.message.is_empty() {
                 let _ = writeln!(out, "{pad} | {indent}{underline}");
             } else {
-                let _ = writeln!(out, "{pad} | {indent}{underline} {}", p.label.message);
+                let message = escaped(&p.label.message);
+                let _ = writeln!(out, "{pad} | {indent}{underline} {message}");
             }
             last = Some((p.line, window));
         }
@@ -544,10 +558,10 @@ pub fn render_as(level: &str, d: &Diagnostic, sources: &SourceMap) -> String {
             let _ = writeln!(out, "{pad} |");
         }
         for note in &d.notes {
-            let _ = writeln!(out, "{pad} = note: {note}");
+            let _ = writeln!(out, "{pad} = note: {}", escaped(note));
         }
         if let Some(help) = &d.help {
-            let _ = writeln!(out, "{pad} = help: {help}");
+            let _ = writeln!(out, "{pad} = help: {}", escaped(help));
         }
     }
     out
@@ -656,6 +670,67 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Schema text reaches a terminal escaped: a hostile schema's bidi
+    /// overrides, escape sequences and line breaks (in the source line, the
+    /// file name, the message, labels, notes and help) show as `\u202E`,
+    /// and the underline stays under its span, each escaped character
+    /// taking the six columns it is shown in.
+    #[test]
+    fn schema_text_is_escaped_and_underlined_where_it_is_shown() {
+        let line = "message A\u{202E}\u{1B}[2J { x: Vec4, }\u{2028}// \u{2066}\r";
+        let mut sm = SourceMap::default();
+        let f = sm.add(
+            "evil\u{1B}]0;x\u{7}.pkt".into(),
+            "evil\u{1B}]0;x\u{7}.pkt".into(),
+            format!("{line}\nnext\n"),
+        );
+        let name = line.find('A').unwrap();
+        let ty = line.find("Vec4").unwrap();
+        let d = Diagnostic::error(
+            "unknown type `Vec4\u{202E}`",
+            Span::new(f, ty, ty + 4),
+            "not declared\u{2029}here",
+        )
+        .with_label(
+            Span::new(f, name, line.find(" {").unwrap()),
+            "in `A\u{202E}\u{1B}[2J`",
+        )
+        .with_note("see \u{2067}")
+        .with_help("did you mean `Vec3`?\n\u{1B}[31m");
+        let shown = render(&d, &sm);
+        assert!(
+            !shown
+                .chars()
+                .any(|c| c != '\n' && crate::text::must_escape(c)),
+            "{shown:?}"
+        );
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "error: unknown type `Vec4\\u202E`",
+                " --> evil\\u001B]0;x\\u0007.pkt:1:21",
+                "  |",
+                "1 | message A\\u202E\\u001B[2J { x: Vec4, }\\u2028// \\u2066",
+                "  |         ---------------- in `A\\u202E\\u001B[2J`",
+                "  |                               ^^^^ not declared\\u2029here",
+                "  |",
+                "  = note: see \\u2067",
+                "  = help: did you mean `Vec3`?\\u000A\\u001B[31m",
+            ],
+            "{shown}"
+        );
+        // The carets stand under the text they name, as shown.
+        let source = &lines[3]["1 | ".len()..];
+        let at = |l: &str, c: char| l.find(c).unwrap() - "  | ".len();
+        assert_eq!(at(lines[5], '^'), source.find("Vec4").unwrap());
+        assert_eq!(at(lines[4], '-'), source.find('A').unwrap());
+        assert_eq!(
+            lines[4].matches('-').count(),
+            source.find(" {").unwrap() - source.find('A').unwrap()
+        );
     }
 
     /// A diagnostic on a long line shows the part around its labels, so

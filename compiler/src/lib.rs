@@ -16,6 +16,7 @@ pub mod names;
 pub mod project;
 pub mod sema;
 pub mod syntax;
+pub mod text;
 pub mod tools;
 pub mod wire;
 

@@ -33,6 +33,10 @@ fn main() {
         trial("dump_ir_is_json_and_stable", dump_ir_is_json_and_stable),
         trial("usage_errors_exit_2", usage_errors_exit_2),
         trial(
+            "schema_text_reaches_the_terminal_escaped",
+            schema_text_reaches_the_terminal_escaped,
+        ),
+        trial(
             "unreadable_input_is_an_error_not_a_panic",
             unreadable_input_is_an_error_not_a_panic,
         ),
@@ -97,6 +101,51 @@ fn check_reports_every_error_and_exits_1() {
         "{err}"
     );
     assert!(err.contains("aborting due to 3 previous errors"), "{err}");
+}
+
+/// A hostile schema cannot write to the terminal through `pktc check`:
+/// escape sequences, bidirectional controls and line separators in its
+/// source lines, its string defaults and its file name are printed as
+/// `\u001B`, `\u202E` and `\u2028`, with the carets under them.
+fn schema_text_reaches_the_terminal_escaped() {
+    let dir = common::scratch_dir("terminal-escapes");
+    let checked = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write the schema");
+        let o = pktc(&["check", &path.display().to_string()]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let err = stderr(&o);
+        let raw: Vec<char> = err
+            .chars()
+            .filter(|&c| c != '\n' && pktc::text::must_escape(c))
+            .collect();
+        assert!(raw.is_empty(), "{raw:?} in {err:?}");
+        err
+    };
+    let err = checked(
+        "evil\u{1B}[1m\u{202E}.pkt",
+        "namespace t.evil;\n\nmessage A {\n    pos: Vec4, // \u{1B}[2J\u{2066} x\n    \
+         s: string = \"\u{1B}]0;owned\u{7}\u{2028}\",\n    n: u8 = \"\u{202E}\",\n}\n",
+    );
+    for shown in [
+        "evil\\u001B[1m\\u202E.pkt:4:10",
+        "4 |     pos: Vec4, // \\u001B[2J\\u2066 x",
+        "6 |     n: u8 = \"\\u202E\",",
+        "  |             ^^^^^^^^ expected an integer",
+    ] {
+        assert!(err.contains(shown), "{shown} not in\n{err}");
+    }
+    let err = checked(
+        "syntax.pkt",
+        "namespace t.evil;\n\nmessage A {\n    v: Vec4\u{202E}\u{1B}[0m,\n}\n",
+    );
+    for shown in [
+        "found `\\u202E\\u001B`",
+        "4 |     v: Vec4\\u202E\\u001B[0m,",
+        "  |            ^^^^^^^^^^^^ expected",
+    ] {
+        assert!(err.contains(shown), "{shown} not in\n{err}");
+    }
 }
 
 /// A warning is printed like an error, with its place, source line, note and

@@ -1,7 +1,8 @@
 //! Schemas that nest as deep as they are long: 100,000 struct declarations
-//! each holding the next, 100,000 messages each holding a list of the next
-//! (held inline, their values would pass the size bound), and 100,000
-//! constants each defined by the previous one. Every pass of the compiler
+//! each holding a list of the next, 100,000 messages each holding a list of
+//! the next (held inline, their values would pass the size bound, and rustc
+//! and the depth limit would refuse them: `pktc check` does, once), and
+//! 100,000 constants each defined by the previous one. Every pass of the compiler
 //! walks them with bounded stack, on a 2 MiB thread (the default of a test
 //! thread). A schema file over 16 MiB is refused before it is parsed.
 //!
@@ -127,14 +128,45 @@ fn every_pass(path: &Path, text: &str, inspect: Inspect<'_>) {
 #[test]
 fn a_struct_chain_compiles_everywhere() {
     on_chain_stack(|| {
-        let text = chain("struct", "S", "{}");
+        let text = chain("struct", "S", "list<{}>");
         let path = write("structs.pkt", &text);
-        // One byte: the u8 at the bottom of the chain of nested structs.
+        // Each struct a list of one element, the next struct, down to the
+        // `u8` at the bottom (structs count no level of the depth limit): a
+        // dump line for each struct and each list.
+        let mut input = vec![7u8];
+        for _ in 0..chain_len() - 1 {
+            let mut list = 1u32.to_le_bytes().to_vec();
+            list.extend_from_slice(&input);
+            input = list;
+        }
         every_pass(
             &path,
             &text,
-            Inspect::Decodes("S0", &[7], "\"a\": 7", chain_len() + 1),
+            Inspect::Decodes("S0", &input, "\"a\": 7", 2 * chain_len()),
         );
+    });
+}
+
+/// Structs each holding the next inline nest as deep as the chain in
+/// generated Rust, which rustc refuses past 127 types: `check` reports it
+/// once, where the limit is crossed, on the chain's stack.
+#[test]
+fn an_inline_struct_chain_is_refused_once() {
+    on_chain_stack(|| {
+        let text = chain("struct", "S", "{}");
+        let path = write("inline_structs.pkt", &text);
+        let failed = pktc::check(&[path]).expect_err("refused");
+        assert_eq!(failed.diagnostics.len(), 1, "{failed}");
+        let deepest = chain_len() - 128;
+        assert!(
+            failed.to_string().starts_with(&format!(
+                "error: struct `S{deepest}` nests 128 types deep in generated Rust, more than the 127 rustc lays out"
+            )),
+            "{failed}"
+        );
+        let formatted = pktc::tools::format::format_source(&text)
+            .unwrap_or_else(|d| panic!("fmt {}", d.message));
+        assert!(formatted == text, "the chain is formatted as it is written");
     });
 }
 

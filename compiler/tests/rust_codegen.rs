@@ -108,8 +108,8 @@ fn main() {
             generated_rust_is_clippy_clean,
         ),
         trial(
-            "a_deep_chain_of_messages_compiles",
-            a_deep_chain_of_messages_compiles,
+            "the_deepest_accepted_chains_compile",
+            the_deepest_accepted_chains_compile,
         ),
         trial(
             "gen_check_passes_after_gen_with_same_named_files",
@@ -593,34 +593,78 @@ fn every_u8_schema() -> String {
     format!("namespace every_u8;\n\nenum Full : u8 {{\n{values}}}\n\nmessage M {{\n    full: Full,\n}}\n")
 }
 
-/// A chain of 120 messages each holding the next inline, the last holding a
-/// message of another file, compiles (`cargo check`): rustc evaluates the
-/// decoded-size models (`pkt_runtime::memory!`) along such a chain and must
-/// not run out of query depth before its own limit on nesting types (about
-/// 124 here). The model at the head of the chain is the IR's.
-fn a_deep_chain_of_messages_compiles() {
+/// The deepest chains `pktc check` accepts compile (`cargo check`), and one
+/// more is a `check` error (`sema/depth.rs`):
+/// - 63 messages each holding the next inline, the last holding a message
+///   of another file: every value nests 64 levels, the depth limit. rustc
+///   evaluates the decoded-size models (`pkt_runtime::memory!`) along the
+///   chain, and the model at the head is the IR's. 64 messages and the
+///   tail are refused (no value of them can be encoded).
+/// - 127 structs each holding the next inline: 127 Rust types nested in one
+///   another. 128 fail in rustc ("reached the recursion limit finding the
+///   struct tail", its `recursion_limit` being 128) and are refused.
+fn the_deepest_accepted_chains_compile() {
     let dir = common::root().join("target/deep-chain-generated");
     let src = dir.join("src");
     let _ = std::fs::remove_dir_all(&src);
     std::fs::create_dir_all(&src).expect("create source dir");
-    let mut chain = String::from("namespace deep.chain;\n\nimport \"tail.pkt\";\n");
-    for i in 0..120 {
-        let next = if i < 119 {
-            format!("M{}", i + 1)
-        } else {
-            "deep.tail.Tail".to_string()
-        };
-        chain.push_str(&format!(
-            "\nmessage M{i} {{\n    v: u32,\n    next: {next},\n}}\n"
-        ));
-    }
-    std::fs::write(src.join("chain.pkt"), chain).expect("write chain.pkt");
+    let messages = |n: usize| {
+        let mut chain = String::from("namespace deep.chain;\n\nimport \"tail.pkt\";\n");
+        for i in 0..n {
+            let next = if i + 1 < n {
+                format!("M{}", i + 1)
+            } else {
+                "deep.tail.Tail".to_string()
+            };
+            chain.push_str(&format!(
+                "\nmessage M{i} {{\n    v: u32,\n    next: {next},\n}}\n"
+            ));
+        }
+        chain
+    };
+    let structs = |n: usize| {
+        let mut chain = String::from("namespace deep.structs;\n");
+        for i in 0..n {
+            let next = if i + 1 < n {
+                format!("S{}", i + 1)
+            } else {
+                "u8".to_string()
+            };
+            chain.push_str(&format!(
+                "\nstruct S{i} {{\n    v: u8,\n    next: {next},\n}}\n"
+            ));
+        }
+        chain
+    };
     std::fs::write(
         src.join("tail.pkt"),
         "namespace deep.tail;\n\nmessage Tail {\n    text: string,\n}\n",
     )
     .expect("write tail.pkt");
-    let checked = generate_into(&src.join("generated"), &[src.join("chain.pkt")]);
+    for (name, text, error) in [
+        (
+            "chain.pkt",
+            messages(64),
+            "error: every value of message `M0` nests 65 messages and unions deep",
+        ),
+        (
+            "structs.pkt",
+            structs(128),
+            "error: struct `S0` nests 128 types deep in generated Rust, more than the 127",
+        ),
+    ] {
+        std::fs::write(src.join(name), text).expect("write the schema");
+        let Err(failed) = pktc::check(&[src.join(name)]) else {
+            panic!("{name}: one more than the limit was accepted");
+        };
+        assert!(failed.to_string().starts_with(error), "{failed}");
+    }
+    std::fs::write(src.join("chain.pkt"), messages(63)).expect("write chain.pkt");
+    std::fs::write(src.join("structs.pkt"), structs(127)).expect("write structs.pkt");
+    let checked = generate_into(
+        &src.join("generated"),
+        &[src.join("chain.pkt"), src.join("structs.pkt")],
+    );
     let head = checked
         .ir
         .types
@@ -633,19 +677,39 @@ fn a_deep_chain_of_messages_compiles() {
             "pub mod generated {{\n    include!(\"generated/mod.rs\");\n}}\n\n\
              pub fn head_memory() -> usize {{\n    \
              <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY\n}}\n\n\
+             pub fn head_size() -> usize {{\n    \
+             <generated::deep::structs::S0 as ::pkt_runtime::FixedSize>::SIZE\n}}\n\n\
              const _: () = assert!(\n    \
-             <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY == {}\n);\n",
-            head.memory.size
+             <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY == {}\n);\n\n{}",
+            head.memory.size, DEEPEST_VALUE_TEST
         ),
     )
     .expect("write lib.rs");
-    let out = cargo_on_crate(&dir, "pkt-deep-chain", &["check", "--offline", "--quiet"]);
+    let out = cargo_on_crate(&dir, "pkt-deep-chain", &["test", "--offline", "--quiet"]);
     assert!(
         out.status.success(),
-        "a 120-deep chain of messages does not compile:\n{}",
+        "the deepest accepted chains do not compile:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The smallest value of the deepest accepted message chain encodes and
+/// decodes at the depth limit; held by one message more, or decoded with a
+/// limit of one level less, it is `DepthExceeded`.
+const DEEPEST_VALUE_TEST: &str = r#"#[test]
+fn the_smallest_value_of_the_deepest_chain_round_trips() {
+    use ::pkt_runtime::{Decode, Encode, Limits};
+    use generated::deep::chain::M0;
+    let value = M0::default();
+    let bytes = value.encode_to_vec().expect("64 levels encode");
+    assert_eq!(M0::decode(&bytes).expect("64 levels decode"), value);
+    let e = value.check_at(1, Limits::DEFAULT.max_depth).expect_err("65 levels");
+    assert!(format!("{e:?}").contains("DepthExceeded"), "{e:?}");
+    let shallower = Limits { max_depth: 63, ..Limits::DEFAULT };
+    let e = M0::decode_with_limits(&bytes, shallower).expect_err("64 levels, 63 allowed");
+    assert!(format!("{e:?}").contains("DepthExceeded"), "{e:?}");
+}
+"#;
 
 /// Runs cargo with `args` on the crate `name` at `dir` (its `src/lib.rs`
 /// written by the caller), which depends on this workspace's runtime and

@@ -52,6 +52,10 @@ fn main() {
             "types_named_like_globals_and_keyword_fields_compile",
             types_named_like_globals_and_keyword_fields_compile,
         ),
+        trial(
+            "the_largest_messages_compile_under_tsc_strict",
+            the_largest_messages_compile_under_tsc_strict,
+        ),
     ]);
     common::run(trials)
 }
@@ -264,4 +268,101 @@ union Promise : u8 {
     )
     .expect("write tsconfig.json");
     node::compile(&dir, &["-p", "tsconfig.json"]);
+}
+
+/// The message with the most fields `check` accepts (65,512 `u8` fields: one
+/// more takes 65,537 bytes in memory, over the size bound) and the largest
+/// `@delta` message (2,040 fields of every kind: one more does not fit the
+/// delta's mask) compile under `tsc --strict`. Their `size`, `write` and
+/// `readInto` do their fields in members of a bounded length
+/// (`MAX_BODY_LINES` in `emit/typescript/code.rs`): as one function each,
+/// 550 `u32` fields were too long for tsc's control flow analysis (TS2563).
+fn the_largest_messages_compile_under_tsc_strict() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("typescript-largest");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the directory");
+    let widest = |n: usize| {
+        let fields: String = (0..n).map(|i| format!("    f{i}: u8,\n")).collect();
+        format!("namespace largest.wide;\n\nmessage Wide {{\n{fields}}}\n")
+    };
+    let kinds = [
+        "u32",
+        "string?",
+        "list<u32>",
+        "map<string, u8>",
+        "Sub?",
+        "[u8; 2]",
+        "E",
+        "f64",
+        "bytes",
+        "Sub",
+    ];
+    let delta = |n: usize| {
+        let fields: String = (0..n)
+            .map(|i| format!("    f{i}: {},\n", kinds[i % kinds.len()]))
+            .collect();
+        format!(
+            "namespace largest.delta;\n\nenum E : u8 {{ A = 0, B = 1 }}\n\n\
+             @delta\nmessage Sub {{\n    x: u32,\n}}\n\n@delta\nmessage Big {{\n{fields}}}\n"
+        )
+    };
+    let mut files = Vec::new();
+    for (name, largest, one_more, error) in [
+        (
+            "wide",
+            widest(65_512),
+            widest(65_513),
+            "message `Wide` takes 65537 bytes in memory, more than the 65536",
+        ),
+        (
+            "delta",
+            delta(2_040),
+            delta(2_041),
+            "`@delta` on a type of 2041 fields, more than the 2040",
+        ),
+    ] {
+        let path = dir.join(format!("{name}.pkt"));
+        std::fs::write(&path, one_more).expect("write the schema");
+        let Err(failed) = check_or_fail(&path) else {
+            panic!("{name}: one field more was accepted");
+        };
+        assert!(failed.contains(error), "{failed}");
+        std::fs::write(&path, largest).expect("write the schema");
+        let generated = generate_for(&path, true);
+        let own = generated
+            .iter()
+            .find(|f| f.path == Path::new(&format!("{name}.ts")))
+            .expect("the module");
+        assert!(
+            own.contents.contains(".$readInto1(r, v, fresh, more);"),
+            "{name}: readInto is not split"
+        );
+        files.extend(generated);
+    }
+    if !node::tools_or_skip("the_largest_messages_compile_under_tsc_strict") {
+        return;
+    }
+    for f in &files {
+        std::fs::write(dir.join(&f.path), &f.contents).expect("write generated file");
+    }
+    std::fs::write(
+        dir.join("tsconfig.json"),
+        r#"{
+  "compilerOptions": {
+    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
+    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
+  },
+  "include": ["*.ts"]
+}
+"#,
+    )
+    .expect("write tsconfig.json");
+    node::compile(&dir, &["-p", "tsconfig.json"]);
+}
+
+/// `check` of one schema, its diagnostics as text when it fails.
+fn check_or_fail(path: &Path) -> Result<(), String> {
+    pktc::check(&[path.to_path_buf()])
+        .map(|_| ())
+        .map_err(|f| f.to_string())
 }

@@ -5,10 +5,12 @@
 //! (its path in errors, the charge for an absent default);
 //! `layout` computes sizes and offsets and finds containment cycles;
 //! `memory` models what each type occupies once decoded; `size` bounds what
-//! one value may take;
+//! one value may take; `depth` bounds how deep types nest in generated Rust
+//! and how deep their smallest values nest;
 //! `naming` checks that every name survives conversion to each target
 //! language. Each pass reports every problem it finds before the next runs.
 
+mod depth;
 mod layout;
 mod lower;
 mod members;
@@ -45,6 +47,7 @@ pub fn analyze(loaded: &Loaded) -> (Option<Ir>, Vec<Diagnostic>) {
     }
     memory::compute(&mut ir);
     diags.extend(size::check(&ir));
+    diags.extend(depth::check(&ir));
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }

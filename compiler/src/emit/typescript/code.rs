@@ -930,7 +930,10 @@ impl<'ir> Gen<'ir> {
             read.line("let more = r.hasMore();");
             read_into.line("let more = r.hasMore();");
         }
+        // Where each field's lines start in `size`, `write` and `read_into`.
+        let mut marks = Vec::with_capacity(fields.len() + 1);
         for (index, f) in fields.iter().enumerate() {
+            marks.push([size.lines.len(), write.lines.len(), read_into.lines.len()]);
             let place = f.path.clone();
             let field = string_literal(&place);
             let lv = self.access("v", f);
@@ -1005,6 +1008,70 @@ impl<'ir> Gen<'ir> {
             read_into.line(format!("if (!fresh) {lv} = {default};"));
             read_into.close("}");
         }
+        marks.push([size.lines.len(), write.lines.len(), read_into.lines.len()]);
+        let name = type_ident(def);
+        let chunks = chunk_fields(&marks);
+        let mut chunk_views = Vec::new();
+        if chunks.len() > 1 {
+            // Long bodies split into members of at most `CHUNK_LINES` lines
+            // each (see `chunk_fields`); `read` decodes into a new value.
+            let [size_lines, write_lines, read_lines] =
+                [size, write, read_into].map(|c| c.finish());
+            size = Code::default();
+            write = Code::default();
+            read_into = Code::default();
+            read = Code::default();
+            read_into.line("const outer = r.enterFrame();");
+            read_into.line("let more = r.hasMore();");
+            for (k, fields) in chunks.iter().enumerate() {
+                let part = |which: usize, lines: &[String]| {
+                    lines[marks[fields.start][which]..marks[fields.end][which]].to_vec()
+                };
+                let (first, last) = (fields.start, fields.end - 1);
+                let body = part(0, &size_lines);
+                if !body.is_empty() {
+                    size.line(format!("n += {name}.$size{k}(v, depth);"));
+                    let mut lines = vec!["let n = 0;".to_string()];
+                    lines.extend(body);
+                    lines.push("return n;".to_string());
+                    chunk_views.push(ChunkView {
+                        doc: format!("The variable part of the size of fields {first} to {last}."),
+                        signature: format!(
+                            "$size{k}({}: {name}, {}: number): number",
+                            param("v", &lines),
+                            param("depth", &lines)
+                        ),
+                        body: lines,
+                    });
+                }
+                let body = part(1, &write_lines);
+                if !body.is_empty() {
+                    write.line(format!("{name}.$write{k}(w, v);"));
+                    chunk_views.push(ChunkView {
+                        doc: format!("Writes fields {first} to {last}."),
+                        signature: format!(
+                            "$write{k}({}: $pkt.PktWriter, {}: {name}): void",
+                            param("w", &body),
+                            param("v", &body)
+                        ),
+                        body,
+                    });
+                }
+                let mut body = part(2, &read_lines);
+                body.push("return more;".to_string());
+                read_into.line(format!("more = {name}.$readInto{k}(r, v, fresh, more);"));
+                chunk_views.push(ChunkView {
+                    doc: format!(
+                        "Decodes fields {first} to {last} into `v` while the body has `more`; returns whether it has more after them."
+                    ),
+                    signature: format!(
+                        "$readInto{k}(r: $pkt.PktReader, v: {name}, {}: boolean, more: boolean): boolean",
+                        param("fresh", &body)
+                    ),
+                    body,
+                });
+            }
+        }
         let mut unknown = None;
         if preserve_unknown {
             parts.push((0, String::new()));
@@ -1016,14 +1083,22 @@ impl<'ir> Gen<'ir> {
             } else {
                 format!("more ? r.readRest({name}) : new globalThis.Uint8Array(0)")
             };
-            read.line(format!("const unknown = {rest};"));
+            if chunk_views.is_empty() {
+                read.line(format!("const unknown = {rest};"));
+            }
             read_into.line(format!("v.$unknownFields = {rest};"));
             unknown = Some("unknown");
         }
-        read.line("r.leaveMessage(outer);");
         read_into.line("r.leaveMessage(outer);");
-        self.literal(&mut read, fields, unknown);
-        self.record_view(
+        if chunk_views.is_empty() {
+            read.line("r.leaveMessage(outer);");
+            self.literal(&mut read, fields, unknown);
+        } else {
+            read.line(format!("const v = {name}.create();"));
+            read.line(format!("{name}.readInto(r, v, true);"));
+            read.line("return v;");
+        }
+        let mut view = self.record_view(
             id,
             def,
             fields,
@@ -1033,7 +1108,9 @@ impl<'ir> Gen<'ir> {
             parts,
             write,
             (read, read_into),
-        )
+        );
+        view.chunks = chunk_views;
+        view
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1106,6 +1183,7 @@ impl<'ir> Gen<'ir> {
             read: fresh_lines,
             read_into: read_lines,
             delta: delta.into_iter().collect(),
+            chunks: Vec::new(),
         }
     }
 
@@ -1373,6 +1451,53 @@ pub(crate) struct RecordView {
     read_into: Vec<String>,
     /// `@delta` (one element, else none): how each field changes.
     delta: Vec<super::delta::DeltaView>,
+    /// The members a long message's `size`, `write` and `readInto` call,
+    /// a part of its fields each (see [`chunk_fields`]).
+    chunks: Vec<ChunkView>,
+}
+
+/// One member of the object literal that does a part of a long function's
+/// work.
+#[derive(Serialize)]
+pub(crate) struct ChunkView {
+    doc: String,
+    signature: String,
+    body: Vec<String>,
+}
+
+/// The most lines of a message's `readInto` (its longest function) kept in
+/// one function body. `tsc` gives up on a function whose control flow is too
+/// long to follow ("TS2563: The containing function or module body is too
+/// large for control flow analysis"): a message of 550 `u32` fields failed,
+/// 3,300 lines of `readInto` and as many of `read`, and 500 fields passed;
+/// `test.everything.Everything`, 86 fields of every kind, has 1,300 lines.
+pub(super) const MAX_BODY_LINES: usize = 1_500;
+
+/// The most lines of the fields in one chunk of a longer body: a third of
+/// the shortest body that failed.
+pub(super) const CHUNK_LINES: usize = 1_000;
+
+/// The fields of a message whose `readInto` takes more than
+/// [`MAX_BODY_LINES`] lines, in consecutive runs of at most [`CHUNK_LINES`]
+/// lines (a field longer than that alone); one run of every field else.
+/// `marks[i]` holds where field `i` starts in the `size`, `write` and
+/// `readInto` lines, `marks[fields]` where they end.
+fn chunk_fields(marks: &[[usize; 3]]) -> Vec<std::ops::Range<usize>> {
+    let n = marks.len() - 1;
+    let lines = |from: usize, to: usize| marks[to][2] - marks[from][2];
+    if lines(0, n) <= MAX_BODY_LINES {
+        return std::iter::once(0..n).collect();
+    }
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for end in 1..=n {
+        if end - start > 1 && lines(start, end) > CHUNK_LINES {
+            chunks.push(start..end - 1);
+            start = end - 1;
+        }
+    }
+    chunks.push(start..n);
+    chunks
 }
 
 #[derive(Serialize)]
