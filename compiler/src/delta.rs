@@ -213,3 +213,48 @@ pub fn patch_models(ir: &Ir) -> Vec<Option<u64>> {
     }
     models
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ir(src: &str) -> Ir {
+        let dir = std::env::temp_dir().join(format!("pktc-patch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.pkt");
+        std::fs::write(&path, src).unwrap();
+        let checked = crate::check(&[path]).expect("schema is valid");
+        let _ = std::fs::remove_dir_all(&dir);
+        checked.ir
+    }
+
+    fn patch(ir: &Ir, models: &[Option<u64>], name: &str) -> Option<u64> {
+        let id = ir.types.iter().position(|t| t.name == name).expect("type");
+        models[id]
+    }
+
+    #[test]
+    fn patch_models_count_each_field_change() {
+        let ir = ir("@delta struct V { x: f32, y: f32, z: f32 }
+             @delta message Node { v: u32, kids: map<u32, Node> }
+             @delta message E { pos: V, name: string, hp: u16?, tags: map<string, u8> }
+             @delta message Empty {}
+             message Plain { a: u8 }
+             @delta message Deep { e: E, next: Deep? }");
+        let models = patch_models(&ir);
+        // 8 for the patch, 8 per field and each field's change.
+        assert_eq!(patch(&ir, &models, "V"), Some(8 + 3 * (8 + 4)));
+        // A map field is a map patch whatever it holds, so a tree's model
+        // is finite.
+        assert_eq!(patch(&ir, &models, "Node"), Some(8 + 8 + 4 + 8 + 96));
+        assert_eq!(
+            patch(&ir, &models, "E"),
+            Some(8 + (8 + 44) + (8 + 24) + (8 + 4) + (8 + 96))
+        );
+        assert_eq!(patch(&ir, &models, "Empty"), Some(8));
+        assert_eq!(patch(&ir, &models, "Plain"), None);
+        // A nested `@delta` field adds its patch; a boxed one is sent whole,
+        // a pointer.
+        assert_eq!(patch(&ir, &models, "Deep"), Some(8 + (8 + 208) + (8 + 8)));
+    }
+}

@@ -655,13 +655,9 @@ pub fn read_map_delta<K: Decode + Ord, V: Decode + Delta>(
     r: &mut Reader<'_>,
     field: &'static str,
 ) -> Result<MapDeltaPatch<K, V>, DecodeError> {
-    read_map(
-        value,
-        r,
-        V::MIN_DELTA_LEN,
-        change_memory::<V>(),
-        |b, r| b.read_patch(r),
-    )
+    read_map(value, r, V::MIN_DELTA_LEN, change_memory::<V>(), |b, r| {
+        b.read_patch(r)
+    })
     .map_err(|e| e.in_field(field))
 }
 
@@ -719,13 +715,9 @@ pub fn read_map_deferred<K: Decode + Ord, V: Decode + Delta>(
     r: &mut Reader<'_>,
     field: &'static str,
 ) -> Result<MapDeferredPatch<K, V>, DecodeError> {
-    read_map(
-        value,
-        r,
-        V::MIN_DELTA_LEN,
-        change_memory::<V>(),
-        |b, r| b.read_patch(r).map(Deferred),
-    )
+    read_map(value, r, V::MIN_DELTA_LEN, change_memory::<V>(), |b, r| {
+        b.read_patch(r).map(Deferred)
+    })
     .map_err(|e| e.in_field(field))
 }
 
@@ -918,6 +910,16 @@ mod tests {
         assert!(write_map(&base, &empty, &mut out, whole).unwrap());
         assert_eq!(&out[..8], [0, 0, 0, 0, 3, 0, 0, 0]);
         assert_eq!(&out[23..], [0; 4]);
+    }
+
+    #[test]
+    fn patch_models_count_an_option_per_field_and_its_change() {
+        assert_eq!(patch_memory([]), PATCH);
+        assert_eq!(patch_memory([4, 4, 4]), 8 + 3 * (8 + 4));
+        assert_eq!(patch_memory([usize::MAX, 1]), usize::MAX);
+        // A map patch, whatever its keys and changes, and as an `Option`.
+        assert!(core::mem::size_of::<MapPatch<String, String, [u8; 4096]>>() <= MAP_PATCH_MEMORY);
+        assert!(core::mem::size_of::<Option<MapPatch<u8, u8, u8>>>() <= MAP_PATCH_MEMORY);
     }
 
     #[test]

@@ -8,9 +8,9 @@
 use serde::Serialize;
 
 use super::code::{Gen, Lines, ReadCx};
+use super::memory::MemoryExpr;
 use super::{field_name, qualified, type_ident};
 use crate::delta::{field_delta, FieldDelta};
-use super::memory::MemoryExpr;
 use crate::ir::{Elem, Field, Type, TypeDef, TypeKind};
 
 #[derive(Serialize)]

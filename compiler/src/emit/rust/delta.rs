@@ -199,10 +199,7 @@ impl Cx<'_> {
             patch_check: layout::split(
                 "const _: ()",
                 " = ",
-                &format!(
-                    "{PATH}check_patch_memory::<{}>();",
-                    super::type_ident(def)
-                ),
+                &format!("{PATH}check_patch_memory::<{}>();", super::type_ident(def)),
             ),
             field_count: fields.len(),
             message,

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use super::memory::MemoryExpr;
 use super::code::{key_order, param, quantized, uses, Code, Gen, ReadCx};
+use super::memory::MemoryExpr;
 use super::string_literal;
 use crate::delta::{field_delta, FieldDelta};
 use crate::ir::*;
@@ -96,9 +96,7 @@ impl Gen<'_> {
                     MemoryExpr::Literal(self.ir.slot_memory(ty, true).size)
                 }
                 PatchPart::Whole { ty, .. } => self.memory_part(ty),
-                PatchPart::Nested(id) => {
-                    MemoryExpr::Expr(format!("{}.patchMemory", self.name(id)))
-                }
+                PatchPart::Nested(id) => MemoryExpr::Expr(format!("{}.patchMemory", self.name(id))),
                 PatchPart::Map => MemoryExpr::Literal(MAP_PATCH_MEMORY),
             };
             let name = self.field_ident(&f.name);
