@@ -120,3 +120,141 @@ fn holds_float(ir: &Ir, ty: &Type, seen: &mut Vec<TypeId>) -> bool {
 pub fn mask_bytes(fields: usize) -> usize {
     fields.div_ceil(8)
 }
+
+/// What the patch model `P(T)` of a `@delta` type counts for one field's
+/// change (docs/security.md, "Bounded memory when applying deltas"): the
+/// patch Rust reads a delta into holds an `Option` of each field's change,
+/// and a changed entry of a map whose values are `@delta` types is charged
+/// `M(K) + max(M(V), P(V))` in every language. Rust checks at compile time
+/// that its patch takes no more than `P(T)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PatchPart<'a> {
+    /// A field sent whole: its model `M(F)`, or a pointer when it is boxed
+    /// (`cyclic`).
+    Whole { ty: &'a Type, cyclic: bool },
+    /// A nested `@delta` field: its patch model `P(F)`.
+    Nested(TypeId),
+    /// A map field: the runtime's map patch, [`MAP_PATCH_MEMORY`].
+    Map,
+}
+
+/// What `P(T)` charges for the patch itself.
+pub const PATCH: u64 = pkt_runtime::delta::PATCH as u64;
+
+/// What `P(T)` charges for each field beside its part.
+pub const PATCH_FIELD: u64 = pkt_runtime::delta::PATCH_FIELD as u64;
+
+/// The part of a map field: a map patch, three vectors and a map.
+pub const MAP_PATCH_MEMORY: u64 = pkt_runtime::delta::MAP_PATCH_MEMORY as u64;
+
+/// The part of field `f` of a `@delta` type in its patch model.
+pub fn patch_part<'a>(ir: &Ir, f: &'a Field) -> PatchPart<'a> {
+    match field_delta(ir, f) {
+        FieldDelta::Whole => PatchPart::Whole {
+            ty: &f.ty,
+            cyclic: f.cyclic,
+        },
+        FieldDelta::Nested(id) => PatchPart::Nested(id),
+        FieldDelta::Map { .. } => PatchPart::Map,
+    }
+}
+
+/// What `P(T)` adds up besides the patch models of nested `@delta` fields:
+/// [`PATCH`], [`PATCH_FIELD`] per field, and the parts of fields sent whole
+/// and of maps. A backend states `P(T)` as this number plus the patch
+/// models of the nested fields, named, so that it changes only with `T`'s
+/// own schema file and those types.
+pub fn patch_base(ir: &Ir, fields: &[Field]) -> u64 {
+    fields.iter().fold(PATCH, |sum, f| {
+        let part = match patch_part(ir, f) {
+            PatchPart::Whole { ty, cyclic } => ir.slot_memory(ty, cyclic).size,
+            PatchPart::Nested(_) => 0,
+            PatchPart::Map => MAP_PATCH_MEMORY,
+        };
+        sum.saturating_add(PATCH_FIELD).saturating_add(part)
+    })
+}
+
+/// The patch model `P(T)` of every `@delta` type (`None` for any other):
+/// [`patch_base`] and the models of its nested `@delta` fields. Nested
+/// fields are not boxed, so they form no cycle; they are walked with an
+/// explicit stack, as declarations may chain deeper than recursion allows.
+pub fn patch_models(ir: &Ir) -> Vec<Option<u64>> {
+    let n = ir.types.len();
+    let mut models: Vec<Option<u64>> = vec![None; n];
+    let nested = |id: usize| -> Vec<TypeId> {
+        ir.types[id]
+            .kind
+            .fields()
+            .iter()
+            .filter_map(|f| match patch_part(ir, f) {
+                PatchPart::Nested(t) => Some(t),
+                _ => None,
+            })
+            .collect()
+    };
+    for root in (0..n).filter(|&i| is_delta(ir, TypeId(i))) {
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if models[id].is_some() {
+                continue;
+            }
+            let deps = nested(id);
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(deps.iter().map(|d| (d.0, false)));
+                continue;
+            }
+            let base = patch_base(ir, ir.types[id].kind.fields());
+            models[id] = Some(deps.iter().fold(base, |sum, d| {
+                sum.saturating_add(models[d.0].expect("nested patches first"))
+            }));
+        }
+    }
+    models
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ir(src: &str) -> Ir {
+        let dir = std::env::temp_dir().join(format!("pktc-patch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.pkt");
+        std::fs::write(&path, src).unwrap();
+        let checked = crate::check(&[path]).expect("schema is valid");
+        let _ = std::fs::remove_dir_all(&dir);
+        checked.ir
+    }
+
+    fn patch(ir: &Ir, models: &[Option<u64>], name: &str) -> Option<u64> {
+        let id = ir.types.iter().position(|t| t.name == name).expect("type");
+        models[id]
+    }
+
+    #[test]
+    fn patch_models_count_each_field_change() {
+        let ir = ir("@delta struct V { x: f32, y: f32, z: f32 }
+             @delta message Node { v: u32, kids: map<u32, Node> }
+             @delta message E { pos: V, name: string, hp: u16?, tags: map<string, u8> }
+             @delta message Empty {}
+             message Plain { a: u8 }
+             @delta message Deep { e: E, next: Deep? }");
+        let models = patch_models(&ir);
+        // 8 for the patch, 8 per field and each field's change.
+        assert_eq!(patch(&ir, &models, "V"), Some(8 + 3 * (8 + 4)));
+        // A map field is a map patch whatever it holds, so a tree's model
+        // is finite.
+        assert_eq!(patch(&ir, &models, "Node"), Some(8 + 8 + 4 + 8 + 96));
+        assert_eq!(
+            patch(&ir, &models, "E"),
+            Some(8 + (8 + 44) + (8 + 24) + (8 + 4) + (8 + 96))
+        );
+        assert_eq!(patch(&ir, &models, "Empty"), Some(8));
+        assert_eq!(patch(&ir, &models, "Plain"), None);
+        // A nested `@delta` field adds its patch; a boxed one is sent whole,
+        // a pointer.
+        assert_eq!(patch(&ir, &models, "Deep"), Some(8 + (8 + 208) + (8 + 8)));
+    }
+}

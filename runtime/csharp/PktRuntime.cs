@@ -2388,6 +2388,19 @@ namespace Pkt
             return map;
         }
 
+        /// <summary>
+        /// What a changed entry of a map whose values are @delta types is
+        /// charged beside its key: the larger of the value's model
+        /// (<paramref name="memory"/>, its PktMemory) and its patch model
+        /// (<paramref name="patchMemory"/>, its PktPatchMemory), the rule of
+        /// every language (docs/security.md). A value sent whole is charged
+        /// its model.
+        /// </summary>
+        public static long ChangeMemory(long memory, long patchMemory)
+        {
+            return patchMemory > memory ? patchMemory : memory;
+        }
+
         /// <summary>The change of a value sent whole: the new value.</summary>
         public static PktDeltaChange<V, V> Whole<V>() { return WholeChange<V>.Instance; }
 

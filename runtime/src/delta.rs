@@ -28,6 +28,14 @@ pub trait Delta: Sized {
     /// mask count), 4 for a message (its body length).
     const MIN_DELTA_LEN: usize;
 
+    /// The patch model `P(T)` of the type (docs/security.md): what a
+    /// changed map entry whose value is this type is charged beside its
+    /// key, when it is more than the value's model `M(T)`. Stated with
+    /// [`patch_memory!`](crate::patch_memory!), which every language
+    /// computes alike; [`check_patch_memory`] proves that [`Delta::Patch`]
+    /// takes no more.
+    const PATCH_MEMORY: usize;
+
     /// Appends the delta of `self` against `baseline` to `out` and returns
     /// whether anything changed. The value's limits were checked before
     /// (see [`encode`]); only a body longer than a `u32` can frame fails.
@@ -445,23 +453,31 @@ pub fn whole_change<V: Encode>(changed: bool, value: &V, out: &mut Vec<u8>) -> b
 
 /// Reads a map delta against `base`. `change_min` is the fewest bytes a
 /// change takes (a value's `MIN_ENCODED_LEN`, 1 for a struct delta, 4 for
-/// a message delta); `change` reads one against the baseline's value.
+/// a message delta); `change_memory` what one is charged beside its key
+/// (`M(V)` for a whole value, [`change_memory`] for a `@delta` value's
+/// patch), at least what a change `C` takes; `change` reads one against
+/// the baseline's value.
 ///
 /// Counts are checked and charged as a map's are: removed keys as a list
 /// of keys, added entries as a map's entries, changed entries as a list of
-/// keys and values, or of keys and changes when a change `C` (a patch)
-/// takes more memory than the value's model (see [`changed_entry_memory`]),
-/// so that the patch allocates no more than it is charged. A key not greater than the one before it in its
-/// section, a removed or changed key the baseline lacks, an added key it
-/// has, and a changed key also removed are
-/// [`DecodeErrorKind::InvalidDelta`] at the key's first byte, checked in
-/// that order after the key is read.
+/// keys and changes (`M(K) + change_memory` each, the charge of every
+/// language), so that the patch allocates no more than it is charged. A
+/// key not greater than the one before it in its section, a removed or
+/// changed key the baseline lacks, an added key it has, and a changed key
+/// also removed are [`DecodeErrorKind::InvalidDelta`] at the key's first
+/// byte, checked in that order after the key is read.
 pub fn read_map<K: Decode + Ord, V: Decode, C>(
     base: &BTreeMap<K, V>,
     r: &mut Reader<'_>,
     change_min: usize,
+    change_memory: usize,
     mut change: impl FnMut(&V, &mut Reader<'_>) -> Result<C, DecodeError>,
 ) -> Result<MapPatch<K, V, C>, DecodeError> {
+    debug_assert!(
+        core::mem::size_of::<K>() + core::mem::size_of::<C>()
+            <= K::MEMORY.saturating_add(change_memory),
+        "a changed entry takes no more than it is charged"
+    );
     let n = r.read_count(K::MIN_ENCODED_LEN, K::MEMORY)?;
     let mut removed: Vec<K> = Vec::with_capacity(n);
     for _ in 0..n {
@@ -487,7 +503,7 @@ pub fn read_map<K: Decode + Ord, V: Decode, C>(
         added.insert(k, v);
     }
     let min = K::MIN_ENCODED_LEN.saturating_add(change_min);
-    let n = r.read_count(min, changed_entry_memory::<K, V, C>())?;
+    let n = r.read_count(min, K::MEMORY.saturating_add(change_memory))?;
     let mut changed: Vec<K> = Vec::with_capacity(n);
     let mut changes: Vec<C> = Vec::with_capacity(n);
     for _ in 0..n {
@@ -511,20 +527,75 @@ pub fn read_map<K: Decode + Ord, V: Decode, C>(
     })
 }
 
-/// What [`read_map`] charges per changed entry: the model of its key and
-/// value (`M(K) + M(V)`, the charge of every language), or, when more, what
-/// the Rust patch holds for it: the key and the change. A whole value is
-/// never more than its model; a patch (an `Option` per field, four vectors
-/// per nested map named) can be several times the model of the value it
-/// changes.
-const fn changed_entry_memory<K: Decode, V: Decode, C>() -> usize {
-    let model = K::MEMORY.saturating_add(V::MEMORY);
-    let held = core::mem::size_of::<K>() + core::mem::size_of::<C>();
-    if held > model {
-        held
+/// What a changed entry of a map whose values are `@delta` types is
+/// charged beside its key: the larger of the value's model `M(V)` and its
+/// patch model `P(V)` ([`Delta::PATCH_MEMORY`]), the rule of every language
+/// (docs/security.md). A whole value is charged `M(V)`.
+pub const fn change_memory<V: Decode + Delta>() -> usize {
+    if V::PATCH_MEMORY > V::MEMORY {
+        V::PATCH_MEMORY
     } else {
-        model
+        V::MEMORY
     }
+}
+
+/// What the patch model charges for the patch itself: the tuple of a
+/// patch's fields, rounded up to its alignment.
+pub const PATCH: usize = 8;
+
+/// What the patch model charges for each field of a `@delta` type beside
+/// its change: the `Option` around it.
+pub const PATCH_FIELD: usize = 8;
+
+/// The change of a map field in the patch model: a [`MapPatch`] (removed
+/// keys, added entries, changed keys and changes: three vectors and a map,
+/// [`crate::memory::HANDLE`] each), whatever its keys and values.
+pub const MAP_PATCH_MEMORY: usize = 4 * crate::memory::HANDLE;
+
+/// The patch model `P(T)` of a `@delta` type whose fields' changes take
+/// `parts` each (`M(F)` of a field sent whole, a pointer when it is boxed,
+/// `P(F)` of a nested `@delta` field, [`MAP_PATCH_MEMORY`] of a map
+/// field): [`PATCH`], and [`PATCH_FIELD`] and its part for every field.
+/// Saturates.
+pub const fn patch_memory<const N: usize>(parts: [usize; N]) -> usize {
+    let mut size = PATCH;
+    let mut i = 0;
+    while i < parts.len() {
+        size = size.saturating_add(PATCH_FIELD).saturating_add(parts[i]);
+        i += 1;
+    }
+    size
+}
+
+/// Fails to compile (in a `const` item of generated code) when the patch
+/// of `T` takes more than its model [`Delta::PATCH_MEMORY`], which would
+/// let a map delta allocate more than it is charged.
+pub const fn check_patch_memory<T: Delta>() {
+    assert!(
+        core::mem::size_of::<T::Patch>() <= T::PATCH_MEMORY,
+        "the patch of a @delta type takes more than its patch model"
+    );
+}
+
+/// `const PATCH_MEMORY`, the patch model of a `@delta` type, from the
+/// change of each field: `whole(T)` for a field sent whole (its type, a
+/// `Box` when boxed), `delta(T)` for a nested `@delta` field, `map()` for a
+/// map field (see [`patch_memory`]).
+#[macro_export]
+macro_rules! patch_memory {
+    ($($field:ident: $kind:ident($($t:ty)?),)*) => {
+        const PATCH_MEMORY: usize =
+            $crate::delta::patch_memory([$($crate::patch_memory!(@$kind $($t)?)),*]);
+    };
+    (@whole $t:ty) => {
+        <$t as $crate::Decode>::MEMORY
+    };
+    (@delta $t:ty) => {
+        <$t as $crate::delta::Delta>::PATCH_MEMORY
+    };
+    (@map) => {
+        $crate::delta::MAP_PATCH_MEMORY
+    };
 }
 
 fn ascending<K: Ord>(prev: Option<&K>, k: &K, at: usize) -> Result<(), DecodeError> {
@@ -584,7 +655,10 @@ pub fn read_map_delta<K: Decode + Ord, V: Decode + Delta>(
     r: &mut Reader<'_>,
     field: &'static str,
 ) -> Result<MapDeltaPatch<K, V>, DecodeError> {
-    read_map(value, r, V::MIN_DELTA_LEN, |b, r| b.read_patch(r)).map_err(|e| e.in_field(field))
+    read_map(value, r, V::MIN_DELTA_LEN, change_memory::<V>(), |b, r| {
+        b.read_patch(r)
+    })
+    .map_err(|e| e.in_field(field))
 }
 
 /// Reads the map delta of field `field`, whose changed values are whole.
@@ -594,7 +668,10 @@ pub fn read_map_whole<K: Decode + Ord, V: Decode>(
     r: &mut Reader<'_>,
     field: &'static str,
 ) -> Result<MapWholePatch<K, V>, DecodeError> {
-    read_map(value, r, V::MIN_ENCODED_LEN, |_, r| V::decode_raw(r)).map_err(|e| e.in_field(field))
+    read_map(value, r, V::MIN_ENCODED_LEN, V::MEMORY, |_, r| {
+        V::decode_raw(r)
+    })
+    .map_err(|e| e.in_field(field))
 }
 
 /// Applies a patch of a map whose values are `@delta` types.
@@ -638,7 +715,7 @@ pub fn read_map_deferred<K: Decode + Ord, V: Decode + Delta>(
     r: &mut Reader<'_>,
     field: &'static str,
 ) -> Result<MapDeferredPatch<K, V>, DecodeError> {
-    read_map(value, r, V::MIN_DELTA_LEN, |b, r| {
+    read_map(value, r, V::MIN_DELTA_LEN, change_memory::<V>(), |b, r| {
         b.read_patch(r).map(Deferred)
     })
     .map_err(|e| e.in_field(field))
@@ -776,7 +853,7 @@ mod tests {
         assert!(changed.unwrap());
         let read = |bytes: &[u8]| {
             let mut r = Reader::new(bytes);
-            read_map(&base, &mut r, 1, |_, r| u8::decode_raw(r))
+            read_map(&base, &mut r, 1, 1, |_, r| u8::decode_raw(r))
         };
         let patch = read(&out).unwrap();
         let mut applied = base.clone();
@@ -833,6 +910,16 @@ mod tests {
         assert!(write_map(&base, &empty, &mut out, whole).unwrap());
         assert_eq!(&out[..8], [0, 0, 0, 0, 3, 0, 0, 0]);
         assert_eq!(&out[23..], [0; 4]);
+    }
+
+    #[test]
+    fn patch_models_count_an_option_per_field_and_its_change() {
+        assert_eq!(patch_memory([]), PATCH);
+        assert_eq!(patch_memory([4, 4, 4]), 8 + 3 * (8 + 4));
+        assert_eq!(patch_memory([usize::MAX, 1]), usize::MAX);
+        // A map patch, whatever its keys and changes, and as an `Option`.
+        assert!(core::mem::size_of::<MapPatch<String, String, [u8; 4096]>>() <= MAP_PATCH_MEMORY);
+        assert!(core::mem::size_of::<Option<MapPatch<u8, u8, u8>>>() <= MAP_PATCH_MEMORY);
     }
 
     #[test]

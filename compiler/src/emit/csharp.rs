@@ -392,6 +392,7 @@ pub const GENERATED_MEMBERS: &[&str] = &[
     "ReadDelta",
     "ApplyPatch",
     "DeltaPatch",
+    "PktPatchMemory",
 ];
 
 /// Members every generated class inherits from `System.Object` (and that

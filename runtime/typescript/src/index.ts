@@ -2193,6 +2193,18 @@ export interface PktDeltaMap<K, V> {
   valueMemory: number;
   /** The values' codec when they are `@delta` types (their changes are deltas), else undefined. */
   nested?: () => PktDeltaCodec<V>;
+  /** The values' patch model (their `patchMemory`) when they are `@delta` types, else undefined. */
+  valuePatchMemory?: number;
+}
+
+/**
+ * What a changed entry of a map is charged beside its key: a value sent
+ * whole its model, a `@delta` value's patch the larger of the value's model
+ * and its patch model, the rule of every language (docs/security.md).
+ */
+function changeMemory<K, V>(m: PktDeltaMap<K, V>): number {
+  const patch = m.valuePatchMemory;
+  return patch !== undefined && patch > m.valueMemory ? patch : m.valueMemory;
 }
 
 interface MapPatch<K, V> {
@@ -2309,7 +2321,7 @@ export function mapField<T, K, V>(get: (v: T) => PktMap<K, V>, describe: () => P
       }
       const nested = m.nested;
       const changeMin = nested === undefined ? m.valueMin : nested().message ? 4 : 1;
-      n = r.readCount(m.keyMin + changeMin, m.keyMemory + m.valueMemory, m.field);
+      n = r.readCount(m.keyMin + changeMin, m.keyMemory + changeMemory(m), m.field);
       const changedKeys: K[] = [];
       const changes: unknown[] = tagged();
       let gone = 0;

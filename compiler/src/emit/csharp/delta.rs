@@ -8,9 +8,10 @@
 use serde::Serialize;
 
 use super::code::{Gen, Lines, ReadCx};
+use super::memory::MemoryExpr;
 use super::{field_name, qualified, type_ident};
 use crate::delta::{field_delta, FieldDelta};
-use crate::ir::{Elem, Type, TypeDef, TypeKind};
+use crate::ir::{Elem, Field, Type, TypeDef, TypeKind};
 
 #[derive(Serialize)]
 struct DeltaView {
@@ -23,6 +24,9 @@ struct DeltaView {
     top_depth: u32,
     field_count: usize,
     message: bool,
+    /// `PktPatchMemory`, the patch model, and the comment of its parts.
+    patch_memory: String,
+    patch_parts: String,
     patch_fields: Vec<PatchField>,
     write: Vec<String>,
     read_mask: String,
@@ -74,6 +78,8 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
         top_depth: u32::from(message),
         field_count: fields.len(),
         message,
+        patch_memory: String::new(),
+        patch_parts: String::new(),
         patch_fields: Vec::new(),
         write: Vec::new(),
         // A type without fields reads its mask only to check it.
@@ -234,7 +240,47 @@ pub(super) fn part(gen: &Gen, def: &TypeDef) -> Option<String> {
         }
     }
     view.patch_fields.extend(flags);
+    (view.patch_memory, view.patch_parts) = patch_memory(gen, def, fields);
     Some(super::templates().render("delta", &view))
+}
+
+/// `PktPatchMemory` of a `@delta` type (`crate::delta::PatchPart`): a
+/// number, plus the constants of the types whose models it names (those
+/// of nested `@delta` fields always), and the comment of its parts.
+fn patch_memory(gen: &Gen, def: &TypeDef, fields: &[Field]) -> (String, String) {
+    use crate::delta::{PatchPart, MAP_PATCH_MEMORY, PATCH, PATCH_FIELD};
+    let mut sum = MemoryExpr::Literal(PATCH);
+    let mut terms = vec![format!("{PATCH} for the patch")];
+    if !fields.is_empty() {
+        terms.push(format!("{PATCH_FIELD} per field"));
+    }
+    let mut named = MemoryExpr::Literal(0);
+    for f in fields {
+        sum = sum.add(MemoryExpr::Literal(PATCH_FIELD));
+        let part = match crate::delta::patch_part(gen.ir, f) {
+            PatchPart::Whole { ty, cyclic: true } => {
+                MemoryExpr::Literal(gen.ir.slot_memory(ty, true).size)
+            }
+            PatchPart::Whole { ty, .. } => gen.memory_expr(ty),
+            PatchPart::Nested(id) => MemoryExpr::Expr(format!(
+                "{}.PktPatchMemory",
+                qualified(gen.ir, gen.ir.ty(id))
+            )),
+            PatchPart::Map => MemoryExpr::Literal(MAP_PATCH_MEMORY),
+        };
+        let name = field_name(def, f);
+        match part {
+            MemoryExpr::Literal(n) => {
+                terms.push(format!("{n} {name}"));
+                sum = sum.add(MemoryExpr::Literal(n));
+            }
+            e => {
+                terms.push(name);
+                named = named.add(e);
+            }
+        }
+    }
+    (sum.add(named).to_string(), terms.join(" + "))
 }
 
 /// The patch field `p.<name>` of type `ty`.
@@ -435,8 +481,20 @@ impl MapCx<'_> {
             changed.extend(gen.read_lines(vt, "v", false, &value_cx));
             changed.push("s[i].Value = v;".into());
         }
+        // A patch is charged its model when that is more than the value's.
+        let change_entry = match (self.nested, vt) {
+            (true, Type::Named(r)) => mem_k.clone().add(MemoryExpr::Expr(format!(
+                "global::Pkt.PktDelta.ChangeMemory({}, {}.PktPatchMemory)",
+                gen.memory_expr(vt),
+                qualified(gen.ir, gen.ir.ty(r.id))
+            ))),
+            _ => entry.clone(),
+        };
         l.extend(section(
-            format!("c = r.ReadCount({}, {entry}, {field});", min_k + change_min),
+            format!(
+                "c = r.ReadCount({}, {change_entry}, {field});",
+                min_k + change_min
+            ),
             format!("global::Pkt.PktMapEntry<{k}, {change}>"),
             "Changed",
             changed,

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{layout, max::Marker, member_ident, quantize::Quantized, Cx};
-use crate::delta::{compare, field_delta, Compare, FieldDelta};
+use crate::delta::{compare, field_delta, Compare, FieldDelta, PatchPart};
 use crate::ir::*;
 use crate::names::NameKind;
 
@@ -21,6 +21,11 @@ pub(super) struct DeltaView {
     patch_type: String,
     patch_elems: Vec<String>,
     min_len: u32,
+    /// The arguments of `pkt_runtime::patch_memory!`, one a field: how the
+    /// field's change counts in the patch model (`crate::delta::PatchPart`).
+    patch_memory: Vec<String>,
+    /// `const _: () = check_patch_memory::<Name>();`, laid out.
+    patch_check: String,
     field_count: usize,
     message: bool,
     baseline_param: &'static str,
@@ -60,8 +65,10 @@ impl Cx<'_> {
         let mut write = Vec::new();
         let mut read = Vec::new();
         let mut apply = Vec::new();
+        let mut patch_memory = Vec::new();
         for (i, f) in fields.iter().enumerate() {
             let name = member_ident(NameKind::Field, &f.name, def);
+            patch_memory.push(format!("{name}: {},", self.patch_part(f)));
             let schema_name = format!("\"{}\"", f.path);
             let (this, base) = (format!("&self.{name}"), format!("&baseline.{name}"));
             let var = format!("f{i}");
@@ -188,6 +195,12 @@ impl Cx<'_> {
             },
             patch_elems: elems.iter().map(|e| layout::ty(e, false)).collect(),
             min_len: if message { crate::wire::BODY_PREFIX } else { 1 },
+            patch_memory,
+            patch_check: layout::split(
+                "const _: ()",
+                " = ",
+                &format!("{PATH}check_patch_memory::<{}>();", super::type_ident(def)),
+            ),
             field_count: fields.len(),
             message,
             baseline_param: if fields.is_empty() {
@@ -202,6 +215,26 @@ impl Cx<'_> {
             patch_param: if fields.is_empty() { "_patch" } else { "patch" },
             destructure: !fields.is_empty(),
             apply,
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// How the change of field `f` counts in its type's patch model, as
+    /// `pkt_runtime::patch_memory!` takes it: `whole(T)` (the field's type,
+    /// a `Box` when boxed, as `memory!` takes it), `delta(T)` or `map()`.
+    fn patch_part(&self, f: &Field) -> String {
+        match crate::delta::patch_part(self.ir, f) {
+            PatchPart::Whole { ty, cyclic: true } => {
+                let inner = match ty {
+                    Type::Optional(t) => t,
+                    t => t,
+                };
+                format!("whole(Box<{}>)", self.rust_type(inner))
+            }
+            PatchPart::Whole { ty, .. } => format!("whole({})", self.rust_type(ty)),
+            PatchPart::Nested(id) => format!("delta({})", self.type_path(id)),
+            PatchPart::Map => "map()".to_string(),
         }
     }
 }

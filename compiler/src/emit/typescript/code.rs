@@ -173,8 +173,13 @@ impl<'ir> Gen<'ir> {
 
     /// A value's model where it is charged.
     pub(super) fn memory_expr(&self, ty: &Type) -> String {
+        self.memory_part(ty).to_string()
+    }
+
+    /// [`memory_expr`](Self::memory_expr) as a number or an expression.
+    pub(super) fn memory_part(&self, ty: &Type) -> MemoryExpr {
         let name = |t: TypeId| self.name(t);
-        memory::inline(self.ir, &name, ty, false, Within::Charge).to_string()
+        memory::inline(self.ir, &name, ty, false, Within::Charge)
     }
 
     pub(super) fn boxed_memory(&self, ty: &Type) -> String {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::code::{key_order, param, quantized, uses, Code, Gen, ReadCx};
+use super::memory::MemoryExpr;
 use super::string_literal;
 use crate::delta::{field_delta, FieldDelta};
 use crate::ir::*;
@@ -12,6 +13,12 @@ use crate::ir::*;
 #[derive(Serialize)]
 pub(crate) struct DeltaView {
     message: bool,
+    /// `patchMemory`, the patch model: a number, else a getter naming
+    /// other types' (`crate::delta::PatchPart`), and the comment of its
+    /// parts.
+    patch_memory_literal: bool,
+    patch_memory: String,
+    patch_memory_parts: String,
     /// The lines of the field descriptions, in field order.
     fields: Vec<String>,
 }
@@ -55,15 +62,56 @@ impl Gen<'_> {
                         code.line(format!(
                             "nested: (): $pkt.PktDeltaCodec<{n}> => {n}.$delta,"
                         ));
+                        code.line(format!("valuePatchMemory: {n}.patchMemory,"));
                     }
                     code.close("})),");
                 }
             }
         }
+        let (patch_memory, patch_memory_parts) = self.patch_memory(fields);
         Some(DeltaView {
             message: matches!(def.kind, TypeKind::Message { .. }),
+            patch_memory_literal: matches!(patch_memory, MemoryExpr::Literal(_)),
+            patch_memory: patch_memory.to_string(),
+            patch_memory_parts,
             fields: code.finish(),
         })
+    }
+
+    /// `patchMemory` of a `@delta` type (`crate::delta::PatchPart`): a
+    /// number, plus the `memory` of the types it names (the `patchMemory`
+    /// of nested `@delta` fields always), and the comment of its parts.
+    fn patch_memory(&self, fields: &[Field]) -> (MemoryExpr, String) {
+        use crate::delta::{PatchPart, MAP_PATCH_MEMORY, PATCH, PATCH_FIELD};
+        let mut sum = MemoryExpr::Literal(PATCH);
+        let mut terms = vec![format!("{PATCH} for the patch")];
+        if !fields.is_empty() {
+            terms.push(format!("{PATCH_FIELD} per field"));
+        }
+        let mut named = MemoryExpr::Literal(0);
+        for f in fields {
+            sum = sum.add(MemoryExpr::Literal(PATCH_FIELD));
+            let part = match crate::delta::patch_part(self.ir, f) {
+                PatchPart::Whole { ty, cyclic: true } => {
+                    MemoryExpr::Literal(self.ir.slot_memory(ty, true).size)
+                }
+                PatchPart::Whole { ty, .. } => self.memory_part(ty),
+                PatchPart::Nested(id) => MemoryExpr::Expr(format!("{}.patchMemory", self.name(id))),
+                PatchPart::Map => MemoryExpr::Literal(MAP_PATCH_MEMORY),
+            };
+            let name = self.field_ident(&f.name);
+            match part {
+                MemoryExpr::Literal(n) => {
+                    terms.push(format!("{n} {name}"));
+                    sum = sum.add(MemoryExpr::Literal(n));
+                }
+                e => {
+                    terms.push(name);
+                    named = named.add(e);
+                }
+            }
+        }
+        (sum.add(named), terms.join(" + "))
     }
 
     /// `$pkt.wholeField(size, write, read, set)` for field `f` at `lv`.
