@@ -603,6 +603,13 @@ fn every_u8_schema() -> String {
 /// - 127 structs each holding the next inline: 127 Rust types nested in one
 ///   another. 128 fail in rustc ("reached the recursion limit finding the
 ///   struct tail", its `recursion_limit` being 128) and are refused.
+/// - 62 structs each holding a `map<u8, Next>` and 127 each holding a
+///   `list<Next>`: 126 and 127 drop-check steps. 63 and 128 overflow rustc's
+///   drop check (E0320) and are refused.
+///
+/// Every chain is compiled twice, without and with serde derives (the
+/// derives hold a field's value in an `Option` in a `ControlFlow`, one step
+/// deeper than the generated code without them goes).
 fn the_deepest_accepted_chains_compile() {
     let dir = common::root().join("target/deep-chain-generated");
     let src = dir.join("src");
@@ -636,6 +643,23 @@ fn the_deepest_accepted_chains_compile() {
         }
         chain
     };
+    let through = |namespace: &str, wrap: &dyn Fn(&str) -> String, n: usize| {
+        let mut chain = format!("namespace deep.{namespace};\n");
+        for i in 0..n {
+            let next = if i + 1 < n {
+                format!("P{}", i + 1)
+            } else {
+                "u8".to_string()
+            };
+            chain.push_str(&format!(
+                "\nstruct P{i} {{\n    v: u8,\n    next: {},\n}}\n",
+                wrap(&next)
+            ));
+        }
+        chain
+    };
+    let maps = |n: usize| through("maps", &|t: &str| format!("map<u8, {t}>"), n);
+    let lists = |n: usize| through("lists", &|t: &str| format!("list<{t}>"), n);
     std::fs::write(
         src.join("tail.pkt"),
         "namespace deep.tail;\n\nmessage Tail {\n    text: string,\n}\n",
@@ -652,6 +676,18 @@ fn the_deepest_accepted_chains_compile() {
             structs(128),
             "error: struct `S0` nests 128 types deep in generated Rust, more than the 127",
         ),
+        (
+            "maps.pkt",
+            maps(63),
+            "error: struct `P0` nests 128 drop-check steps deep in generated Rust, more than \
+             the 127 rustc follows",
+        ),
+        (
+            "lists.pkt",
+            lists(128),
+            "error: struct `P0` nests 128 drop-check steps deep in generated Rust, more than \
+             the 127 rustc follows",
+        ),
     ] {
         std::fs::write(src.join(name), text).expect("write the schema");
         let Err(failed) = pktc::check(&[src.join(name)]) else {
@@ -661,10 +697,13 @@ fn the_deepest_accepted_chains_compile() {
     }
     std::fs::write(src.join("chain.pkt"), messages(63)).expect("write chain.pkt");
     std::fs::write(src.join("structs.pkt"), structs(127)).expect("write structs.pkt");
-    let checked = generate_into(
-        &src.join("generated"),
-        &[src.join("chain.pkt"), src.join("structs.pkt")],
-    );
+    std::fs::write(src.join("maps.pkt"), maps(62)).expect("write maps.pkt");
+    std::fs::write(src.join("lists.pkt"), lists(127)).expect("write lists.pkt");
+    let schemas = ["chain.pkt", "structs.pkt", "maps.pkt", "lists.pkt"].map(|f| src.join(f));
+    let checked = generate_into(&src.join("generated"), &schemas);
+    let mut with_serde = GenOptions::new(Lang::Rust);
+    with_serde.serde = true;
+    generate_into_with(&src.join("with_serde"), &schemas, &with_serde);
     let head = checked
         .ir
         .types
@@ -675,6 +714,7 @@ fn the_deepest_accepted_chains_compile() {
         src.join("lib.rs"),
         format!(
             "pub mod generated {{\n    include!(\"generated/mod.rs\");\n}}\n\n\
+             pub mod with_serde {{\n    include!(\"with_serde/mod.rs\");\n}}\n\n\
              pub fn head_memory() -> usize {{\n    \
              <generated::deep::chain::M0 as ::pkt_runtime::Decode>::MEMORY\n}}\n\n\
              pub fn head_size() -> usize {{\n    \
@@ -685,7 +725,12 @@ fn the_deepest_accepted_chains_compile() {
         ),
     )
     .expect("write lib.rs");
-    let out = cargo_on_crate(&dir, "pkt-deep-chain", &["test", "--offline", "--quiet"]);
+    let out = cargo_on_crate_with(
+        &dir,
+        "pkt-deep-chain",
+        SERDE_DEPENDENCIES,
+        &["test", "--offline", "--quiet"],
+    );
     assert!(
         out.status.success(),
         "the deepest accepted chains do not compile:\n{}",
@@ -715,11 +760,22 @@ fn the_smallest_value_of_the_deepest_chain_round_trips() {
 /// written by the caller), which depends on this workspace's runtime and
 /// builds into its own target directory.
 fn cargo_on_crate(dir: &Path, name: &str, args: &[&str]) -> std::process::Output {
+    cargo_on_crate_with(dir, name, "", args)
+}
+
+/// What a crate with serde derives in its generated code adds to the
+/// runtime dependency, as rust-tests-serde does.
+const SERDE_DEPENDENCIES: &str =
+    ", features = [\"serde\"] }\nserde = { version = \"1\", features = [\"derive\"]";
+
+/// [`cargo_on_crate`], with `more` written after the runtime's path in its
+/// dependency line.
+fn cargo_on_crate_with(dir: &Path, name: &str, more: &str, args: &[&str]) -> std::process::Output {
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\npkt-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+             [dependencies]\npkt-runtime = {{ path = {:?}{more} }}\n\n[workspace]\n",
             common::root().join("runtime").display().to_string()
         ),
     )
@@ -938,9 +994,13 @@ fn safe_changes_break_rust_source_where_documented() {
 /// The Rust generated from `schemas` (read from the workspace root, or
 /// absolute), written into `out`; the checked schemas are returned.
 fn generate_into(out: &Path, schemas: &[PathBuf]) -> pktc::Checked {
+    generate_into_with(out, schemas, &GenOptions::new(Lang::Rust))
+}
+
+fn generate_into_with(out: &Path, schemas: &[PathBuf], options: &GenOptions) -> pktc::Checked {
     let checked = pktc::check_with(schemas, &common::RootReader).unwrap_or_else(|f| panic!("{f}"));
     std::fs::create_dir_all(out).expect("create source dir");
-    for f in generate(&checked.ir, &GenOptions::new(Lang::Rust)) {
+    for f in generate(&checked.ir, options) {
         std::fs::write(out.join(&f.path), &f.contents).expect("write generated file");
     }
     checked

@@ -1,5 +1,5 @@
 //! Views of the types that hold maps (`fuzzing::MAP_TYPES`: a map-keyed
-//! tree, maps nested 63 deep, maps of `@delta` values...), over inputs the
+//! tree, maps nested 62 deep, maps of `@delta` values...), over inputs the
 //! fuzzer mutates into unsorted, repeated and nested keys: the view accepts
 //! and rejects what `decode` does, with the same error kind and offset, and
 //! its owned value is decode's value (`fuzzing::view_maps`). The timeout of

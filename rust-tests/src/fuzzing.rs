@@ -57,7 +57,7 @@ pub fn decode(data: &[u8], measure: Measure) -> Result<(), String> {
 }
 
 /// The types whose views the `view_maps` target checks: every type that
-/// holds a map, the map-keyed tree and maps nested 63 deep of
+/// holds a map, the map-keyed tree and maps nested 62 deep of
 /// `schemas/hostile.pkt` first.
 pub const MAP_TYPES: &[&str] = &[
     "test.hostile.MapTree",

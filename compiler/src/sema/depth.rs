@@ -9,6 +9,18 @@
 //!   another: each struct, message, union and enum, each array and each
 //!   optional is a level; a list, a map or a boxed (recursive) field holds
 //!   its values behind a pointer and starts again.
+//! - rustc's drop check follows what a type holds through pointers too:
+//!   the values of a `Vec`, an `Option`, a `Box` and a `BTreeMap` are
+//!   each a step deeper, a map's two (its nodes hold `(K, V)` behind a
+//!   box), and it gives up past its recursion limit (E0320, "overflow while
+//!   adding drop-check rules"). Structs held inline add no step. A chain of
+//!   63 structs each holding a `map<u8, Next>` overflows where the
+//!   generated code or its serde derives hold the head in a `Vec` or an
+//!   `Option` (62 compile), and so does a chain of 128 through
+//!   `list<Next>` (127 compile). [`MAX_DROP_NESTING`] bounds these steps,
+//!   counted through lists, maps, optionals, arrays, boxes and strings;
+//!   a recursive type is a cycle rustc walks once, so the steps around a
+//!   cycle count once each.
 //! - Every message and union is a level of the depth the runtimes allow
 //!   (`max_depth`, 64 by default: docs/security.md, "Bounded stack"); structs
 //!   are none. A value must hold what its type holds always: every field of
@@ -34,6 +46,13 @@ use crate::ir::*;
 /// and 63 messages each holding an optional of the next compile with
 /// `cargo check`; 128 structs do not).
 pub const MAX_RUST_NESTING: u32 = 127;
+
+/// The most drop-check steps ([`drop_nesting`]) one type may take, found
+/// by experiment (generated Rust built with and without serde derives, with
+/// `cargo check` and `cargo test`): 127 structs or messages each holding a
+/// `list<Next>` (127 steps) and 62 each holding a `map<u8, Next>` (126
+/// steps) compile; 128 and 63 (128 steps) overflow rustc's drop check.
+pub const MAX_DROP_NESTING: u32 = 127;
 
 /// The nesting depth every runtime accepts by default
 /// (`pkt_runtime::Limits::DEFAULT.max_depth`, `PktLimits` in C# and
@@ -78,7 +97,44 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
     }
 
     let mut diags = Vec::new();
+    let drops = drop_nesting(ir);
     for (id, def) in ir.types.iter().enumerate() {
+        let DropSteps { steps, reported } = drops[id];
+        if steps > MAX_DROP_NESTING && reported {
+            let deepest = members(def)
+                .map(|m| (drop_steps(m.ty, m.cyclic, &|t| drops[t].steps), m))
+                .max_by_key(|(w, _)| *w);
+            let mut diag = Diagnostic::error(
+                format!(
+                    "{} `{}` nests {} drop-check steps deep in generated Rust, more than the {} \
+                     rustc follows",
+                    def.kind.keyword(),
+                    def.name,
+                    steps,
+                    MAX_DROP_NESTING
+                ),
+                def.span,
+                "too deep",
+            );
+            if let Some((w, m)) = deepest {
+                diag = diag.with_label(
+                    m.span,
+                    format!("`{}` (`{}`) nests {} steps deep", m.name, m.ty, w),
+                );
+            }
+            diags.push(
+                diag.with_note(format!(
+                    "rustc's drop check follows the values that lists, maps and optionals hold \
+                     and stops at its recursion limit (128, error E0320); a list, an optional, \
+                     an array, a string and a recursive field are a step each, a map two (and \
+                     at least four), a type held inline none (the limit is {MAX_DROP_NESTING})"
+                ))
+                .with_help(
+                    "nest fewer maps and lists inside one another, or hold the values of one \
+                     type of the chain in a `list<T>` rather than a map",
+                ),
+            );
+        }
         if nesting[id] > MAX_RUST_NESTING {
             let deepest = members(def)
                 .filter(|m| !m.cyclic)
@@ -162,6 +218,135 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
         }
     }
     diags
+}
+
+/// A type's drop-check steps.
+#[derive(Clone, Copy, Default)]
+struct DropSteps {
+    /// The steps rustc's drop check may take from the type (the same for
+    /// every type of a cycle): see [`drop_steps`].
+    steps: u32,
+    /// Whether an error over the limit is reported at this type: its parts
+    /// are within the limit, and it is the first type of its cycle.
+    reported: bool,
+}
+
+/// The steps rustc's drop check may take from each type (see the module
+/// docs): the most, over the paths from it, of the steps each part on the
+/// path adds ([`drop_steps`]). Types are taken a cycle at a time (Tarjan's
+/// components over every type a type holds, however), each after the types
+/// it reaches: rustc walks each type once, so a path goes around a cycle at
+/// most once, and its steps are bounded by the sum of the steps of each
+/// type's costliest way back into the cycle plus the costliest way out.
+fn drop_nesting(ir: &Ir) -> Vec<DropSteps> {
+    let n = ir.types.len();
+    let edges: Vec<Vec<TypeId>> = ir
+        .types
+        .iter()
+        .map(|def| {
+            let mut out = Vec::new();
+            for m in members(def) {
+                named_parts(m.ty, &mut out);
+            }
+            out
+        })
+        .collect();
+    let comp = super::layout::tarjan(n, &edges);
+    let comps = comp.iter().copied().max().map_or(0, |c| c + 1);
+    let mut by_comp: Vec<Vec<usize>> = vec![Vec::new(); comps];
+    for (id, &c) in comp.iter().enumerate() {
+        by_comp[c].push(id);
+    }
+    let mut result = vec![DropSteps::default(); n];
+    // Tarjan numbers a component after every component it reaches.
+    for (c, ids) in by_comp.iter().enumerate() {
+        let outside = |t: usize| {
+            if comp[t] == c {
+                0
+            } else {
+                result[t].steps
+            }
+        };
+        let (mut around, mut out, mut parts_over) = (0u32, 0u32, false);
+        for &id in ids {
+            let mut back: Option<u32> = None;
+            for m in members(&ir.types[id]) {
+                out = out.max(drop_steps(m.ty, m.cyclic, &outside));
+                if let Some(b) = steps_back(m.ty, m.cyclic, &|t| comp[t] == c) {
+                    back = Some(back.map_or(b, |x| x.max(b)));
+                }
+                let mut parts = Vec::new();
+                named_parts(m.ty, &mut parts);
+                parts_over |= parts
+                    .iter()
+                    .any(|t| comp[t.0] != c && result[t.0].steps > MAX_DROP_NESTING);
+            }
+            around = around.saturating_add(back.unwrap_or(0));
+        }
+        let steps = around.saturating_add(out);
+        for (k, &id) in ids.iter().enumerate() {
+            result[id] = DropSteps {
+                steps,
+                reported: k == 0 && !parts_over,
+            };
+        }
+    }
+    result
+}
+
+/// The declared types `ty` names, however deep.
+fn named_parts(ty: &Type, out: &mut Vec<TypeId>) {
+    match ty {
+        Type::Named(r) => out.push(r.id),
+        Type::List(e) | Type::Array(e, _) => named_parts(&e.ty, out),
+        Type::Optional(t) => named_parts(t, out),
+        Type::Map(k, v) => {
+            named_parts(&k.ty, out);
+            named_parts(&v.ty, out);
+        }
+        Type::Prim(_) | Type::String | Type::Bytes => {}
+    }
+}
+
+/// The drop-check steps from a type to the deepest part of its member of
+/// type `ty` (boxed if `cyclic`), with `steps` known for the declared types
+/// it names: a `Vec`, an `Option`, an array, a `Box` and a string's bytes
+/// are a step each; a `BTreeMap<K, V>` two to its keys and values, and four
+/// at the least (its nodes' markers, and `(K, V)`, lie that deep); a
+/// declared type held inline none (rustc merges its parts' rules).
+fn drop_steps(ty: &Type, cyclic: bool, steps: &dyn Fn(usize) -> u32) -> u32 {
+    fn inner(ty: &Type, steps: &dyn Fn(usize) -> u32) -> u32 {
+        match ty {
+            Type::Prim(_) => 0,
+            Type::String | Type::Bytes => 1,
+            Type::Named(r) => steps(r.id.0),
+            Type::List(e) | Type::Array(e, _) => inner(&e.ty, steps).saturating_add(1),
+            Type::Optional(t) => inner(t, steps).saturating_add(1),
+            Type::Map(k, v) => inner(&k.ty, steps)
+                .max(inner(&v.ty, steps))
+                .saturating_add(2)
+                .max(4),
+        }
+    }
+    inner(ty, steps).saturating_add(u32::from(cyclic))
+}
+
+/// The steps from a member of type `ty` to the most distant type it names
+/// that `back` holds (the member's way back into its cycle), if any.
+fn steps_back(ty: &Type, cyclic: bool, back: &dyn Fn(usize) -> bool) -> Option<u32> {
+    fn inner(ty: &Type, back: &dyn Fn(usize) -> bool) -> Option<u32> {
+        match ty {
+            Type::Prim(_) | Type::String | Type::Bytes => None,
+            Type::Named(r) => back(r.id.0).then_some(0),
+            Type::List(e) | Type::Array(e, _) => inner(&e.ty, back).map(|s| s + 1),
+            Type::Optional(t) => inner(t, back).map(|s| s + 1),
+            Type::Map(k, v) => match (inner(&k.ty, back), inner(&v.ty, back)) {
+                (None, None) => None,
+                (a, b) => Some(a.unwrap_or(0).max(b.unwrap_or(0)) + 2),
+            },
+        }
+    }
+    inner(ty, back).map(|s| s + u32::from(cyclic))
 }
 
 /// A field or variant, as far as nesting is concerned.
