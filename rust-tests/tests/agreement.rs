@@ -159,10 +159,12 @@ fn corpus_and_mutations_get_one_answer_from_every_decoder() {
         );
         n += 1;
     }
-    // Enough of both: errors to compare, and accepted values.
-    let quarter = cases as usize / 4;
+    // Enough of both: errors to compare, and accepted values. A quarter of
+    // the types are the 62 structs of schemas/hostile.pkt's map chain,
+    // whose values almost no mutation leaves valid, so a sixth of the
+    // cases are required to be accepted (about a quarter are).
     assert!(
-        n > cases as usize && rejected > quarter && n - rejected > quarter,
+        n > cases as usize && rejected > cases as usize / 4 && n - rejected > cases as usize / 6,
         "{n} inputs, {rejected} rejected"
     );
 }
