@@ -606,6 +606,11 @@ fn every_u8_schema() -> String {
 /// - 62 structs each holding a `map<u8, Next>` and 127 each holding a
 ///   `list<Next>`: 126 and 127 drop-check steps. 63 and 128 overflow rustc's
 ///   drop check (E0320) and are refused.
+/// - 63 `@delta` structs each holding the next, the last holding a struct:
+///   patches nested 127 levels (each `@delta` type's patch holds the next
+///   in an `Option`). 63 holding a chain of two structs fail in rustc
+///   ("queries overflow the depth limit!") and are refused, and so are 64
+///   holding a `u32` (128 levels as counted).
 ///
 /// Every chain is compiled twice, without and with serde derives (the
 /// derives hold a field's value in an `Option` in a `ControlFlow`, one step
@@ -659,6 +664,32 @@ fn the_deepest_accepted_chains_compile() {
         chain
     };
     let maps = |n: usize| through("maps", &|t: &str| format!("map<u8, {t}>"), n);
+    // `n` @delta structs each holding the next, the last a chain of `tail`
+    // plain structs (a `u32` if none).
+    let deltas = |n: usize, tail: usize| {
+        let mut chain = String::from("namespace deep.deltas;\n");
+        for i in 0..n {
+            let next = match (i + 1 < n, tail) {
+                (true, _) => format!("D{}", i + 1),
+                (false, 0) => "u32".to_string(),
+                (false, _) => "S0".to_string(),
+            };
+            chain.push_str(&format!(
+                "\n@delta struct D{i} {{\n    a: u32,\n    next: {next},\n}}\n"
+            ));
+        }
+        for i in 0..tail {
+            let next = if i + 1 < tail {
+                format!("S{}", i + 1)
+            } else {
+                "u8".to_string()
+            };
+            chain.push_str(&format!(
+                "\nstruct S{i} {{\n    v: u8,\n    next: {next},\n}}\n"
+            ));
+        }
+        chain
+    };
     let lists = |n: usize| through("lists", &|t: &str| format!("list<{t}>"), n);
     std::fs::write(
         src.join("tail.pkt"),
@@ -688,6 +719,18 @@ fn the_deepest_accepted_chains_compile() {
             "error: struct `P0` nests 128 drop-check steps deep in generated Rust, more than \
              the 127 rustc follows",
         ),
+        (
+            "deltas.pkt",
+            deltas(63, 2),
+            "error: the patch of @delta struct `D0` nests 128 types deep in generated Rust, \
+             more than the 127 rustc lays out",
+        ),
+        (
+            "deltas.pkt",
+            deltas(64, 0),
+            "error: the patch of @delta struct `D0` nests 128 types deep in generated Rust, \
+             more than the 127 rustc lays out",
+        ),
     ] {
         std::fs::write(src.join(name), text).expect("write the schema");
         let Err(failed) = pktc::check(&[src.join(name)]) else {
@@ -699,7 +742,15 @@ fn the_deepest_accepted_chains_compile() {
     std::fs::write(src.join("structs.pkt"), structs(127)).expect("write structs.pkt");
     std::fs::write(src.join("maps.pkt"), maps(62)).expect("write maps.pkt");
     std::fs::write(src.join("lists.pkt"), lists(127)).expect("write lists.pkt");
-    let schemas = ["chain.pkt", "structs.pkt", "maps.pkt", "lists.pkt"].map(|f| src.join(f));
+    std::fs::write(src.join("deltas.pkt"), deltas(63, 1)).expect("write deltas.pkt");
+    let schemas = [
+        "chain.pkt",
+        "structs.pkt",
+        "maps.pkt",
+        "lists.pkt",
+        "deltas.pkt",
+    ]
+    .map(|f| src.join(f));
     let checked = generate_into(&src.join("generated"), &schemas);
     let mut with_serde = GenOptions::new(Lang::Rust);
     with_serde.serde = true;

@@ -21,6 +21,14 @@
 //!   counted through lists, maps, optionals, arrays, boxes and strings;
 //!   a recursive type is a cycle rustc walks once, so the steps around a
 //!   cycle count once each.
+//! - A `@delta` type's patch (what a delta is read into before it is
+//!   applied) is a tuple of an `Option` a field: the field's value, or the
+//!   patch of a `@delta` field, held inline. rustc lays the patches out
+//!   inside one another too, and gives up at its query depth limit (128,
+//!   "queries overflow the depth limit!" or E0275): a chain of `@delta`
+//!   types nests two levels a type, so that chains of 64 overflow where
+//!   their types alone nest 64. [`MAX_PATCH_NESTING`] bounds the levels of
+//!   a patch ([`patch_nesting`]).
 //! - Every message and union is a level of the depth the runtimes allow
 //!   (`max_depth`, 64 by default: docs/security.md, "Bounded stack"); structs
 //!   are none. A value must hold what its type holds always: every field of
@@ -54,6 +62,15 @@ pub const MAX_RUST_NESTING: u32 = 127;
 /// steps) compile; 128 and 63 (128 steps) overflow rustc's drop check.
 pub const MAX_DROP_NESTING: u32 = 127;
 
+/// The most levels a `@delta` type's patch may nest ([`patch_nesting`]),
+/// found by experiment (generated Rust built with and without serde
+/// derives): chains of `@delta` structs or messages each holding the next,
+/// the last holding a chain of plain structs, compile at 127 levels (63
+/// `@delta` types and one struct, 62 and three, 55 and 17, 40 and 47) and
+/// fail at 128 (63 and two, 62 and four, 60 and eight, 50 and 28: "queries
+/// overflow the depth limit!" when rustc lays the patch out).
+pub const MAX_PATCH_NESTING: u32 = 127;
+
 /// The nesting depth every runtime accepts by default
 /// (`pkt_runtime::Limits::DEFAULT.max_depth`, `PktLimits` in C# and
 /// TypeScript): messages and unions count a level each, the top one
@@ -64,6 +81,7 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
     let n = ir.types.len();
     let mut nesting = vec![0u32; n];
     let mut levels = vec![0u32; n];
+    let mut patches = vec![0u32; n];
     for id in inline_order(ir) {
         let def = &ir.types[id];
         nesting[id] = match &def.kind {
@@ -76,6 +94,15 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                     .unwrap_or(0)
             }
         };
+        if crate::delta::is_delta(ir, TypeId(id)) {
+            patches[id] = 1 + def
+                .kind
+                .fields()
+                .iter()
+                .map(|f| patch_member_nesting(ir, f, &nesting, &patches))
+                .max()
+                .unwrap_or(0);
+        }
         levels[id] = match &def.kind {
             TypeKind::Enum { .. } => 0,
             TypeKind::Struct { fields } => fields
@@ -174,6 +201,54 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
                 );
             }
         }
+        if patches[id] > MAX_PATCH_NESTING {
+            let fields = def.kind.fields();
+            let deepest = fields
+                .iter()
+                .max_by_key(|f| patch_member_nesting(ir, f, &nesting, &patches));
+            if let Some(f) = deepest
+                .filter(|f| patch_member_nesting(ir, f, &nesting, &patches) <= MAX_PATCH_NESTING)
+            {
+                let part = patch_member_nesting(ir, f, &nesting, &patches);
+                let what = match crate::delta::field_delta(ir, f) {
+                    crate::delta::FieldDelta::Nested(_) => "its patch",
+                    crate::delta::FieldDelta::Map { .. } => "its map patch",
+                    crate::delta::FieldDelta::Whole => "its value",
+                };
+                diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "the patch of @delta {} `{}` nests {} types deep in generated Rust, \
+                             more than the {} rustc lays out",
+                            def.kind.keyword(),
+                            def.name,
+                            patches[id],
+                            MAX_PATCH_NESTING
+                        ),
+                        def.span,
+                        "too deep",
+                    )
+                    .with_label(
+                        f.span,
+                        format!(
+                            "`{}` (`{}`): {what} in an `Option`, {part} deep",
+                            f.name, f.ty
+                        ),
+                    )
+                    .with_note(format!(
+                        "a delta is read into a patch before it is applied: a tuple of an \
+                         `Option` for each field, holding the field's value or, for a `@delta` \
+                         field, its patch, inline; rustc stops at its query depth limit (128) \
+                         when it lays out patches held inside one another, and each `@delta` \
+                         type of a chain is two levels (the limit is {MAX_PATCH_NESTING})"
+                    ))
+                    .with_help(
+                        "declare fewer types of the chain `@delta` (a field whose type is not \
+                         `@delta` changes whole), or hold one type of the chain in a `list<T>`",
+                    ),
+                );
+            }
+        }
         if levels[id] > MAX_DEPTH {
             let deepest = always_held(def).max_by_key(|m| min_levels(m.ty, &levels));
             if let Some(m) = deepest.filter(|m| min_levels(m.ty, &levels) <= MAX_DEPTH) {
@@ -218,6 +293,21 @@ pub fn check(ir: &Ir) -> Vec<Diagnostic> {
         }
     }
     diags
+}
+
+/// The levels the patch of field `f` of a `@delta` type nests, with
+/// `nesting` and `patches` known for the types it holds inline: the
+/// `Option` around its change, and the change: the patch of a `@delta`
+/// type, a map patch (a struct of vectors and a map, whose contents lie
+/// behind pointers), or the field's value (a `Box` when boxed).
+fn patch_member_nesting(ir: &Ir, f: &Field, nesting: &[u32], patches: &[u32]) -> u32 {
+    let change = match crate::delta::field_delta(ir, f) {
+        crate::delta::FieldDelta::Nested(id) => patches[id.0],
+        crate::delta::FieldDelta::Map { .. } => 1,
+        crate::delta::FieldDelta::Whole if f.cyclic => 1,
+        crate::delta::FieldDelta::Whole => rust_nesting(&f.ty, nesting),
+    };
+    change.saturating_add(1)
 }
 
 /// A type's drop-check steps.
