@@ -15,6 +15,7 @@ use pkt_rust_tests::test::delta::{
     Empty, Entity, Member, Mover, Node, QPos, Squad, Stats, Status, Vec3, World,
 };
 use pkt_test_support::Rng;
+use support::delta::{entity, world};
 use support::{ir, qualified, Gen};
 
 fn cases() -> u64 {
@@ -185,28 +186,6 @@ fn a_tree_of_delta_types_sends_the_path_to_a_change() {
     let mut applied = base.clone();
     applied.apply_delta(&delta).expect("applies");
     assert_eq!(applied, cur);
-}
-
-fn entity(id: u32) -> Entity {
-    Entity {
-        pos: Vec3 {
-            x: id as f32,
-            y: 1.0,
-            z: -2.5,
-        },
-        health: 100,
-        inventory: vec![id, 7],
-        name: format!("e{id}"),
-        ..Entity::default()
-    }
-}
-
-fn world(n: u32) -> World {
-    World {
-        tick: 1,
-        entities: (0..n).map(|i| (i, entity(i))).collect(),
-        ..World::default()
-    }
 }
 
 /// The shape of a game world: a few entities change, one leaves, one

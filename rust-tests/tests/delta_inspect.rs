@@ -16,6 +16,7 @@ use pkt_rust_tests::test::delta::{Empty, Entity, Mover, QPos, Stats, Vec3, World
 use pkt_test_support::Rng;
 use pktc::ir::{Ir, TypeId};
 use pktc::tools::inspect::{apply_delta, DeltaError};
+use support::delta::{entity, world};
 use support::{ir, qualified, Gen};
 
 fn the_ir() -> &'static Ir {
@@ -143,28 +144,6 @@ fn inspect_applies_deltas_as_the_generated_code_does() {
     property::<Empty>("test.delta.Empty");
     property::<QPos>("test.delta.QPos");
     property::<Mover>("test.delta.Mover");
-}
-
-fn entity(id: u32) -> Entity {
-    Entity {
-        pos: Vec3 {
-            x: id as f32,
-            y: 1.0,
-            z: -2.5,
-        },
-        health: 100,
-        inventory: vec![id, 7],
-        name: format!("e{id}"),
-        ..Entity::default()
-    }
-}
-
-fn world(n: u32) -> World {
-    World {
-        tick: 1,
-        entities: (0..n).map(|i| (i, entity(i))).collect(),
-        ..World::default()
-    }
 }
 
 /// The hostile map sections of `delta.rs`, and a newer writer's fields.

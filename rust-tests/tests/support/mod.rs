@@ -305,6 +305,7 @@ pub fn fixed_size(ir: &Ir, ty: &Type) -> Option<u32> {
         Layout::Variable { .. } => None,
     }
 }
+pub mod delta;
 pub mod mono;
 pub mod node;
 pub mod typescript;
