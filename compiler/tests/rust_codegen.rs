@@ -620,75 +620,47 @@ fn the_deepest_accepted_chains_compile() {
     let src = dir.join("src");
     let _ = std::fs::remove_dir_all(&src);
     std::fs::create_dir_all(&src).expect("create source dir");
-    let messages = |n: usize| {
-        let mut chain = String::from("namespace deep.chain;\n\nimport \"tail.pkt\";\n");
+    // `n` declarations `{decl} {prefix}{i} { {first}, next: <the next> }`,
+    // the last holding `last`, each `next` type written by `wrap`.
+    let links = |decl: &str,
+                 prefix: &str,
+                 first: &str,
+                 n: usize,
+                 last: &str,
+                 wrap: &dyn Fn(&str) -> String| {
+        let mut chain = String::new();
         for i in 0..n {
             let next = if i + 1 < n {
-                format!("M{}", i + 1)
+                format!("{prefix}{}", i + 1)
             } else {
-                "deep.tail.Tail".to_string()
+                last.to_string()
             };
             chain.push_str(&format!(
-                "\nmessage M{i} {{\n    v: u32,\n    next: {next},\n}}\n"
-            ));
-        }
-        chain
-    };
-    let structs = |n: usize| {
-        let mut chain = String::from("namespace deep.structs;\n");
-        for i in 0..n {
-            let next = if i + 1 < n {
-                format!("S{}", i + 1)
-            } else {
-                "u8".to_string()
-            };
-            chain.push_str(&format!(
-                "\nstruct S{i} {{\n    v: u8,\n    next: {next},\n}}\n"
-            ));
-        }
-        chain
-    };
-    let through = |namespace: &str, wrap: &dyn Fn(&str) -> String, n: usize| {
-        let mut chain = format!("namespace deep.{namespace};\n");
-        for i in 0..n {
-            let next = if i + 1 < n {
-                format!("P{}", i + 1)
-            } else {
-                "u8".to_string()
-            };
-            chain.push_str(&format!(
-                "\nstruct P{i} {{\n    v: u8,\n    next: {},\n}}\n",
+                "\n{decl} {prefix}{i} {{\n    {first},\n    next: {},\n}}\n",
                 wrap(&next)
             ));
         }
         chain
     };
+    let inline = |t: &str| t.to_string();
+    let messages = |n: usize| {
+        "namespace deep.chain;\n\nimport \"tail.pkt\";\n".to_string()
+            + &links("message", "M", "v: u32", n, "deep.tail.Tail", &inline)
+    };
+    let structs = |n: usize| {
+        "namespace deep.structs;\n".to_string() + &links("struct", "S", "v: u8", n, "u8", &inline)
+    };
+    let through = |namespace: &str, wrap: &dyn Fn(&str) -> String, n: usize| {
+        format!("namespace deep.{namespace};\n") + &links("struct", "P", "v: u8", n, "u8", wrap)
+    };
     let maps = |n: usize| through("maps", &|t: &str| format!("map<u8, {t}>"), n);
     // `n` @delta structs each holding the next, the last a chain of `tail`
     // plain structs (a `u32` if none).
     let deltas = |n: usize, tail: usize| {
-        let mut chain = String::from("namespace deep.deltas;\n");
-        for i in 0..n {
-            let next = match (i + 1 < n, tail) {
-                (true, _) => format!("D{}", i + 1),
-                (false, 0) => "u32".to_string(),
-                (false, _) => "S0".to_string(),
-            };
-            chain.push_str(&format!(
-                "\n@delta struct D{i} {{\n    a: u32,\n    next: {next},\n}}\n"
-            ));
-        }
-        for i in 0..tail {
-            let next = if i + 1 < tail {
-                format!("S{}", i + 1)
-            } else {
-                "u8".to_string()
-            };
-            chain.push_str(&format!(
-                "\nstruct S{i} {{\n    v: u8,\n    next: {next},\n}}\n"
-            ));
-        }
-        chain
+        let last = if tail == 0 { "u32" } else { "S0" };
+        "namespace deep.deltas;\n".to_string()
+            + &links("@delta struct", "D", "a: u32", n, last, &inline)
+            + &links("struct", "S", "v: u8", tail, "u8", &inline)
     };
     let lists = |n: usize| through("lists", &|t: &str| format!("list<{t}>"), n);
     std::fs::write(

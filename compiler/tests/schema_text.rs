@@ -230,19 +230,7 @@ fn typescript_keeps_schema_text_in_comments_and_literals() {
             ),
         )
         .expect("write probe.ts");
-        std::fs::write(
-            dir.join("tsconfig.json"),
-            r#"{
-  "compilerOptions": {
-    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
-    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
-  },
-  "include": ["*.ts"]
-}
-"#,
-        )
-        .expect("write tsconfig.json");
-        node::compile(dir, &["-p", "tsconfig.json"]);
+        node::check_strict(dir);
     }
 }
 

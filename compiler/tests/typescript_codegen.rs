@@ -255,19 +255,7 @@ union Promise : u8 {
     for f in &files {
         std::fs::write(dir.join(&f.path), &f.contents).expect("write generated file");
     }
-    std::fs::write(
-        dir.join("tsconfig.json"),
-        r#"{
-  "compilerOptions": {
-    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
-    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
-  },
-  "include": ["*.ts"]
-}
-"#,
-    )
-    .expect("write tsconfig.json");
-    node::compile(&dir, &["-p", "tsconfig.json"]);
+    node::check_strict(&dir);
 }
 
 /// The message with the most fields `check` accepts (65,512 `u8` fields: one
@@ -345,19 +333,7 @@ fn the_largest_messages_compile_under_tsc_strict() {
     for f in &files {
         std::fs::write(dir.join(&f.path), &f.contents).expect("write generated file");
     }
-    std::fs::write(
-        dir.join("tsconfig.json"),
-        r#"{
-  "compilerOptions": {
-    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
-    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
-  },
-  "include": ["*.ts"]
-}
-"#,
-    )
-    .expect("write tsconfig.json");
-    node::compile(&dir, &["-p", "tsconfig.json"]);
+    node::check_strict(&dir);
 }
 
 /// `check` of one schema, its diagnostics as text when it fails.

@@ -100,6 +100,25 @@ pub fn compile(dir: &Path, args: &[&str]) {
     );
 }
 
+/// Type-checks every `.ts` file directly in `dir` under `tsc --strict`
+/// with the unused-code checks, emitting nothing ([`compile`]).
+#[allow(dead_code)]
+pub fn check_strict(dir: &Path) {
+    std::fs::write(
+        dir.join("tsconfig.json"),
+        r#"{
+  "compilerOptions": {
+    "strict": true, "noUnusedLocals": true, "noUnusedParameters": true, "noImplicitReturns": true,
+    "noEmit": true, "target": "ES2020", "module": "ES2020", "moduleResolution": "bundler", "lib": ["ES2020"]
+  },
+  "include": ["*.ts"]
+}
+"#,
+    )
+    .expect("write tsconfig.json");
+    compile(dir, &["-p", "tsconfig.json"]);
+}
+
 /// Runs `node` with `args` in `dir`; panics with its output unless it
 /// succeeds. Returns its standard output.
 pub fn run(dir: &Path, args: &[&str]) -> String {
