@@ -113,7 +113,7 @@ fn assert_text_is_escaped(files: &[GeneratedFile]) {
         if let Some((n, c)) = f
             .contents
             .char_indices()
-            .find(|&(_, c)| c != '\n' && output::must_escape(c))
+            .find(|&(_, c)| c != '\n' && pktc::text::must_escape(c))
         {
             let start = f.contents[..n].rfind('\n').map_or(0, |i| i + 1);
             panic!(

@@ -541,19 +541,19 @@ fn comment_line(line: &str) -> String {
     if line.is_empty() {
         "//".to_string()
     } else {
-        format!("// {}", output::comment_text(line))
+        format!("// {}", crate::text::escaped(line))
     }
 }
 
 /// `/// <summary>` lines (without indentation), XML-escaped, each
-/// [`output::comment_text`]: C# ends a comment at U+0085, U+2028 and U+2029.
+/// [`crate::text::escaped`]: C# ends a comment at U+0085, U+2028 and U+2029.
 fn doc_lines(doc: &[String]) -> Vec<String> {
     if doc.is_empty() {
         return Vec::new();
     }
     let mut out = vec!["/// <summary>".to_string()];
     for l in doc {
-        let e = output::comment_text(l)
+        let e = crate::text::escaped(l)
             .replace('&', "&amp;")
             .replace('<', "&lt;")
             .replace('>', "&gt;");
@@ -694,7 +694,7 @@ fn string_literal(s: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\0' => out.push_str("\\0"),
-            c if output::must_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c if crate::text::must_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
             c if (c as u32) > 0xFFFF => {
                 let mut buf = [0u16; 2];
                 for unit in c.encode_utf16(&mut buf) {

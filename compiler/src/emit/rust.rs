@@ -15,7 +15,6 @@
 
 use serde::Serialize;
 
-use super::output;
 use super::templates::Templates;
 use super::{Backend, GenOptions, GeneratedFile, OutputFile};
 use crate::ir::*;
@@ -411,7 +410,7 @@ const MODULE_ALLOW: &str = "#[allow(\n    missing_docs,\n    missing_copy_implem
 fn deprecated_attr(deprecated: bool, note: &Option<String>) -> Option<String> {
     deprecated.then(|| match note {
         // Debug formatting is a Rust string literal for any text, with
-        // every character of `output::must_escape` escaped (`\u{2028}`).
+        // every character of `crate::text::must_escape` escaped (`\u{2028}`).
         Some(note) => format!("#[deprecated(note = {note:?})]"),
         None => "#[deprecated]".to_string(),
     })
@@ -465,7 +464,7 @@ fn module_ident(segment: &str) -> String {
     names::ident(Lang::Rust, NameKind::Field, segment)
 }
 
-/// `///` lines for a doc comment ([`output::comment_text`]: no line break
+/// `///` lines for a doc comment ([`crate::text::escaped`]: no line break
 /// or bidirectional control of the schema's text reaches the code); empty
 /// lines stay `///` so rustfmt finds nothing to trim.
 fn doc_lines(doc: &[String]) -> Vec<String> {
@@ -474,7 +473,7 @@ fn doc_lines(doc: &[String]) -> Vec<String> {
             if l.is_empty() {
                 "///".to_string()
             } else {
-                format!("/// {}", layout::plain(&output::comment_text(l)))
+                format!("/// {}", layout::plain(&crate::text::escaped(l)))
             }
         })
         .collect()

@@ -303,18 +303,18 @@ fn comment_line(line: &str) -> String {
     if line.is_empty() {
         "//".to_string()
     } else {
-        format!("// {}", output::comment_text(line))
+        format!("// {}", crate::text::escaped(line))
     }
 }
 
 /// JSDoc lines (without indentation) of a doc comment and a deprecation,
-/// each [`output::comment_text`] and with no `*/` to end the comment.
+/// each [`crate::text::escaped`] and with no `*/` to end the comment.
 pub(crate) fn doc_lines_deprecated(
     doc: &[String],
     deprecated: bool,
     note: &Option<String>,
 ) -> Vec<String> {
-    let text = |l: &str| output::comment_text(l).replace("*/", "*\\/");
+    let text = |l: &str| crate::text::escaped(l).replace("*/", "*\\/");
     let mut body: Vec<String> = doc.iter().map(|l| text(l)).collect();
     if deprecated {
         body.push(match note {
@@ -373,7 +373,7 @@ pub(crate) fn string_literal(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if output::must_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c if crate::text::must_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
             c => out.push(c),
         }
     }

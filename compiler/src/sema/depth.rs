@@ -75,7 +75,7 @@ pub const MAX_PATCH_NESTING: u32 = 127;
 /// (`pkt_runtime::Limits::DEFAULT.max_depth`, `PktLimits` in C# and
 /// TypeScript): messages and unions count a level each, the top one
 /// included.
-pub const MAX_DEPTH: u32 = 64;
+pub const MAX_DEPTH: u32 = pkt_runtime::Limits::DEFAULT.max_depth;
 
 pub fn check(ir: &Ir) -> Vec<Diagnostic> {
     let n = ir.types.len();
